@@ -1,0 +1,32 @@
+package lab.continuationreplay.matrix.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code lab} command line; {@code ./lab} at the repository root launches it. */
+@Command(
+        name = "lab",
+        mixinStandardHelpOptions = true,
+        version = "Continuation Replay Lab 0.1.0",
+        description = "Lost-reply recovery for MCP multi-round tool calls, compared across the Java and TypeScript SDKs.",
+        subcommands = {FingerprintCommand.class, VectorsCommand.class, CommandLine.HelpCommand.class})
+public final class Lab implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command, e.g. `lab vectors`");
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new Lab());
+        commandLine.setOut(new java.io.PrintWriter(Streams.stdout(), true));
+        commandLine.setErr(new java.io.PrintWriter(Streams.stderr(), true));
+        return commandLine;
+    }
+}
