@@ -4,12 +4,13 @@
  * lab.continuationreplay.vectors.CanonicalJson; both must produce the same text and the same messages.
  */
 import { InexactNumber } from './exact-json.js';
+import { hasUnpairedSurrogate, pathSegment, UNPAIRED_SURROGATE } from './unicode.js';
 
 export const MAX_CANONICAL_DEPTH = 1000;
 
 export const NOT_AN_INTEGER = 'number must be an integer in the interoperable safe range';
 export const OUTSIDE_SAFE_RANGE = 'integer is outside the interoperable safe range';
-export const UNPAIRED_SURROGATE = 'unpaired UTF-16 surrogate is not valid Unicode';
+export { pathSegment, UNPAIRED_SURROGATE } from './unicode.js';
 
 export class CanonicalJsonError extends Error {}
 
@@ -32,38 +33,9 @@ export function compareCodePoints(a: string, b: string): number {
   return 1;
 }
 
-/** A key as it appears in an error path; unpaired surrogates and C0 controls are shown escaped. */
-export function pathSegment(key: string): string {
-  let out = '';
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < key.length && isLow(key.charCodeAt(i + 1))) {
-      out += key[i]! + key[i + 1]!;
-      i++;
-    } else if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) {
-      out += '\\u' + c.toString(16).padStart(4, '0');
-    } else {
-      out += key[i]!;
-    }
-  }
-  return `.${out}`;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
 /** Throws unless every UTF-16 surrogate in `text` is part of a valid pair. */
 export function requireScalarValues(text: string, path: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c <= 0xdbff && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
-      i++;
-      continue;
-    }
-    throw new CanonicalJsonError(`${path}: ${UNPAIRED_SURROGATE}`);
-  }
+  if (hasUnpairedSurrogate(text)) throw new CanonicalJsonError(`${path}: ${UNPAIRED_SURROGATE}`);
 }
 
 function emitNumber(n: number, path: string): string {

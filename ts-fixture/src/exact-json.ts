@@ -7,6 +7,8 @@
  * {@link InexactNumber} so the canonicaliser can reject it with its JSON path.
  */
 
+import { hasUnpairedSurrogate, pathSegment, UNPAIRED_SURROGATE_IN_KEY } from './unicode.js';
+
 export const MAX_PARSE_DEPTH = 1100;
 export const MAX_NUMBER_LITERAL_LENGTH = 1000;
 const MAX_SAFE = 9007199254740991n;
@@ -23,13 +25,16 @@ export type JsonValue = null | boolean | number | string | InexactNumber | JsonV
 
 export class JsonSyntaxError extends Error {}
 
+/** Valid JSON syntax holding a value no fingerprint can bind; the message names the JSON path. */
+export class JsonValueError extends Error {}
+
 const NUMBER_TOKEN = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const NUMBER_PARTS = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 
 export function parseExactJson(text: string): JsonValue {
   const parser = new Parser(text);
   parser.skipWhitespace();
-  const value = parser.value(0);
+  const value = parser.value(0, '$');
   parser.skipWhitespace();
   if (parser.pos !== text.length) parser.fail('unexpected content after the JSON value');
   return value;
@@ -73,13 +78,13 @@ class Parser {
     }
   }
 
-  value(depth: number): JsonValue {
+  value(depth: number, path: string): JsonValue {
     const c = this.text[this.pos];
     switch (c) {
       case '{':
-        return this.object(depth + 1);
+        return this.object(depth + 1, path);
       case '[':
-        return this.array(depth + 1);
+        return this.array(depth + 1, path);
       case '"':
         return this.string();
       case 't':
@@ -177,7 +182,7 @@ class Parser {
     this.skipWhitespace();
   }
 
-  private array(depth: number): JsonValue[] {
+  private array(depth: number, path: string): JsonValue[] {
     this.enter(depth);
     const items: JsonValue[] = [];
     if (this.text[this.pos] === ']') {
@@ -185,7 +190,7 @@ class Parser {
       return items;
     }
     while (true) {
-      items.push(this.value(depth));
+      items.push(this.value(depth, `${path}[${items.length}]`));
       this.skipWhitespace();
       const c = this.text[this.pos];
       this.pos++;
@@ -198,7 +203,7 @@ class Parser {
     }
   }
 
-  private object(depth: number): { [key: string]: JsonValue } {
+  private object(depth: number, path: string): { [key: string]: JsonValue } {
     this.enter(depth);
     const members: { [key: string]: JsonValue } = {};
     if (this.text[this.pos] === '}') {
@@ -208,11 +213,13 @@ class Parser {
     while (true) {
       if (this.text[this.pos] !== '"') this.fail('expected a string key');
       const key = this.string();
+      // Jackson refuses such a key while parsing, so this side does too, naming the same path (the object's).
+      if (hasUnpairedSurrogate(key)) throw new JsonValueError(`${path}: ${UNPAIRED_SURROGATE_IN_KEY}`);
       this.skipWhitespace();
       if (this.text[this.pos] !== ':') this.fail('expected : after key');
       this.pos++;
       this.skipWhitespace();
-      const value = this.value(depth);
+      const value = this.value(depth, path + pathSegment(key));
       // "__proto__" is data here, as with JSON.parse; a later duplicate key replaces an earlier one.
       Object.defineProperty(members, key, { value, enumerable: true, writable: true, configurable: true });
       this.skipWhitespace();

@@ -5,7 +5,7 @@
  */
 import { parseExactJson } from './exact-json.js';
 import { requestFingerprint, type FingerprintKey } from './fingerprint.js';
-import { readNamedRequest } from './logical-request.js';
+import { readLogicalRequest, readName } from './logical-request.js';
 
 export interface LineOutcome {
   output: string;
@@ -28,9 +28,10 @@ export function fingerprintLine(key: FingerprintKey, bytes: Uint8Array): LineOut
     } catch {
       return { output: '!invalid UTF-8', error: 'invalid UTF-8' };
     }
-    const named = readNamedRequest(parseExactJson(text));
-    name = named.name;
-    const digest = requestFingerprint(key, named.request);
+    const line = parseExactJson(text);
+    name = readName(line);
+    const request = readLogicalRequest(name === null ? line : (line as Record<string, unknown>)['request']);
+    const digest = requestFingerprint(key, request);
     return { output: name === null ? digest : `${name}\t${digest}`, error: null };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -15,8 +15,15 @@ export class RequestShapeError extends Error {}
 const MEMBERS = new Set(['principal', 'tool_id', 'tool_version', 'arguments', 'continuation_state', 'input_responses']);
 
 export function readNamedRequest(value: unknown): NamedRequest {
+  const name = readName(value);
+  const request = name === null ? value : (value as Record<string, unknown>)['request'];
+  return { name, request: readLogicalRequest(request) };
+}
+
+/** The name of a named entry, null for a plain request; checks the envelope, not the request inside. */
+export function readName(value: unknown): string | null {
   if (!isPlainObject(value)) throw new RequestShapeError('a line must hold a JSON object');
-  if (!Object.hasOwn(value, 'request')) return { name: null, request: readLogicalRequest(value) };
+  if (!Object.hasOwn(value, 'request')) return null;
   const keys = Object.keys(value);
   if (keys.length !== 2 || !Object.hasOwn(value, 'name')) {
     throw new RequestShapeError('a named entry must have exactly the members "name" and "request"');
@@ -26,7 +33,7 @@ export function readNamedRequest(value: unknown): NamedRequest {
     throw new RequestShapeError('$.name: must be a string without control characters');
   }
   requireScalarValues(name, '$.name');
-  return { name, request: readLogicalRequest(value['request']) };
+  return name;
 }
 
 export function readLogicalRequest(value: unknown): LogicalRequest {

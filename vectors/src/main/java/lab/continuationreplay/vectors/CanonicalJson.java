@@ -18,6 +18,7 @@ public final class CanonicalJson {
     public static final String NOT_AN_INTEGER = "number must be an integer in the interoperable safe range";
     public static final String OUTSIDE_SAFE_RANGE = "integer is outside the interoperable safe range";
     public static final String UNPAIRED_SURROGATE = "unpaired UTF-16 surrogate is not valid Unicode";
+    public static final String UNPAIRED_SURROGATE_IN_KEY = "object key with an unpaired UTF-16 surrogate is not valid Unicode";
 
     static final BigDecimal MAX_SAFE_INTEGER = BigDecimal.valueOf(9007199254740991L);
 

@@ -1,6 +1,8 @@
 package lab.continuationreplay.vectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -32,9 +34,33 @@ public final class ExactJson {
                 throw new CanonicalJsonException("invalid JSON: no value");
             }
             return node;
+        } catch (StreamReadException e) {
+            String reason = e.getOriginalMessage();
+            if (reason != null && reason.contains("surrogate") && reason.contains("field name") && e.getProcessor() != null) {
+                // Jackson refuses such a key while parsing; name the object holding it, as the TypeScript parser does.
+                throw new CanonicalJsonException(pathOf(e.getProcessor().getParsingContext()) + ": "
+                        + CanonicalJson.UNPAIRED_SURROGATE_IN_KEY);
+            }
+            throw new CanonicalJsonException("invalid JSON: " + firstLine(reason));
         } catch (JsonProcessingException e) {
             throw new CanonicalJsonException("invalid JSON: " + firstLine(e.getOriginalMessage()));
         }
+    }
+
+    /** The {@code $}-style path of a parsing context (the container being read). */
+    static String pathOf(JsonStreamContext context) {
+        if (context == null || context.inRoot() || context.getParent() == null) {
+            return "$";
+        }
+        JsonStreamContext parent = context.getParent();
+        String base = pathOf(parent);
+        if (parent.inObject()) {
+            return base + CanonicalJson.pathSegment(String.valueOf(parent.getCurrentName()));
+        }
+        if (parent.inArray()) {
+            return base + "[" + parent.getCurrentIndex() + "]";
+        }
+        return base;
     }
 
     private static String firstLine(String message) {

@@ -1,5 +1,6 @@
 package lab.continuationreplay.vectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,9 +48,9 @@ public final class FingerprintLines {
             } catch (CharacterCodingException e) {
                 return new Outcome("!invalid UTF-8", "invalid UTF-8");
             }
-            NamedRequest named = LogicalRequestReader.readNamed(ExactJson.parse(text));
-            name = named.name();
-            String digest = fingerprint.digest(named.request());
+            JsonNode parsed = ExactJson.parse(text);
+            name = LogicalRequestReader.readName(parsed);
+            String digest = fingerprint.digest(LogicalRequestReader.read(name == null ? parsed : parsed.get("request")));
             return new Outcome(name == null ? digest : name + "\t" + digest, null);
         } catch (IllegalArgumentException e) {
             String reason = e.getMessage();

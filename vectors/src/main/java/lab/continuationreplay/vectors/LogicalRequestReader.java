@@ -17,11 +17,17 @@ public final class LogicalRequestReader {
     private LogicalRequestReader() {}
 
     public static NamedRequest readNamed(JsonNode value) {
+        String name = readName(value);
+        return new NamedRequest(name, read(name == null ? value : value.get("request")));
+    }
+
+    /** The name of a named entry, null for a plain request; checks the envelope, not the request inside. */
+    public static String readName(JsonNode value) {
         if (value == null || !value.isObject()) {
             throw new CanonicalJsonException("a line must hold a JSON object");
         }
         if (!value.has("request")) {
-            return new NamedRequest(null, read(value));
+            return null;
         }
         if (value.size() != 2 || !value.has("name")) {
             throw new CanonicalJsonException("a named entry must have exactly the members \"name\" and \"request\"");
@@ -31,7 +37,7 @@ public final class LogicalRequestReader {
             throw new CanonicalJsonException("$.name: must be a string without control characters");
         }
         CanonicalJson.requireScalarValues(name.textValue(), "$.name");
-        return new NamedRequest(name.textValue(), read(value.get("request")));
+        return name.textValue();
     }
 
     public static LogicalRequest read(JsonNode value) {

@@ -27,6 +27,11 @@ public final class Lab implements Runnable {
         CommandLine commandLine = new CommandLine(new Lab());
         commandLine.setOut(new java.io.PrintWriter(Streams.stdout(), true));
         commandLine.setErr(new java.io.PrintWriter(Streams.stderr(), true));
+        // A failure the lab can explain is one line on stderr, not a stack trace.
+        commandLine.setExecutionExceptionHandler((exception, cmd, parseResult) -> {
+            cmd.getErr().println("lab " + cmd.getCommandName() + ": " + exception.getMessage());
+            return 1;
+        });
         return commandLine;
     }
 }

@@ -1,5 +1,6 @@
 package lab.continuationreplay.matrix.vectors;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ public final class VectorComparison {
 
     /** One vector: both digests (a digest or {@code !reason}). */
     public record Row(String name, String java, String typescript) {
+        @JsonProperty("agree")
         public boolean agree() {
             return java != null && java.equals(typescript) && !java.startsWith("!");
         }
@@ -36,6 +38,7 @@ public final class VectorComparison {
 
     /** One promised relation and whether it holds in each language. */
     public record Relation(String left, String right, boolean equal, boolean holdsInJava, boolean holdsInTypeScript) {
+        @JsonProperty("holds")
         public boolean holds() {
             return holdsInJava && holdsInTypeScript;
         }
@@ -53,6 +56,7 @@ public final class VectorComparison {
             Boolean pinnedDigestJava,
             Boolean pinnedDigestTypeScript,
             String typeScriptStderr) {
+        @JsonProperty("ok")
         public boolean ok() {
             return rows.stream().allMatch(Row::agree)
                     && relations.stream().allMatch(Relation::holds)
@@ -60,6 +64,7 @@ public final class VectorComparison {
                     && !Boolean.FALSE.equals(pinnedDigestTypeScript);
         }
 
+        @JsonProperty("agreeing")
         public long agreeing() {
             return rows.stream().filter(Row::agree).count();
         }
