@@ -1,0 +1,58 @@
+package lab.continuationreplay.store.ledger;
+
+/** Deadline checks of the ledger (seed spec §5.4). A deadline equal to now has expired. */
+final class DeadlineRules {
+    private DeadlineRules() {}
+
+    /** Shape of a new operation's deadlines; a violation is a bad request, not an expiry. */
+    static void validateTiming(Deadlines deadlines, Double now) {
+        requireFinite(deadlines.issuedAt(), "issued_at");
+        requireFinite(deadlines.authorityExpiresAt(), "authority_expires_at");
+        requireFinite(deadlines.replayExpiresAt(), "replay_expires_at");
+        requireFinite(now, "now_epoch");
+        if (now == null && deadlines.bounded()) {
+            throw new IllegalArgumentException("now_epoch is required for a bounded operation");
+        }
+        Double issued = deadlines.issuedAt();
+        if (issued == null) {
+            return;
+        }
+        if (now < issued) {
+            throw new IllegalArgumentException("now_epoch cannot precede issued_at");
+        }
+        if (deadlines.authorityExpiresAt() != null && deadlines.authorityExpiresAt() <= issued) {
+            throw new IllegalArgumentException("authority_expires_at must follow issued_at");
+        }
+        if (deadlines.replayExpiresAt() != null && deadlines.replayExpiresAt() <= issued) {
+            throw new IllegalArgumentException("replay_expires_at must follow issued_at");
+        }
+    }
+
+    /** Authority first, then retention; both inclusive (now == deadline is expired). */
+    static void checkNotExpired(Double now, Double authorityExpiresAt, Double replayExpiresAt) {
+        if (now == null) {
+            return;
+        }
+        if (authorityExpiresAt != null && now >= authorityExpiresAt) {
+            throw new OperationAuthorityExpired("operation authority has expired");
+        }
+        if (replayExpiresAt != null && now >= replayExpiresAt) {
+            throw new OperationRetentionExpired("operation replay retention has expired");
+        }
+    }
+
+    /** An existing row's stored deadlines against now. */
+    static void checkExisting(OperationRecord row, Double now) {
+        boolean bounded = row.authorityExpiresAt() != null || row.replayExpiresAt() != null;
+        if (now == null && bounded) {
+            throw new IllegalArgumentException("now_epoch is required to replay a bounded operation");
+        }
+        checkNotExpired(now, row.authorityExpiresAt(), row.replayExpiresAt());
+    }
+
+    private static void requireFinite(Double value, String name) {
+        if (value != null && !Double.isFinite(value)) {
+            throw new IllegalArgumentException(name + " must be finite");
+        }
+    }
+}

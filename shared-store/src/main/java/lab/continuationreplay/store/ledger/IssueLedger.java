@@ -1,0 +1,463 @@
+package lab.continuationreplay.store.ledger;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import lab.continuationreplay.store.OperationIdentity;
+
+/**
+ * The operation ledger and its deliberately non-idempotent effect ({@code issues}) in one SQLite file (seed spec §5).
+ * Every write runs in {@code BEGIN IMMEDIATE … COMMIT}, so concurrent writers from separate processes serialise on
+ * the file lock and the loser sees the winner's committed row. One instance serves one thread at a time.
+ */
+public final class IssueLedger implements AutoCloseable {
+    public static final int DEFAULT_BUSY_TIMEOUT_MS = 5000;
+    static final String CONFLICT = "operation_id is already bound to a different principal, backend, or request fingerprint";
+    private static final DateTimeFormatter WALL_CLOCK = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSxxx");
+
+    private final Connection connection;
+    private final String backendId;
+    private final Path path;
+
+    private IssueLedger(Connection connection, String backendId, Path path) {
+        this.connection = connection;
+        this.backendId = backendId;
+        this.path = path;
+    }
+
+    public static IssueLedger open(Path path, String backendId) throws SQLException {
+        return open(path, backendId, DEFAULT_BUSY_TIMEOUT_MS);
+    }
+
+    /**
+     * Opens (creating if needed) the ledger at {@code path}, bound to {@code backendId}. WAL journal, full fsync on
+     * commit, foreign keys on; {@code busyTimeoutMs} is how long a writer waits for another process's lock.
+     */
+    public static IssueLedger open(Path path, String backendId, int busyTimeoutMs) throws SQLException {
+        if (backendId == null || backendId.isBlank()) {
+            throw new IllegalArgumentException("backend_id is required for a file-backed store");
+        }
+        Path absolute = path.toAbsolutePath();
+        try {
+            Path parent = absolute.getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (java.io.IOException e) {
+            throw new SQLException("cannot create the directory of " + absolute + ": " + e.getMessage(), e);
+        }
+        Properties properties = new Properties();
+        properties.setProperty("busy_timeout", Integer.toString(busyTimeoutMs));
+        properties.setProperty("foreign_keys", "true");
+        properties.setProperty("journal_mode", "WAL");
+        properties.setProperty("synchronous", "FULL");
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + absolute, properties);
+        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
+        try {
+            ledger.immediate(() -> {
+                LedgerSchema.createOrMigrate(connection, backendId);
+                return null;
+            });
+        } catch (SQLException | RuntimeException | Error e) {
+            connection.close();
+            throw e;
+        }
+        return ledger;
+    }
+
+    public String backendId() {
+        return backendId;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Applies the atomic operation once (seed spec §5.2): ledger row, issue row and the {@code applied} transition
+     * commit together or not at all. An identical request replays the stored result; a different binding conflicts,
+     * and that check comes before the deadlines.
+     */
+    public synchronized ApplyResult applyIssueOnce(OperationIdentity identity, String fingerprint, String title,
+            String body, Deadlines deadlines, Double now, FaultHook faultHook) throws SQLException {
+        requireOwnBackend(identity);
+        return immediate(() -> {
+            OperationRecord row = findByOperationId(identity.operationId());
+            if (row != null) {
+                requireSameBinding(row, identity, fingerprint);
+                DeadlineRules.checkExisting(row, now);
+                if (OperationRecord.PARTIAL.equals(row.state()) && row.effectId() != null) {
+                    return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
+                            OperationRecord.PARTIAL);
+                }
+                if (!OperationRecord.APPLIED.equals(row.state()) || row.effectId() == null || row.result() == null) {
+                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                }
+                return new ApplyResult(row.effectId(), row.result(), true, OperationRecord.APPLIED);
+            }
+            DeadlineRules.validateTiming(deadlines, now);
+            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
+            insertOperation(identity, fingerprint, deadlines, now);
+            faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
+            long effectId = insertIssue(title, body);
+            faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
+            String result = "created " + effectId;
+            finishOperation(identity, OperationRecord.APPLIED, effectId, result);
+            return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+        });
+    }
+
+    /**
+     * The bounded multi-step operation of case 12 (seed spec §5.3): the first effect commits durably on its own, then
+     * the watcher step and, if it fails, the compensation step each run in their own transaction with step events.
+     * A compensation never deletes the first effect; the operation then stays {@code partial}.
+     */
+    public synchronized ApplyResult applyPartialIssueOnce(OperationIdentity identity, String fingerprint, String title,
+            String body, Deadlines deadlines, Double now, PartialSteps steps, FaultHook faultHook) throws SQLException {
+        requireOwnBackend(identity);
+        ApplyResult first = immediate(() -> {
+            OperationRecord row = findByOperationId(identity.operationId());
+            if (row != null) {
+                requireSameBinding(row, identity, fingerprint);
+                DeadlineRules.checkExisting(row, now);
+                boolean settled = OperationRecord.PARTIAL.equals(row.state()) || OperationRecord.APPLIED.equals(row.state());
+                if (!settled || row.effectId() == null) {
+                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                }
+                return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
+            }
+            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
+            DeadlineRules.validateTiming(deadlines, now);
+            insertOperation(identity, fingerprint, deadlines, now);
+            long effectId = insertIssue(title, body);
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE operations SET effect_id = ?, updated_at = ? WHERE operation_id = ? AND principal = ? AND backend = ?")) {
+                update.setLong(1, effectId);
+                update.setString(2, wallClock());
+                bindIdentity(update, 3, identity);
+                update.executeUpdate();
+            }
+            return new ApplyResult(effectId, null, false, OperationRecord.IN_PROGRESS);
+        });
+        if (first.replayed()) {
+            return first;
+        }
+        long effectId = first.effectId();
+        faultHook.reached(CutPoint.AFTER_PARTIAL_FIRST_COMMIT);
+        String operationId = identity.operationId();
+
+        recordEvent(operationId, "watcher", "attempted", null);
+        try {
+            return immediate(() -> {
+                steps.watcherStep().apply(connection, effectId, steps.watcher());
+                insertEvent(operationId, "watcher", "succeeded", null);
+                String result = "created " + effectId + " with watcher";
+                finishOperation(identity, OperationRecord.APPLIED, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+            });
+        } catch (Exception watcherFailure) {
+            recordEvent(operationId, "watcher", "failed", errorType(watcherFailure));
+        }
+
+        recordEvent(operationId, "rollback_issue", "attempted", null);
+        try {
+            return immediate(() -> {
+                steps.compensationStep().apply(connection, effectId);
+                insertEvent(operationId, "rollback_issue", "succeeded", null);
+                insertCompensation(effectId, "rollback_issue", "succeeded");
+                String result = "partial " + effectId + "; watcher failed; rollback succeeded";
+                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+            });
+        } catch (Exception compensationFailure) {
+            String type = errorType(compensationFailure);
+            return immediate(() -> {
+                insertEvent(operationId, "rollback_issue", "failed", type);
+                insertCompensation(effectId, "rollback_issue", "failed:" + type);
+                String result = "partial " + effectId + "; watcher failed; rollback failed";
+                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+            });
+        }
+    }
+
+    /** The row bound to exactly this identity (all three parts), if any. */
+    public synchronized Optional<OperationRecord> operationRecord(OperationIdentity identity) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT * FROM operations WHERE operation_id = ? AND principal = ? AND backend = ?")) {
+            bindIdentity(select, 1, identity);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(readRecord(row)) : Optional.empty();
+            }
+        }
+    }
+
+    public synchronized Optional<Issue> issue(long id) throws SQLException {
+        List<Issue> issues = issues("SELECT id, title, body FROM issues WHERE id = ?", id);
+        return issues.isEmpty() ? Optional.empty() : Optional.of(issues.get(0));
+    }
+
+    public synchronized List<Issue> issuesWithTitle(String title) throws SQLException {
+        return issues("SELECT id, title, body FROM issues WHERE title = ? ORDER BY id", title);
+    }
+
+    public synchronized List<Issue> issuesWithBody(String body) throws SQLException {
+        return issues("SELECT id, title, body FROM issues WHERE body = ? ORDER BY id", body);
+    }
+
+    public synchronized List<OperationEvent> operationEvents(String operationId) throws SQLException {
+        List<OperationEvent> events = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT id, operation_id, step, outcome, error_type FROM operation_events WHERE operation_id = ? ORDER BY id")) {
+            select.setString(1, operationId);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    events.add(new OperationEvent(row.getLong(1), row.getString(2), row.getString(3), row.getString(4),
+                            row.getString(5)));
+                }
+            }
+        }
+        return events;
+    }
+
+    public synchronized List<Compensation> compensationsFor(long issueId) throws SQLException {
+        List<Compensation> compensations = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT id, issue_id, kind, outcome FROM compensations WHERE issue_id = ? ORDER BY id")) {
+            select.setLong(1, issueId);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    compensations.add(new Compensation(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4)));
+                }
+            }
+        }
+        return compensations;
+    }
+
+    public synchronized List<String> watchersFor(long issueId) throws SQLException {
+        List<String> watchers = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT name FROM watchers WHERE issue_id = ? ORDER BY id")) {
+            select.setLong(1, issueId);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    watchers.add(row.getString(1));
+                }
+            }
+        }
+        return watchers;
+    }
+
+    public synchronized long issueCount() throws SQLException {
+        return count("SELECT COUNT(*) FROM issues");
+    }
+
+    public synchronized long operationCount() throws SQLException {
+        return count("SELECT COUNT(*) FROM operations");
+    }
+
+    @Override
+    public synchronized void close() throws SQLException {
+        connection.close();
+    }
+
+    /** Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. */
+    <T> T immediate(SqlWork<T> work) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN IMMEDIATE");
+        }
+        try {
+            T value = work.run();
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("COMMIT");
+            }
+            return value;
+        } catch (SQLException | RuntimeException | Error e) {
+            rollbackQuietly(e);
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    private void rollbackQuietly(Throwable cause) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ROLLBACK");
+        } catch (SQLException rollbackFailure) {
+            cause.addSuppressed(rollbackFailure);
+        }
+    }
+
+    private void recordEvent(String operationId, String step, String outcome, String errorType) throws SQLException {
+        immediate(() -> {
+            insertEvent(operationId, step, outcome, errorType);
+            return null;
+        });
+    }
+
+    private void requireOwnBackend(OperationIdentity identity) {
+        if (!identity.backend().equals(backendId)) {
+            throw new OperationConflict("operation backend '" + identity.backend() + "' does not match '" + backendId + "'");
+        }
+    }
+
+    private static void requireSameBinding(OperationRecord row, OperationIdentity identity, String fingerprint) {
+        if (!row.identity().principal().equals(identity.principal())
+                || !row.identity().backend().equals(identity.backend())
+                || !row.requestFingerprint().equals(fingerprint)) {
+            throw new OperationConflict(CONFLICT);
+        }
+    }
+
+    /** Operation ids form one namespace: apply looks rows up by id alone, so another principal's id conflicts. */
+    private OperationRecord findByOperationId(String operationId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT * FROM operations WHERE operation_id = ? ORDER BY rowid LIMIT 1")) {
+            select.setString(1, operationId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? readRecord(row) : null;
+            }
+        }
+    }
+
+    private void insertOperation(OperationIdentity identity, String fingerprint, Deadlines deadlines, Double now)
+            throws SQLException {
+        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : now != null ? now : 0.0;
+        String stamp = wallClock();
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
+                  issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'in_progress', NULL, NULL, ?, ?, ?, ?, ?)""")) {
+            bindIdentity(insert, 1, identity);
+            insert.setString(4, fingerprint);
+            insert.setDouble(5, issuedAt);
+            setNullableDouble(insert, 6, deadlines.authorityExpiresAt());
+            setNullableDouble(insert, 7, deadlines.replayExpiresAt());
+            insert.setString(8, stamp);
+            insert.setString(9, stamp);
+            insert.executeUpdate();
+        }
+    }
+
+    private long insertIssue(String title, String body) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO issues(title, body) VALUES (?, ?)")) {
+            insert.setString(1, title);
+            insert.setString(2, body);
+            insert.executeUpdate();
+        }
+        return count("SELECT last_insert_rowid()");
+    }
+
+    private void finishOperation(OperationIdentity identity, String state, long effectId, String result) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("""
+                UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
+                WHERE operation_id = ? AND principal = ? AND backend = ?""")) {
+            update.setString(1, state);
+            update.setLong(2, effectId);
+            update.setString(3, result);
+            update.setString(4, wallClock());
+            bindIdentity(update, 5, identity);
+            update.executeUpdate();
+        }
+    }
+
+    private void insertEvent(String operationId, String step, String outcome, String errorType) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO operation_events(operation_id, step, outcome, error_type, created_at) VALUES (?, ?, ?, ?, ?)")) {
+            insert.setString(1, operationId);
+            insert.setString(2, step);
+            insert.setString(3, outcome);
+            insert.setString(4, errorType);
+            insert.setString(5, wallClock());
+            insert.executeUpdate();
+        }
+    }
+
+    private void insertCompensation(long issueId, String kind, String outcome) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO compensations(issue_id, kind, outcome) VALUES (?, ?, ?)")) {
+            insert.setLong(1, issueId);
+            insert.setString(2, kind);
+            insert.setString(3, outcome);
+            insert.executeUpdate();
+        }
+    }
+
+    private List<Issue> issues(String sql, Object parameter) throws SQLException {
+        List<Issue> issues = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setObject(1, parameter);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    issues.add(new Issue(row.getLong(1), row.getString(2), row.getString(3)));
+                }
+            }
+        }
+        return issues;
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static OperationRecord readRecord(ResultSet row) throws SQLException {
+        long effect = row.getLong("effect_id");
+        Long effectId = row.wasNull() ? null : effect;
+        return new OperationRecord(
+                new OperationIdentity(row.getString("operation_id"), row.getString("principal"), row.getString("backend")),
+                row.getString("request_fingerprint"),
+                row.getString("state"),
+                effectId,
+                row.getString("result"),
+                nullableDouble(row, "issued_at") == null ? 0.0 : nullableDouble(row, "issued_at"),
+                nullableDouble(row, "authority_expires_at"),
+                nullableDouble(row, "replay_expires_at"),
+                row.getString("created_at"),
+                row.getString("updated_at"));
+    }
+
+    private static Double nullableDouble(ResultSet row, String column) throws SQLException {
+        double value = row.getDouble(column);
+        return row.wasNull() ? null : value;
+    }
+
+    private static void setNullableDouble(PreparedStatement statement, int index, Double value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.REAL);
+        } else {
+            statement.setDouble(index, value);
+        }
+    }
+
+    private static void bindIdentity(PreparedStatement statement, int first, OperationIdentity identity) throws SQLException {
+        statement.setString(first, identity.operationId());
+        statement.setString(first + 1, identity.principal());
+        statement.setString(first + 2, identity.backend());
+    }
+
+    private static String errorType(Exception e) {
+        return e.getClass().getSimpleName();
+    }
+
+    private static String wallClock() {
+        return OffsetDateTime.now(ZoneOffset.UTC).format(WALL_CLOCK);
+    }
+}

@@ -1,0 +1,115 @@
+package lab.continuationreplay.store.readback;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.Issue;
+import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.OperationRecord;
+
+/**
+ * Read-only observations of the ledger (seed spec §6.2) for one principal at the injected clock. Only
+ * {@link #reconcileOperation} is authoritative; the others are diagnostics that can show duplicates but settle
+ * nothing.
+ */
+public final class ReadBack {
+    static final String NO_RECORD = "no durable operation record; absence is not terminal non-application proof";
+
+    private final IssueLedger ledger;
+    private final String principal;
+    private final long nowEpoch;
+
+    public ReadBack(IssueLedger ledger, String principal, long nowEpoch) {
+        this.ledger = ledger;
+        this.principal = principal;
+        this.nowEpoch = nowEpoch;
+    }
+
+    /** The authoritative status of one operation, bound to its full identity. */
+    public EffectObservation reconcileOperation(OperationIdentity identity) throws SQLException {
+        if (!identity.backend().equals(ledger.backendId())) {
+            throw new IllegalArgumentException("reconciliation backend does not match the store");
+        }
+        if (!identity.principal().equals(principal)) {
+            throw new IllegalArgumentException("reconciliation principal is outside the authorized read-back scope");
+        }
+        Optional<OperationRecord> found = ledger.operationRecord(identity);
+        EffectState state = EffectState.UNKNOWN;
+        List<Long> ids = List.of();
+        String detail;
+        if (found.isEmpty()) {
+            detail = NO_RECORD;
+        } else {
+            OperationRecord record = found.get();
+            boolean effectPresent = record.effectId() != null && ledger.issue(record.effectId()).isPresent();
+            if (OperationRecord.APPLIED.equals(record.state()) && effectPresent) {
+                state = EffectState.APPLIED;
+                detail = "operation ledger and effect row are present";
+            } else if (OperationRecord.PARTIAL.equals(record.state()) && effectPresent) {
+                state = EffectState.PARTIAL;
+                detail = "operation ledger records a partial effect";
+            } else {
+                // in progress, or an applied/partial row whose issue is gone: an orphan settles nothing
+                detail = "operation ledger state is '" + record.state() + "'";
+            }
+            if (state.hasEffect()) {
+                ids = List.of(record.effectId());
+            }
+        }
+        String storedResult = state.hasEffect() ? found.get().result() : null;
+        return new EffectObservation(identity, EpochClock.isoOffset(nowEpoch), true, scopeOf(identity), state, ids,
+                detail, storedResult, identity);
+    }
+
+    /** Diagnostic: issues with this title (duplicates show as more than one id). */
+    public EffectObservation observeByTitle(String title, String operationId) throws SQLException {
+        return byContent(ledger.issuesWithTitle(title), "issue.title == " + quoted(title), "title", operationId);
+    }
+
+    /** Diagnostic: issues with this body. */
+    public EffectObservation observeByBody(String body, String operationId) throws SQLException {
+        return byContent(ledger.issuesWithBody(body), "issue.body == " + quoted(body), "body", operationId);
+    }
+
+    /** Diagnostic: is every issue with this title watched by {@code watcher}? */
+    public EffectObservation observeIssueWithWatcher(String title, String watcher, String operationId) throws SQLException {
+        List<Issue> issues = ledger.issuesWithTitle(title);
+        List<Long> ids = issues.stream().map(Issue::id).toList();
+        EffectState state;
+        String detail;
+        if (issues.isEmpty()) {
+            state = EffectState.NOT_APPLIED;
+            detail = "no issue";
+        } else {
+            boolean allWatched = true;
+            for (Issue issue : issues) {
+                allWatched &= ledger.watchersFor(issue.id()).contains(watcher);
+            }
+            state = allWatched ? EffectState.APPLIED : EffectState.PARTIAL;
+            detail = allWatched ? "issue and watcher present" : "issue present without watcher";
+        }
+        return diagnostic(operationId, "issue.title == " + quoted(title) + " with watcher " + quoted(watcher), state, ids, detail);
+    }
+
+    private EffectObservation byContent(List<Issue> issues, String scope, String what, String operationId) {
+        List<Long> ids = issues.stream().map(Issue::id).toList();
+        EffectState state = ids.isEmpty() ? EffectState.NOT_APPLIED : EffectState.APPLIED;
+        return diagnostic(operationId, scope, state, ids, ids.size() + " issue(s) matching " + what);
+    }
+
+    private EffectObservation diagnostic(String operationId, String scope, EffectState state, List<Long> ids, String detail) {
+        OperationIdentity identity = new OperationIdentity(operationId, principal, ledger.backendId());
+        return new EffectObservation(identity, EpochClock.isoOffset(nowEpoch), false, scope, state, ids, detail, null, null);
+    }
+
+    /** {@code operation_id='…'; principal='…'; backend='…'}: human-readable; the binding is {@code scopeBinding}. */
+    public static String scopeOf(OperationIdentity identity) {
+        return "operation_id=" + quoted(identity.operationId()) + "; principal=" + quoted(identity.principal())
+                + "; backend=" + quoted(identity.backend());
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+}

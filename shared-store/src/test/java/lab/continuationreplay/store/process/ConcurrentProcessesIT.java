@@ -1,0 +1,74 @@
+package lab.continuationreplay.store.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import lab.continuationreplay.store.ledger.IssueLedger;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Independent JVMs race on one SQLite file: one effect, whatever the interleaving. */
+class ConcurrentProcessesIT {
+    private static final String BACKEND = "sqlite:race";
+    private static final int RACERS = 8;
+
+    private static List<ChildProcesses.Outcome> race(Path db, Function<Integer, String> fingerprintOf) throws Exception {
+        try (IssueLedger ignored = IssueLedger.open(db, BACKEND)) {
+            // create the file first: this test is about the apply race, SchemaRaceIT about the open race
+        }
+        List<Process> children = new ArrayList<>();
+        for (int i = 0; i < RACERS; i++) {
+            children.add(ChildProcesses.start("apply", db.toString(), BACKEND, "op-race", "alice", fingerprintOf.apply(i), "none"));
+        }
+        return ChildProcesses.releaseTogether(children);
+    }
+
+    @Test
+    void identicalAttemptsCommitOnceAndTheRestReplay(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("store.sqlite3");
+        List<ChildProcesses.Outcome> outcomes = race(db, i -> "same-fingerprint");
+        Map<String, Long> lines = outcomes.stream().collect(Collectors.groupingBy(ChildProcesses.Outcome::line, Collectors.counting()));
+        assertEquals(Map.of("applied 1 false created 1", 1L, "applied 1 true created 1", (long) RACERS - 1), lines);
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            assertEquals(1, ledger.issueCount());
+            assertEquals(1, ledger.operationCount());
+        }
+    }
+
+    @Test
+    void differentFingerprintsGiveOneEffectAndConflicts(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("store.sqlite3");
+        List<ChildProcesses.Outcome> outcomes = race(db, i -> "fingerprint-" + i);
+        long applied = outcomes.stream().filter(o -> o.line().equals("applied 1 false created 1")).count();
+        long conflicts = outcomes.stream().filter(o -> o.line().equals("rejected operation_conflict")).count();
+        assertEquals(1, applied, outcomes.toString());
+        assertEquals(RACERS - 1, conflicts, outcomes.toString());
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            assertEquals(1, ledger.issueCount());
+        }
+    }
+
+    /** Two processes open one new file at once, twenty times: the schema is made once and nobody fails. */
+    @RepeatedTest(20)
+    void concurrentOpensOfANewFileNeverFail(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("fresh.sqlite3");
+        List<Process> children = List.of(
+                ChildProcesses.start("open", db.toString(), BACKEND),
+                ChildProcesses.start("open", db.toString(), BACKEND));
+        List<ChildProcesses.Outcome> outcomes = ChildProcesses.releaseTogether(children);
+        for (ChildProcesses.Outcome outcome : outcomes) {
+            assertEquals(0, outcome.exitStatus());
+            assertEquals("opened 0", outcome.line(), outcomes.toString());
+        }
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            assertTrue(ledger.issueCount() == 0);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package lab.continuationreplay.store.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Path;
+import java.util.List;
+import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.Deadlines;
+import lab.continuationreplay.store.ledger.FaultHook;
+import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.OperationInProgress;
+import lab.continuationreplay.store.ledger.OperationRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A real JVM halts ({@code Runtime.halt}, no cleanup) at each cut point. The atomic cut points must leave nothing;
+ * the partial one must leave exactly the durable first effect.
+ */
+class CrashAtomicityIT {
+    private static final String BACKEND = "sqlite:crash";
+
+    private static ChildProcesses.Outcome crash(Path db, String command, String fault) throws Exception {
+        Process child = ChildProcesses.start(command, db.toString(), BACKEND, "op-1", "alice", "fp-1", fault);
+        return ChildProcesses.releaseTogether(List.of(child)).get(0);
+    }
+
+    @ParameterizedTest(name = "{0} exits {1} and leaves nothing")
+    @CsvSource({"exit-after-ledger-insert, 71", "exit-after-issue-insert, 72"})
+    void atomicCutPointsLeaveZeroRows(String fault, int status, @TempDir Path dir) throws Exception {
+        Path db = dir.resolve("store.sqlite3");
+        ChildProcesses.Outcome outcome = crash(db, "apply", fault);
+        assertEquals(status, outcome.exitStatus());
+        assertNull(outcome.line(), "a halted process prints no result");
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            assertEquals(0, ledger.issueCount());
+            assertEquals(0, ledger.operationCount());
+            // Nothing was committed, so the same operation can still commit exactly once.
+            var result = ledger.applyIssueOnce(new OperationIdentity("op-1", "alice", BACKEND), "fp-1", "title", "body",
+                    Deadlines.of(100, 400, 460), 100.0, FaultHook.NONE);
+            assertEquals("created 1", result.result());
+            assertEquals(1, ledger.issueCount());
+        }
+    }
+
+    @Test
+    void partialCutPointLeavesExactlyTheDurableFirstEffect(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("store.sqlite3");
+        ChildProcesses.Outcome outcome = crash(db, "partial", "exit-after-partial-first-commit");
+        assertEquals(73, outcome.exitStatus());
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            OperationIdentity identity = new OperationIdentity("op-1", "alice", BACKEND);
+            assertEquals(1, ledger.issueCount());
+            OperationRecord row = ledger.operationRecord(identity).orElseThrow();
+            assertEquals(OperationRecord.IN_PROGRESS, row.state());
+            assertEquals(1L, row.effectId());
+            assertNull(row.result());
+            assertEquals(List.of(), ledger.operationEvents("op-1"));
+            // The interrupted operation is never redone: a retry is told it is in progress.
+            assertEquals("operation_in_progress", org.junit.jupiter.api.Assertions.assertThrows(OperationInProgress.class,
+                    () -> ledger.applyIssueOnce(identity, "fp-1", "title", "body", Deadlines.of(100, 400, 460), 100.0,
+                            FaultHook.NONE)).wireCode());
+            assertEquals(1, ledger.issueCount());
+        }
+    }
+
+    @Test
+    void withoutAFaultTheChildCommitsNormally(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("store.sqlite3");
+        ChildProcesses.Outcome outcome = crash(db, "apply", "none");
+        assertEquals(0, outcome.exitStatus());
+        assertEquals("applied 1 false created 1", outcome.line());
+        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+            assertEquals(1, ledger.issueCount());
+        }
+    }
+}
