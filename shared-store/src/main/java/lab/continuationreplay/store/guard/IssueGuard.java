@@ -62,6 +62,9 @@ public final class IssueGuard {
 
     /** First round: a fresh state for the server to seal into {@code requestState}. */
     public ContinuationState mint(GuardedIssueArguments arguments) {
+        if (!config.canMint()) {
+            throw new IllegalStateException("this guard has no TTLs and cannot mint a continuation state");
+        }
         return ContinuationState.mint(arguments.operationId(), config.nowEpoch(), config.authorityTtlSeconds(),
                 config.retentionTtlSeconds(), random);
     }

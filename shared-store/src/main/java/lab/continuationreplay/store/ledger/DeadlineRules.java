@@ -43,6 +43,7 @@ final class DeadlineRules {
 
     /** An existing row's stored deadlines against now. */
     static void checkExisting(OperationRecord row, Double now) {
+        requireFinite(now, "now_epoch"); // NaN compares false with every deadline and would skip the check
         boolean bounded = row.authorityExpiresAt() != null || row.replayExpiresAt() != null;
         if (now == null && bounded) {
             throw new IllegalArgumentException("now_epoch is required to replay a bounded operation");

@@ -109,7 +109,26 @@ public final class ReadBack {
                 + "; backend=" + quoted(identity.backend());
     }
 
+    /** Single-quoted, with backslash, quote and control characters escaped, so a scope is always one line. */
     private static String quoted(String text) {
-        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+        StringBuilder out = new StringBuilder(text.length() + 2).append('\'');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\'' -> out.append("\\'");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        out.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('\'').toString();
     }
 }

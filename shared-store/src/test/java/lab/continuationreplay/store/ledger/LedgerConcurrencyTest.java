@@ -1,0 +1,118 @@
+package lab.continuationreplay.store.ledger;
+
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.BACKEND;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.id;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.jdbc;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.tableCounts;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Case 08 of the spec: concurrent writers on separate connections serialise on BEGIN IMMEDIATE. */
+@Timeout(60)
+class LedgerConcurrencyTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void concurrentIdenticalAttemptsCreateOneEffectAndReplay() throws Exception {
+        Path file = dir.resolve("ledger.sqlite3");
+        IssueLedger.open(file, BACKEND).close();
+        int writers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<ApplyResult>> futures = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                futures.add(pool.submit(() -> {
+                    try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 20_000)) {
+                        start.await();
+                        return ledger.applyIssueOnce(id("race"), "fp", "T", "B", Deadlines.of(100, 110, 120), 100.0,
+                                FaultHook.NONE);
+                    }
+                }));
+            }
+            start.countDown();
+            int created = 0;
+            int replayed = 0;
+            for (Future<ApplyResult> future : futures) {
+                ApplyResult result = future.get(30, TimeUnit.SECONDS);
+                assertEquals(1, result.effectId());
+                assertEquals("created 1", result.result());
+                assertEquals("applied", result.state());
+                if (result.replayed()) {
+                    replayed++;
+                } else {
+                    created++;
+                }
+            }
+            assertEquals(1, created);
+            assertEquals(writers - 1, replayed);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+    }
+
+    @Test
+    void concurrentFirstOpensOfANewFileAllSucceed() throws Exception {
+        Path file = dir.resolve("fresh").resolve("ledger.sqlite3");
+        int openers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(openers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> futures = new ArrayList<>();
+            for (int i = 0; i < openers; i++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 20_000)) {
+                        return ledger.backendId();
+                    }
+                }));
+            }
+            start.countDown();
+            for (Future<String> future : futures) {
+                assertEquals(BACKEND, future.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(java.util.Map.of("n", 1)),
+                LedgerTestSupport.rows(file, "SELECT COUNT(*) AS n FROM store_metadata WHERE key = 'backend_id'"));
+    }
+
+    @Test
+    void writerGivesUpAfterBusyTimeoutWhileAnotherHoldsTheLock() throws Exception {
+        Path file = dir.resolve("ledger.sqlite3");
+        try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 150)) {
+            try (Connection holder = jdbc(file); Statement statement = holder.createStatement()) {
+                statement.execute("BEGIN IMMEDIATE");
+                long started = System.nanoTime();
+                SQLException e = assertThrows(SQLException.class, () -> ledger.applyIssueOnce(id("op"), "fp", "T", "B",
+                        Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                assertTrue(e.getMessage().contains("SQLITE_BUSY"), e.getMessage());
+                assertTrue(waitedMs >= 100, "waited only " + waitedMs + " ms");
+                statement.execute("ROLLBACK");
+            }
+            // once the lock is gone the same ledger proceeds normally
+            assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+                    ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package lab.continuationreplay.store.ledger;
+
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.BACKEND;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.id;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.rows;
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.tableCounts;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Seed spec §5.3: the bounded multi-step operation of case 12. */
+class PartialApplyTest {
+    private static final Deadlines WINDOW = Deadlines.of(100, 110, 120);
+    private static final String WATCHER = "audit@example.test";
+
+    @TempDir
+    Path dir;
+    Path file;
+    IssueLedger ledger;
+
+    @BeforeEach
+    void open() throws Exception {
+        file = dir.resolve("ledger.sqlite3");
+        ledger = IssueLedger.open(file, BACKEND);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        ledger.close();
+    }
+
+    private static List<List<String>> eventTuples(List<OperationEvent> events) {
+        List<List<String>> tuples = new ArrayList<>();
+        for (OperationEvent event : events) {
+            List<String> tuple = new ArrayList<>();
+            tuple.add(event.step());
+            tuple.add(event.outcome());
+            tuple.add(event.errorType());
+            tuples.add(tuple);
+        }
+        return tuples;
+    }
+
+    private static List<String> tuple(String step, String outcome, String errorType) {
+        List<String> tuple = new ArrayList<>();
+        tuple.add(step);
+        tuple.add(outcome);
+        tuple.add(errorType);
+        return tuple;
+    }
+
+    @Test
+    void injectedFailuresLeaveAPartialOperationWithFullAuditTrail() throws Exception {
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0,
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+
+        List<OperationEvent> events = ledger.operationEvents("op-12");
+        assertEquals(List.of(
+                tuple("watcher", "attempted", null),
+                tuple("watcher", "failed", "SyntheticWatcherFailure"),
+                tuple("rollback_issue", "attempted", null),
+                tuple("rollback_issue", "failed", "SyntheticCompensationFailure")), eventTuples(events));
+        assertEquals(List.of(1L, 2L, 3L, 4L), events.stream().map(OperationEvent::id).toList());
+        assertEquals(List.of("op-12", "op-12", "op-12", "op-12"), events.stream().map(OperationEvent::operationId).toList());
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
+                ledger.compensationsFor(1));
+        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
+        assertEquals("partial", record.state());
+        assertEquals(1L, record.effectId());
+        assertEquals("partial 1; watcher failed; rollback failed", record.result());
+        assertEquals(100.0, record.issuedAt());
+        assertEquals(110.0, record.authorityExpiresAt());
+        assertEquals(120.0, record.replayExpiresAt());
+        assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
+        for (Map<String, Object> event : rows(file, "SELECT created_at FROM operation_events")) {
+            String stamp = (String) event.get("created_at");
+            assertEquals(true, stamp.matches(LedgerTestSupport.ISSUED_WALL_CLOCK), stamp);
+        }
+    }
+
+    @Test
+    void replayOfAPartialOperationReturnsTheStoredResultWithoutNewEvents() throws Exception {
+        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
+                FaultHook.NONE);
+        List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
+        List<String> seen = new ArrayList<>();
+        ApplyResult replay = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 105.0,
+                new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c, i) -> seen.add("compensation")),
+                point -> seen.add(point.label()));
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        assertEquals(List.of(), seen); // neither the steps nor the cut point run on replay
+        assertEquals(4, ledger.operationEvents("op-12").size());
+        assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
+        assertEquals(before, rows(file, "SELECT * FROM operations"));
+        assertEquals("partial", ledger.operationRecord(id("op-12")).orElseThrow().state());
+    }
+
+    @Test
+    void partialRowIsReplayedByTheAtomicEntryPoint() throws Exception {
+        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
+                FaultHook.NONE);
+        ApplyResult replay = ledger.applyIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
+    }
+
+    @Test
+    void partialReplayWithChangedFingerprintConflicts() throws Exception {
+        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
+                FaultHook.NONE);
+        OperationConflict e = assertThrows(OperationConflict.class, () -> ledger.applyPartialIssueOnce(id("op-12"), "fp-2",
+                "Title", "Body", WINDOW, 130.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
+                e.getMessage());
+        assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
+    }
+
+    @Test
+    void succeedingWatcherAppliesTheOperation() throws Exception {
+        PartialSteps steps = new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {
+            throw new AssertionError("compensation must not run");
+        });
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 100.0, steps,
+                FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "created 1 with watcher", false, "applied"), result);
+        assertEquals(List.of(WATCHER), ledger.watchersFor(1));
+        assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "succeeded", null)),
+                eventTuples(ledger.operationEvents("op-w")));
+        assertEquals(List.of(), ledger.compensationsFor(1));
+        OperationRecord record = ledger.operationRecord(id("op-w")).orElseThrow();
+        assertEquals("applied", record.state());
+        assertEquals(1L, record.effectId());
+        assertEquals("created 1 with watcher", record.result());
+        assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
+        // replay of an applied partial-mode operation, through both entry points
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
+                ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
+                ledger.applyIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
+    }
+
+    @Test
+    void successfulCompensationKeepsTheIssueAndStaysPartial() throws Exception {
+        PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
+            throw new PartialSteps.SyntheticWatcherFailure("injected watcher failure");
+        }, (connection, issueId) -> {});
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 100.0, steps,
+                FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, "partial"), result);
+        assertEquals(List.of(
+                tuple("watcher", "attempted", null),
+                tuple("watcher", "failed", "SyntheticWatcherFailure"),
+                tuple("rollback_issue", "attempted", null),
+                tuple("rollback_issue", "succeeded", null)), eventTuples(ledger.operationEvents("op-c")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "succeeded")), ledger.compensationsFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        assertEquals(1, ledger.issueCount());
+        assertEquals(List.of(), ledger.watchersFor(1));
+        OperationRecord record = ledger.operationRecord(id("op-c")).orElseThrow();
+        assertEquals("partial", record.state());
+        assertEquals("partial 1; watcher failed; rollback succeeded", record.result());
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, "partial"),
+                ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
+    }
+
+    @Test
+    void failingWatcherWritesAreRolledBack() throws Exception {
+        // the watcher inserts its row and then fails: the row must not survive
+        PartialSteps steps = new PartialSteps(WATCHER, (connection, issueId, watcher) -> {
+            PartialSteps.insertWatcher().apply(connection, issueId, watcher);
+            throw new IllegalStateException("after insert");
+        }, (connection, issueId) -> {});
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals("partial 1; watcher failed; rollback succeeded", result.result());
+        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(tuple("watcher", "failed", "IllegalStateException"), eventTuples(ledger.operationEvents("op")).get(1));
+    }
+
+    @Test
+    void failingCompensationWritesAreRolledBack() throws Exception {
+        // a compensation that rewrites the issue and then fails: the rewrite must be undone
+        PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
+            throw new PartialSteps.SyntheticWatcherFailure("w");
+        }, (connection, issueId) -> {
+            try (var update = connection.prepareStatement("UPDATE issues SET title = 'rewritten' WHERE id = ?")) {
+                update.setLong(1, issueId);
+                update.executeUpdate();
+            }
+            throw new PartialSteps.SyntheticCompensationFailure("after update");
+        });
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
+        assertEquals(List.of(), ledger.issuesWithTitle("rewritten"));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
+                ledger.compensationsFor(1));
+    }
+
+    @Test
+    void compensationCannotDeleteTheIssueBecauseTheLedgerReferencesIt() throws Exception {
+        // foreign keys are on and operations.effect_id references the issue: a deleting compensation fails
+        PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
+            throw new PartialSteps.SyntheticWatcherFailure("w");
+        }, (connection, issueId) -> {
+            try (var delete = connection.prepareStatement("DELETE FROM issues WHERE id = ?")) {
+                delete.setLong(1, issueId);
+                delete.executeUpdate();
+            }
+        });
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")), ledger.compensationsFor(1));
+    }
+
+    @Test
+    void sqlExceptionInTheWatcherIsAFailedStepWithItsClassName() throws Exception {
+        // foreign keys are on: a watcher pointing at a missing issue fails inside the step
+        PartialSteps steps = new PartialSteps(WATCHER,
+                (connection, issueId, watcher) -> PartialSteps.insertWatcher().apply(connection, 999, watcher),
+                PartialSteps.injectedFailures().compensationStep());
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals("partial 1; watcher failed; rollback failed", result.result());
+        OperationEvent failed = ledger.operationEvents("op").get(1);
+        assertEquals("failed", failed.outcome());
+        assertEquals("SQLiteException", failed.errorType());
+        assertEquals(0, LedgerTestSupport.count(file, "watchers"));
+    }
+
+    @Test
+    void checkedSqlExceptionFromCompensationIsRecorded() throws Exception {
+        PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
+            throw new SQLException("watcher sql");
+        }, (c, i) -> {
+            throw new SQLException("compensation sql");
+        });
+        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(List.of(
+                tuple("watcher", "attempted", null),
+                tuple("watcher", "failed", "SQLException"),
+                tuple("rollback_issue", "attempted", null),
+                tuple("rollback_issue", "failed", "SQLException")), eventTuples(ledger.operationEvents("op")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLException")), ledger.compensationsFor(1));
+    }
+
+    @Test
+    void stepsReceiveTheEffectIdAndWatcherName() throws Exception {
+        ledger.applyIssueOnce(id("first"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        List<Object> seen = new ArrayList<>();
+        PartialSteps steps = new PartialSteps("someone@example.test", (c, issueId, watcher) -> {
+            seen.add(issueId);
+            seen.add(watcher);
+            throw new IllegalStateException("no");
+        }, (c, issueId) -> seen.add(issueId));
+        ApplyResult result = ledger.applyPartialIssueOnce(id("second"), "fp", "T2", "B2", WINDOW, 100.0, steps,
+                FaultHook.NONE);
+        assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, "partial"), result);
+        assertEquals(List.of(2L, "someone@example.test", 2L), seen);
+        assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), ledger.compensationsFor(2));
+        assertEquals(List.of(), ledger.compensationsFor(1));
+    }
+
+    @Test
+    void eventsAreScopedToTheirOperation() throws Exception {
+        ledger.applyPartialIssueOnce(id("a"), "fp", "T", "B", WINDOW, 100.0, PartialSteps.injectedFailures(), FaultHook.NONE);
+        ledger.applyPartialIssueOnce(id("b"), "fp", "T", "B", WINDOW, 100.0,
+                new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
+        assertEquals(List.of(1L, 2L, 3L, 4L), ledger.operationEvents("a").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(5L, 6L), ledger.operationEvents("b").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(), ledger.operationEvents("c"));
+        assertEquals(List.of(WATCHER), ledger.watchersFor(2));
+        assertEquals(List.of(), ledger.watchersFor(1));
+    }
+
+    @Test
+    void injectedFailureStepsThrowTheSpecifiedExceptions() {
+        PartialSteps steps = PartialSteps.injectedFailures();
+        assertEquals(WATCHER, steps.watcher());
+        PartialSteps.SyntheticWatcherFailure watcher = assertThrows(PartialSteps.SyntheticWatcherFailure.class,
+                () -> steps.watcherStep().apply(null, 1, WATCHER));
+        assertEquals("injected watcher failure", watcher.getMessage());
+        PartialSteps.SyntheticCompensationFailure compensation = assertThrows(
+                PartialSteps.SyntheticCompensationFailure.class, () -> steps.compensationStep().apply(null, 1));
+        assertEquals("injected issue rollback failure", compensation.getMessage());
+    }
+
+    @Test
+    void firstEffectIsRecordedInProgressBeforeTheSteps() throws Exception {
+        List<OperationRecord> seenInWatcher = new ArrayList<>();
+        PartialSteps steps = new PartialSteps(WATCHER, (connection, issueId, watcher) -> {
+            // the step runs inside the ledger's own transaction; read the row through it
+            try (var select = connection.prepareStatement("SELECT state, effect_id, result FROM operations");
+                    var row = select.executeQuery()) {
+                row.next();
+                seenInWatcher.add(new OperationRecord(id("op"), "", row.getString(1), row.getLong(2), row.getString(3),
+                        0.0, null, null, "", ""));
+            }
+            PartialSteps.insertWatcher().apply(connection, issueId, watcher);
+        }, (c, i) -> {});
+        ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        assertEquals(1, seenInWatcher.size());
+        assertEquals("in_progress", seenInWatcher.get(0).state());
+        assertEquals(1L, seenInWatcher.get(0).effectId());
+        assertNull(seenInWatcher.get(0).result());
+    }
+}
