@@ -194,6 +194,14 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
+    /**
+     * The raw, deliberately non-idempotent write of the unguarded control: every call is a new issue. It exists to
+     * witness what the guard prevents.
+     */
+    public synchronized long createIssue(String title, String body) throws SQLException {
+        return immediate(() -> insertIssue(title, body));
+    }
+
     /** The row bound to exactly this identity (all three parts), if any. */
     public synchronized Optional<OperationRecord> operationRecord(OperationIdentity identity) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(

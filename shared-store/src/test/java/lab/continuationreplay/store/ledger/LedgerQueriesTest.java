@@ -117,4 +117,14 @@ class LedgerQueriesTest {
         assertEquals(new ApplyResult(2, "created 2", true, "applied"),
                 ledger.applyIssueOnce(id("b"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
     }
+
+    @Test
+    void theUnguardedWriteCreatesANewIssueEveryTime() throws Exception {
+        try (IssueLedger ledger = IssueLedger.open(dir.resolve("raw.sqlite3"), BACKEND)) {
+            assertEquals(1, ledger.createIssue("same", "body"));
+            assertEquals(2, ledger.createIssue("same", "body"));
+            assertEquals(2, ledger.issuesWithTitle("same").size());
+            assertEquals(0, ledger.operationCount());
+        }
+    }
 }
