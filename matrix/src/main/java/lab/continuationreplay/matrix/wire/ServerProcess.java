@@ -1,0 +1,210 @@
+package lab.continuationreplay.matrix.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * One MCP server as a real process, driven with raw newline-delimited JSON-RPC over its stdin/stdout. Every line
+ * either way goes to the transcript exactly as on the pipe. The environment is an allowlist: only what the caller
+ * passes plus a few locale and path variables, so no secret of the parent process leaks into a server or its evidence.
+ */
+public final class ServerProcess implements AutoCloseable {
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(8);
+    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TMPDIR", "HOME", "JAVA_HOME");
+    private static final String END_OF_STREAM = "\u0000end-of-stream";
+
+    private final Process process;
+    private final OutputStream stdin;
+    private final Transcript transcript;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Duration readTimeout;
+    private long nextId = 1;
+
+    private ServerProcess(Process process, Transcript transcript, Duration readTimeout) {
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        this.transcript = transcript;
+        this.readTimeout = readTimeout;
+        Thread reader = new Thread(this::pump, "server-stdout-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts {@code command}; stderr goes to {@code stderrLog} (diagnostics, never part of the wire). */
+    public static ServerProcess start(List<String> command, Map<String, String> environment, Path transcriptFile,
+            Path stderrLog, Duration readTimeout) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        env.clear();
+        for (String name : INHERITED) {
+            String value = System.getenv(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        env.putAll(environment);
+        builder.redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
+        return new ServerProcess(builder.start(), new Transcript(transcriptFile), readTimeout);
+    }
+
+    /** Sends a request with the modern {@code _meta} envelope and waits for the reply with its id. */
+    public ObjectNode request(String method, ObjectNode params) throws TransportFailure {
+        long id = nextId++;
+        ObjectNode withMeta = params.deepCopy();
+        if (!withMeta.has("_meta")) {
+            withMeta.set("_meta", WireEnvelope.meta());
+        }
+        ObjectNode frame = JsonNodeFactory.instance.objectNode();
+        frame.put("jsonrpc", "2.0");
+        frame.put("id", id);
+        frame.put("method", method);
+        frame.set("params", withMeta);
+        sendRaw(frame.toString());
+        return awaitReply(id);
+    }
+
+    /** {@code tools/call} with the given arguments and, for a continuation, input responses and state. */
+    public ObjectNode callTool(String name, ObjectNode arguments, JsonNode inputResponses, String requestState)
+            throws TransportFailure {
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        params.put("name", name);
+        params.set("arguments", arguments);
+        if (inputResponses != null) {
+            params.set("inputResponses", inputResponses);
+        }
+        if (requestState != null) {
+            params.put("requestState", requestState);
+        }
+        return request("tools/call", params);
+    }
+
+    /** Writes one line as is (a malformed frame, say); a dead server is a transport failure. */
+    public void sendRaw(String line) throws TransportFailure {
+        transcript.sent(line);
+        try {
+            stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        } catch (IOException e) {
+            throw new TransportFailure("cannot write to the server: " + e.getMessage());
+        }
+    }
+
+    /** The next line the server writes, or empty if none arrives within the timeout (or it closed stdout). */
+    public Optional<String> nextLine(Duration timeout) throws InterruptedException {
+        String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (line == null) {
+            return Optional.empty();
+        }
+        if (line.equals(END_OF_STREAM)) {
+            lines.add(END_OF_STREAM);
+            return Optional.empty();
+        }
+        return Optional.of(line);
+    }
+
+    private ObjectNode awaitReply(long id) throws TransportFailure {
+        long deadline = System.nanoTime() + readTimeout.toNanos();
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+                if (line == null) {
+                    throw new TransportFailure("no reply to request " + id + " within " + readTimeout.toSeconds() + " s");
+                }
+                if (line.equals(END_OF_STREAM)) {
+                    lines.add(END_OF_STREAM);
+                    throw new TransportFailure("server closed stdout" + exitNote());
+                }
+                JsonNode reply;
+                try {
+                    reply = ExactJson.parse(line);
+                } catch (IllegalArgumentException notJson) {
+                    continue; // recorded in the transcript; not a reply
+                }
+                if (reply.isObject() && reply.path("id").isIntegralNumber() && reply.get("id").longValue() == id) {
+                    return (ObjectNode) reply;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransportFailure("interrupted while waiting for request " + id);
+        }
+    }
+
+    private String exitNote() {
+        try {
+            if (process.waitFor(2, TimeUnit.SECONDS)) {
+                return " (exit " + process.exitValue() + ")";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "";
+    }
+
+    private void pump() {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                transcript.received(line);
+                lines.add(line);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // the process went away; end of stream below
+        }
+        lines.add(END_OF_STREAM);
+    }
+
+    /** Waits for the process to end by itself (a fault exit, say) and returns its status. */
+    public int awaitExit(Duration timeout) throws InterruptedException, TransportFailure {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new TransportFailure("server still running after " + timeout.toSeconds() + " s");
+        }
+        return process.exitValue();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Closes stdin (a stdio server's signal to stop), waits briefly, then kills what is left; returns the status. */
+    @Override
+    public void close() {
+        try {
+            stdin.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            transcript.close();
+        }
+    }
+}
