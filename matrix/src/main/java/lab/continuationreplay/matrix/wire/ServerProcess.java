@@ -171,6 +171,15 @@ public final class ServerProcess implements AutoCloseable {
         lines.add(END_OF_STREAM);
     }
 
+    /** Closes the server's stdin (end of input) but keeps reading what it still writes. */
+    public void closeInput() {
+        try {
+            stdin.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+
     /** Waits for the process to end by itself (a fault exit, say) and returns its status. */
     public int awaitExit(Duration timeout) throws InterruptedException, TransportFailure {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

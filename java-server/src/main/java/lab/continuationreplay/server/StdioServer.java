@@ -1,0 +1,49 @@
+package lab.continuationreplay.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.server.McpServer;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
+import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
+import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
+import io.modelcontextprotocol.modern.server.feature.ToolsPage;
+import io.modelcontextprotocol.modern.server.transport.StdioMcpTransport;
+import java.util.List;
+import lab.continuationreplay.server.wire.FrozenStateErrors;
+import lab.continuationreplay.server.wire.PassThroughStateCodec;
+
+/** Runs tools as a 2026-07-28 stdio server on the SDK's modern stack until stdin closes. */
+final class StdioServer {
+    static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
+    /** The longest a closed stdin waits for replies still being computed. */
+    static final java.time.Duration DRAIN_LIMIT = java.time.Duration.ofSeconds(30);
+
+    private StdioServer() {}
+
+    static void serve(String name, List<McpSyncTool> tools) {
+        McpSyncToolRepository repository = new McpSyncToolRepository() {
+            @Override
+            public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
+                return ToolsPage.of(tools.stream().map(McpSyncTool::definition).toList());
+            }
+
+            @Override
+            public McpSyncTool find(io.modelcontextprotocol.modern.server.McpRequestContext context, String tool) {
+                return tools.stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElse(null);
+            }
+        };
+        McpServer server = McpServer.builder()
+                .serverInfo(McpSchema.Implementation.builder(name, "0.1.0").build())
+                .jsonMapper(MAPPER)
+                .requestStateCodec(new PassThroughStateCodec())
+                .feature(ToolsFeature.ofSync(repository))
+                .build();
+        Activity activity = new Activity();
+        StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),
+                MAPPER, DrainingStdio.input(System.in, activity, DRAIN_LIMIT), DrainingStdio.output(System.out, activity));
+        // block(): the transport's reader threads are daemons; without it the JVM would exit at once.
+        transport.start().block();
+    }
+}

@@ -1,0 +1,28 @@
+package lab.continuationreplay.server;
+
+import lab.continuationreplay.server.state.SealedRequestState;
+import lab.continuationreplay.server.tools.UnguardedTools;
+import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.ledger.IssueLedger;
+
+/** The unguarded control server ({@code create_issue}), same environment and transport as the guarded one. */
+public final class UnguardedServerMain {
+    static final String NAME = "continuation-replay-java-unguarded";
+
+    private UnguardedServerMain() {}
+
+    public static void main(String[] args) {
+        TrustedEnvironment env = TrustedEnvironment.fromProcess();
+        UnguardedTools tools;
+        try {
+            SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
+            IssueLedger ledger = IssueLedger.open(env.database(), env.backendId());
+            tools = new UnguardedTools(ledger, sealer, env.principal(), env.clockEpoch(), env.fault(), StdioServer.MAPPER);
+        } catch (Exception e) {
+            System.err.println("java-server: " + e.getMessage());
+            System.exit(GuardedServerMain.BAD_CONFIGURATION);
+            return;
+        }
+        StdioServer.serve(NAME, tools.tools());
+    }
+}

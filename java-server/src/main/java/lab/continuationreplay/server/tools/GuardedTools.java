@@ -1,0 +1,101 @@
+package lab.continuationreplay.server.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.server.McpSyncResponse;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lab.continuationreplay.server.state.InvalidRequestState;
+import lab.continuationreplay.server.state.SealedRequestState;
+import lab.continuationreplay.server.state.StateBinding;
+import lab.continuationreplay.server.wire.WireErrors;
+import lab.continuationreplay.store.guard.ContinuationState;
+import lab.continuationreplay.store.guard.GuardedIssueArguments;
+import lab.continuationreplay.store.guard.GuardedIssueResult;
+import lab.continuationreplay.store.guard.IssueGuard;
+import lab.continuationreplay.store.guard.LabFault;
+import lab.continuationreplay.vectors.ExactJson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code create_guarded_issue} and {@code get_operation_status} on the guard. The handler seals and opens the
+ * state itself so the token binds the call's arguments; everything else is the guard's.
+ */
+public final class GuardedTools {
+    public static final String CREATE = IssueGuard.TOOL_ID;
+    public static final String STATUS = "get_operation_status";
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedTools.class);
+
+    private final IssueGuard guard;
+    private final SealedRequestState sealer;
+    private final Optional<LabFault> fault;
+    private final McpJsonMapper mapper;
+
+    public GuardedTools(IssueGuard guard, SealedRequestState sealer, Optional<LabFault> fault, McpJsonMapper mapper) {
+        this.guard = guard;
+        this.sealer = sealer;
+        this.fault = fault;
+        this.mapper = mapper;
+    }
+
+    public List<McpSyncTool> tools() {
+        McpSchema.Tool create = McpSchema.Tool.builder(CREATE, mapper, ToolSchemas.CREATE_GUARDED_ISSUE_INPUT)
+                .description("Creates an issue once per operation_id. Round 1 asks for the body; the continuation applies"
+                        + " once, and an identical continuation returns the stored result.")
+                .outputSchema(mapper, ToolSchemas.CREATE_GUARDED_ISSUE_OUTPUT)
+                .build();
+        McpSchema.Tool status = McpSchema.Tool.builder(STATUS, mapper, ToolSchemas.OPERATION_STATUS_INPUT)
+                .description("Read-only, authoritative status of an operation of the configured principal; never"
+                        + " authorises a fresh write.")
+                .outputSchema(mapper, ToolSchemas.OPERATION_STATUS_OUTPUT)
+                .build();
+        return List.of(
+                McpSyncTool.of(create, ToolResults.formElicitation(), (context, request) -> guarded(() -> createIssue(request))),
+                McpSyncTool.of(status, (context, request) -> guarded(() -> status(request))));
+    }
+
+    private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpSchema.CallToolRequest request) throws Exception {
+        Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+        GuardedIssueArguments call = GuardedIssueArguments.of(arguments.get("operation_id"), arguments.get("title"),
+                arguments.get("mode"));
+        long now = guard.config().nowEpoch();
+        StateBinding binding = StateBinding.toolCall(CREATE, call.fingerprintArguments(), guard.config().principal());
+        if (!IssueGuard.isContinuation(request.requestState() != null, request.inputResponses() != null)) {
+            ContinuationState state = guard.mint(call);
+            return ToolResults.askForBody(call.title(), sealer.seal(state.canonicalText(), binding, now));
+        }
+        String stateText;
+        try {
+            stateText = sealer.open(request.requestState(), binding, now);
+        } catch (InvalidRequestState invalid) {
+            LOG.info("requestState refused: {}", invalid.getMessage());
+            throw WireErrors.invalidRequestState();
+        }
+        JsonNode responses = ExactJson.mapper().valueToTree(request.inputResponses());
+        GuardedIssueResult result = guard.apply(call, ExactJson.parse(stateText), responses);
+        fault.ifPresent(f -> f.afterCommit(result));
+        return ToolResults.complete(result.toJson());
+    }
+
+    private McpSyncResponse<McpSchema.CallToolOutcome> status(McpSchema.CallToolRequest request) throws Exception {
+        Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+        return ToolResults.complete(guard.status(arguments.get("operation_id")).toJson());
+    }
+
+    @FunctionalInterface
+    interface Call {
+        McpSyncResponse<McpSchema.CallToolOutcome> run() throws Exception;
+    }
+
+    static McpSyncResponse<McpSchema.CallToolOutcome> guarded(Call call) {
+        try {
+            return call.run();
+        } catch (Exception failure) {
+            throw WireErrors.toWire(failure);
+        }
+    }
+}
