@@ -74,6 +74,41 @@ class JavaServerProcessesIT {
     }
 
     @Test
+    void afterRetentionExpiryTheReplayIsRefusedAndTheTombstoneStays() throws Exception {
+        ObjectNode call = arguments("case-10", "guarded-10");
+        WireSettings shortRetention = alice().withTtls(600, 60, 1200);
+        String token;
+        try (ServerProcess now = Servers.start(ServerKind.JAVA, shortRetention, dir)) {
+            token = firstRound(now, call);
+            continuation(now, call, "alpha", token);
+        }
+        try (ServerProcess later = Servers.start(ServerKind.JAVA, shortRetention.at(WireSettings.T0 + 120), dir)) {
+            assertError(continuation(later, call, "alpha", token), -32602, "operation_retention_expired");
+            // a fresh issuance under the old id conflicts: the row is a tombstone, never deleted
+            assertError(continuation(later, call, "alpha", firstRound(later, call)), -32602, "operation_conflict");
+        }
+        assertEquals(1, StoreRows.count(alice().database(), "operations"));
+    }
+
+    @Test
+    void anOperationCutAfterItsFirstEffectIsInProgressForever() throws Exception {
+        ObjectNode call = arguments("stuck", "guarded-stuck").put("mode", "partial");
+        String token;
+        try (ServerProcess crashing = Servers.start(ServerKind.JAVA, alice().withFault("exit-after-partial-first-commit"), dir)) {
+            token = firstRound(crashing, call);
+            assertThrows(TransportFailure.class, () -> continuation(crashing, call, "alpha", token));
+        }
+        try (ServerProcess server = Servers.start(ServerKind.JAVA, alice(), dir)) {
+            assertError(continuation(server, call, "alpha", token), -32602, "operation_in_progress");
+            JsonNode status = status(server, "stuck");
+            assertEquals("unknown", status.path("state").textValue());
+            assertEquals("operation ledger state is 'in_progress'", status.path("detail").textValue());
+            assertTrue(status.get("storedResult").isNull());
+        }
+        assertEquals(1, StoreRows.count(alice().database(), "issues"));
+    }
+
+    @Test
     void everyFlippedCharacterOfATokenIsRefused() throws Exception {
         ObjectNode call = arguments("flips", "guarded-flips");
         try (ServerProcess server = Servers.start(ServerKind.JAVA, alice(), dir)) {
