@@ -35,5 +35,15 @@ public final class GuardedServerMain {
             return;
         }
         StdioServer.serve(NAME, tools.tools());
+        closeQuietly(ledger);
+    }
+
+    /** The last connection to close checkpoints the WAL, so a cleanly ended server leaves one self-contained file. */
+    static void closeQuietly(IssueLedger ledger) {
+        try {
+            ledger.close();
+        } catch (java.sql.SQLException e) {
+            System.err.println("java-server: closing the ledger: " + e.getMessage());
+        }
     }
 }

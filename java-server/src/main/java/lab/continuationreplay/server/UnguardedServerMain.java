@@ -14,9 +14,10 @@ public final class UnguardedServerMain {
     public static void main(String[] args) {
         TrustedEnvironment env = TrustedEnvironment.fromProcess();
         UnguardedTools tools;
+        IssueLedger ledger;
         try {
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
-            IssueLedger ledger = IssueLedger.open(env.database(), env.backendId());
+            ledger = IssueLedger.open(env.database(), env.backendId());
             tools = new UnguardedTools(ledger, sealer, env.principal(), env.clockEpoch(), env.fault(), StdioServer.MAPPER);
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
@@ -24,5 +25,6 @@ public final class UnguardedServerMain {
             return;
         }
         StdioServer.serve(NAME, tools.tools());
+        GuardedServerMain.closeQuietly(ledger);
     }
 }

@@ -188,6 +188,11 @@ public final class ServerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** The exit status once the process has ended, or null while it runs. */
+    public Integer exitStatus() {
+        return process.isAlive() ? null : process.exitValue();
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -14,33 +14,33 @@ import lab.continuationreplay.matrix.wire.TransportFailure;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Test support: start a server of a kind in a folder, and the two rounds of a guarded call. */
-final class Servers {
+public final class Servers {
     private static final AtomicInteger SERIAL = new AtomicInteger();
 
     private Servers() {}
 
-    static ServerProcess start(ServerKind kind, WireSettings settings, Path dir) throws Exception {
+    public static ServerProcess start(ServerKind kind, WireSettings settings, Path dir) throws Exception {
         int n = SERIAL.incrementAndGet();
         return ServerProcess.start(kind.command(LabHome.resolve()), settings.environment(),
                 dir.resolve("server-" + n + ".transcript.log"), dir.resolve("server-" + n + ".stderr.log"),
                 ServerProcess.READ_TIMEOUT);
     }
 
-    static ObjectNode arguments(String operationId, String title) {
+    public static ObjectNode arguments(String operationId, String title) {
         return JsonNodeFactory.instance.objectNode().put("operation_id", operationId).put("title", title);
     }
 
     /** Arguments of the unguarded control's {@code create_issue}. */
-    static ObjectNode controlArguments(String title) {
+    public static ObjectNode controlArguments(String title) {
         return JsonNodeFactory.instance.objectNode().put("title", title);
     }
 
-    static JsonNode accepted(String body) {
+    public static JsonNode accepted(String body) {
         return ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":" + JsonNodeFactory.instance.textNode(body) + "}}}");
     }
 
     /** Round one; returns the requestState of the input_required result. */
-    static String firstRound(ServerProcess server, ObjectNode arguments) throws TransportFailure {
+    public static String firstRound(ServerProcess server, ObjectNode arguments) throws TransportFailure {
         ObjectNode reply = server.callTool(kindTool(arguments), arguments, null, null);
         JsonNode result = reply.path("result");
         if (!"input_required".equals(result.path("resultType").textValue())) {
@@ -49,7 +49,7 @@ final class Servers {
         return result.get("requestState").textValue();
     }
 
-    static ObjectNode continuation(ServerProcess server, ObjectNode arguments, String body, String state) throws TransportFailure {
+    public static ObjectNode continuation(ServerProcess server, ObjectNode arguments, String body, String state) throws TransportFailure {
         return server.callTool(kindTool(arguments), arguments, accepted(body), state);
     }
 
@@ -57,7 +57,7 @@ final class Servers {
         return arguments.has("operation_id") ? "create_guarded_issue" : "create_issue";
     }
 
-    static Duration exitWait() {
+    public static Duration exitWait() {
         return Duration.ofSeconds(15);
     }
 }

@@ -1,0 +1,71 @@
+package lab.continuationreplay.matrix.run;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.matrix.servers.WireSettings;
+import lab.continuationreplay.matrix.wire.ServerProcess;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * Where one case runs: its folder (one SQLite file, one transcript per process), the SDK under test, and the
+ * processes it started. Closing the context closes every process and writes {@code processes.json}.
+ */
+public final class CaseContext implements AutoCloseable {
+    public static final String DATABASE = "store.sqlite3";
+    public static final String PROCESSES = "processes.json";
+
+    private final Path folder;
+    private final ServerKind sdk;
+    private final Path home;
+    private final List<CaseProcess> processes = new ArrayList<>();
+
+    public CaseContext(Path folder, ServerKind sdk, Path home) throws IOException {
+        this.folder = Files.createDirectories(folder);
+        this.sdk = sdk;
+        this.home = home;
+    }
+
+    public Path folder() {
+        return folder;
+    }
+
+    public ServerKind sdk() {
+        return sdk;
+    }
+
+    /** The matrix settings for this case's database: alice at T0, TTLs 300/360/600. */
+    public WireSettings alice() {
+        return WireSettings.matrix(folder.resolve(DATABASE), "alice");
+    }
+
+    /** Starts a server process named {@code name} on this case's database and opens the connection. */
+    public CaseProcess spawn(String name, WireSettings settings) throws Exception {
+        ServerProcess server = ServerProcess.start(sdk.command(home), settings.environment(),
+                folder.resolve(name + ".transcript.log"), folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
+        CaseProcess process = new CaseProcess(name, server);
+        processes.add(process);
+        process.open();
+        return process;
+    }
+
+    /** Ends a process now (the next one may need the file without it). */
+    public void close(CaseProcess process) {
+        process.close();
+    }
+
+    @Override
+    public void close() throws IOException {
+        ArrayNode record = JsonNodeFactory.instance.arrayNode();
+        for (CaseProcess process : processes) {
+            process.close();
+            record.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
+        }
+        Files.writeString(folder.resolve(PROCESSES), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
+    }
+}
