@@ -1,0 +1,33 @@
+package lab.continuationreplay.matrix.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import lab.continuationreplay.matrix.run.CaseContext;
+import lab.continuationreplay.vectors.ExactJson;
+
+/** Everything known about one case, read back from its folder only: wire, rows and how each process ended. */
+public record CaseFacts(String caseId, WireFacts wire, DbFacts db, List<ProcessExit> exits) {
+
+    /** A process of the case and its exit status (null if it never ended, which is itself a finding). */
+    public record ProcessExit(String name, Integer status) {}
+
+    public static CaseFacts read(String caseId, Path caseFolder) throws IOException, SQLException {
+        List<ProcessExit> exits = new ArrayList<>();
+        JsonNode processes = ExactJson.parse(java.nio.file.Files.readString(caseFolder.resolve(CaseContext.PROCESSES)));
+        for (JsonNode process : processes) {
+            JsonNode status = process.path("exit_status");
+            exits.add(new ProcessExit(process.path("name").textValue(), status.isIntegralNumber() ? status.intValue() : null));
+        }
+        List<String> spawnOrder = exits.stream().map(ProcessExit::name).toList();
+        return new CaseFacts(caseId, WireFacts.read(caseFolder, spawnOrder), DbFacts.read(caseFolder.resolve(CaseContext.DATABASE)),
+                List.copyOf(exits));
+    }
+
+    public int effects() {
+        return db.issues().size();
+    }
+}

@@ -1,0 +1,97 @@
+package lab.continuationreplay.matrix.evidence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import lab.continuationreplay.matrix.run.Reply;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * What the wire says, recomputed from the transcripts alone (seed spec §9.14): every tools/call sent, every reply
+ * received, paired by process and id. A line that is neither {@code > } nor {@code < } is a machinery error.
+ */
+public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies) {
+
+    /** One tools/call and what came back for it (null when no reply arrived). */
+    public record Call(String source, long id, String tool, boolean continuation, boolean statePresent,
+            JsonNode arguments, JsonNode reply) {
+
+        public boolean answered() {
+            return reply != null;
+        }
+
+        public Reply asReply() {
+            return reply == null ? null : new Reply((com.fasterxml.jackson.databind.node.ObjectNode) reply);
+        }
+    }
+
+    /**
+     * Reads every transcript of the folder, processes in {@code spawnOrder} (so calls are in the order they were
+     * made), then any transcript not named there, by file name.
+     */
+    public static WireFacts read(Path caseFolder, List<String> spawnOrder) throws IOException {
+        List<Path> transcripts;
+        try (Stream<Path> files = Files.list(caseFolder)) {
+            transcripts = files.filter(p -> p.getFileName().toString().endsWith(".transcript.log"))
+                    .sorted(java.util.Comparator.comparingInt((Path p) -> {
+                        int index = spawnOrder.indexOf(p.getFileName().toString().replace(".transcript.log", ""));
+                        return index < 0 ? Integer.MAX_VALUE : index;
+                    }).thenComparing(Path::toString))
+                    .toList();
+        }
+        List<Call> calls = new ArrayList<>();
+        TreeSet<String> versions = new TreeSet<>();
+        int replies = 0;
+        for (Path transcript : transcripts) {
+            String source = transcript.getFileName().toString().replace(".transcript.log", "");
+            Map<Long, JsonNode> sent = new TreeMap<>();
+            Map<Long, JsonNode> received = new TreeMap<>();
+            for (String line : Files.readAllLines(transcript, StandardCharsets.UTF_8)) {
+                if (line.startsWith("> ")) {
+                    JsonNode request = ExactJson.parse(line.substring(2));
+                    if (request.path("id").isIntegralNumber()) {
+                        sent.put(request.get("id").longValue(), request);
+                    }
+                    String version = request.path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").textValue();
+                    if (version != null) {
+                        versions.add(version);
+                    }
+                } else if (line.startsWith("< ")) {
+                    replies++;
+                    JsonNode reply = ExactJson.parse(line.substring(2));
+                    if (reply.path("id").isIntegralNumber()) {
+                        received.put(reply.get("id").longValue(), reply);
+                    }
+                } else {
+                    throw new IllegalStateException(transcript.getFileName() + ": line is neither sent nor received: " + line);
+                }
+            }
+            for (Map.Entry<Long, JsonNode> entry : sent.entrySet()) {
+                JsonNode request = entry.getValue();
+                if (!"tools/call".equals(request.path("method").textValue())) {
+                    continue;
+                }
+                JsonNode params = request.path("params");
+                calls.add(new Call(source, entry.getKey(), params.path("name").textValue(), params.has("inputResponses"),
+                        params.has("requestState"), params.path("arguments"), received.get(entry.getKey())));
+            }
+        }
+        return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies);
+    }
+
+    public List<Call> continuations() {
+        return calls.stream().filter(Call::continuation).toList();
+    }
+
+    public List<Call> statusCalls() {
+        return calls.stream().filter(c -> "get_operation_status".equals(c.tool())).toList();
+    }
+}
