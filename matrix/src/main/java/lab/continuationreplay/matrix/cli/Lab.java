@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Continuation Replay Lab 0.1.0",
         description = "Lost-reply recovery for MCP multi-round tool calls, compared across the Java and TypeScript SDKs.",
-        subcommands = {FingerprintCommand.class, VectorsCommand.class, ServerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {MatrixCommand.class, VerifyCommand.class, VectorsCommand.class, FingerprintCommand.class,
+            ServerCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,98 @@
+package lab.continuationreplay.matrix.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.cases.MatrixCase;
+import lab.continuationreplay.matrix.cases.MatrixCases;
+import lab.continuationreplay.matrix.report.ReportFiles;
+import lab.continuationreplay.matrix.run.MatrixRunner;
+import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
+import lab.continuationreplay.matrix.vectors.VectorComparison;
+import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.vectors.ExactJson;
+import lab.continuationreplay.vectors.FingerprintVectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "matrix",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the twelve frozen cases against each SDK's server over real stdio, keeps transcripts and databases as"
+                    + " evidence, verifies every case again from those artifacts alone, and compares the SDKs.",
+            "Writes OUT/<sdk>/ (case-NN/, results.jsonl, SUMMARY.json, MATRIX.md, provenance.json) and OUT/COMPARISON.md,"
+                    + " comparison.json, report.html. Exit 0 only if every case passes on every SDK, the independent"
+                    + " verification agrees, and the SDKs agree on every outcome."
+        })
+final class MatrixCommand implements Callable<Integer> {
+    @Option(names = "--out", description = "Output folder (default: runs/matrix-<UTC time>). Must not hold an attempt yet.")
+    Path out;
+
+    @Option(names = "--sdk", split = ",", description = "SDKs to run (default: java,typescript).")
+    List<String> sdks = List.of("java", "typescript");
+
+    @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 (default: all twelve).")
+    List<String> only;
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = LabHome.resolve();
+        Path folder = out != null ? out : home.resolve("runs").resolve("matrix-"
+                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        Files.createDirectories(folder);
+        List<MatrixCase> cases = MatrixCases.all().stream().filter(c -> only == null || only.contains(c.id())).toList();
+        if (cases.isEmpty()) {
+            throw new IllegalArgumentException("no case matches " + only);
+        }
+        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        boolean ok = true;
+        List<String> lines = new ArrayList<>();
+        for (String label : sdks) {
+            ServerKind sdk = ServerKind.fromLabel(label);
+            if (sdk == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            MatrixRunner.run(cases, sdk, folder, home, Streams.stdout());
+            Streams.stdout().flush();
+            Verifier.Verdict verdict = Verifier.verify(folder.resolve(sdk.label()), cases);
+            records.put(sdk.label(), verdict.records());
+            ok &= verdict.ok();
+            lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", sdk.label(),
+                    verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
+        }
+        JsonNode vectors = vectorTable(home);
+        JsonNode comparison = ReportFiles.write(folder, records, vectors);
+        boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
+        ok &= agree;
+        Streams.stdout().println();
+        lines.forEach(Streams.stdout()::println);
+        if (records.size() > 1) {
+            Streams.stdout().println("outcomes   " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
+        }
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        return ok ? 0 : 1;
+    }
+
+    private static JsonNode vectorTable(Path home) {
+        try {
+            VectorComparison.Report report = VectorComparison.compare(FingerprintVectors.TEST_KEY_HEX,
+                    new TypeScriptFingerprintCli(LabHome.node(), LabHome.typeScriptFingerprintCli(home), Duration.ofSeconds(60)));
+            return ExactJson.mapper().valueToTree(report);
+        } catch (RuntimeException e) {
+            return ExactJson.mapper().createObjectNode().put("unavailable", e.getMessage());
+        }
+    }
+}

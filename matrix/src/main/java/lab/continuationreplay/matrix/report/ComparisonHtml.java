@@ -1,0 +1,74 @@
+package lab.continuationreplay.matrix.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** {@code report.html}: one self-contained page (inline style, no scripts, no network assets). */
+public final class ComparisonHtml {
+    private ComparisonHtml() {}
+
+    public static String render(JsonNode comparison, JsonNode vectors) {
+        StringBuilder h = new StringBuilder("""
+                <!doctype html>
+                <html lang="en"><head><meta charset="utf-8"><title>Continuation Replay Lab: Java vs TypeScript</title>
+                <style>
+                body{font-family:system-ui,sans-serif;margin:2rem;color:#1b1b1b}
+                table{border-collapse:collapse;margin:1rem 0}
+                th,td{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top;font-size:.9rem}
+                th{background:#eee}
+                .yes{background:#e4f5e4}.no{background:#fbe0e0}
+                code{font-size:.8rem;white-space:pre-wrap}
+                </style></head><body>
+                <h1>Java SDK vs TypeScript SDK: the twelve cases</h1>
+                """);
+        JsonNode sdks = comparison.path("sdks");
+        h.append("<p>").append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs."
+                : "<strong>Some cases differ in semantic outcome.</strong>").append("</p>\n<table><tr><th>Case</th><th>Agree</th>");
+        sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append(" status</th><th>rows</th><th>replies</th><th>refusals</th>"));
+        h.append("<th>Outcome</th></tr>\n");
+        for (JsonNode row : comparison.path("cases")) {
+            boolean agree = row.path("agree").asBoolean();
+            h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(escape(row.path("case_id").asText() + " "
+                    + row.path("name").asText())).append("</td><td>").append(agree ? "yes" : "NO").append("</td>");
+            StringBuilder outcomes = new StringBuilder();
+            for (JsonNode sdk : sdks) {
+                JsonNode side = row.path(sdk.asText());
+                h.append("<td>").append(escape(side.path("status").asText())).append("</td><td>").append(side.path("issues").asInt())
+                        .append('/').append(side.path("operations").asInt()).append("</td><td>").append(side.path("replies").asInt())
+                        .append("</td><td><code>").append(escape(String.join("\n", ComparisonMarkdown.texts(side.path("refusal_shapes")))))
+                        .append("</code></td>");
+                if (!agree || outcomes.isEmpty()) {
+                    outcomes.append(agree ? "" : sdk.asText() + ": ").append(side.path("outcome").toString()).append('\n');
+                }
+            }
+            h.append("<td><code>").append(escape(outcomes.toString().trim())).append("</code></td></tr>\n");
+        }
+        h.append("</table>\n<h2>Wire differences</h2>\n<table><tr><th></th>");
+        sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append("</th>"));
+        h.append("</tr>\n");
+        for (String aspect : new String[] {"application_refusal", "request_state_refusal", "request_state_format", "create_result_fields"}) {
+            h.append("<tr><td>").append(aspect.replace('_', ' ')).append("</td>");
+            for (JsonNode sdk : sdks) {
+                h.append("<td><code>").append(escape(String.join("\n", ComparisonMarkdown.texts(
+                        comparison.path("wire_differences").path(sdk.asText()).path(aspect))))).append("</code></td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+        if (vectors != null && vectors.has("rows")) {
+            h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th><th>java</th><th>typescript</th><th>agree</th></tr>\n");
+            for (JsonNode row : vectors.path("rows")) {
+                boolean agree = row.path("agree").asBoolean();
+                h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(escape(row.path("name").asText()))
+                        .append("</td><td><code>").append(escape(row.path("java").asText())).append("</code></td><td><code>")
+                        .append(escape(row.path("typescript").asText())).append("</code></td><td>").append(agree ? "yes" : "NO")
+                        .append("</td></tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        return h.append("</body></html>\n").toString();
+    }
+
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,63 @@
+package lab.continuationreplay.matrix.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** {@code COMPARISON.md}: the comparison as a table a reviewer can read in a terminal or on a forge. */
+public final class ComparisonMarkdown {
+    private ComparisonMarkdown() {}
+
+    public static String render(JsonNode comparison) {
+        StringBuilder md = new StringBuilder("# Java SDK vs TypeScript SDK: the twelve cases\n\n");
+        md.append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs.\n\n"
+                : "**Some cases differ in semantic outcome.**\n\n");
+        JsonNode sdks = comparison.path("sdks");
+        md.append("| Case | Agree |");
+        sdks.forEach(s -> md.append(' ').append(s.asText()).append(" status | ").append(s.asText()).append(" rows (issues/ops) | ")
+                .append(s.asText()).append(" replies |"));
+        md.append(" Outcome |\n|---|---|");
+        sdks.forEach(s -> md.append("---|---|---|"));
+        md.append("---|\n");
+        for (JsonNode row : comparison.path("cases")) {
+            md.append("| ").append(row.path("case_id").asText()).append(' ').append(row.path("name").asText())
+                    .append(" | ").append(row.path("agree").asBoolean() ? "yes" : "**NO**").append(" |");
+            String outcome = "";
+            for (JsonNode sdk : sdks) {
+                JsonNode side = row.path(sdk.asText());
+                md.append(' ').append(side.path("status").asText()).append(" | ").append(side.path("issues").asInt()).append('/')
+                        .append(side.path("operations").asInt()).append(" | ").append(side.path("replies").asInt()).append(" |");
+                outcome = side.path("outcome").toString();
+            }
+            md.append(" `").append(row.path("agree").asBoolean() ? outcome : "see comparison.json").append("` |\n");
+        }
+        md.append("\n## Wire differences (kept, not hidden)\n\n");
+        md.append("| | ");
+        sdks.forEach(s -> md.append(s.asText()).append(" | "));
+        md.append("\n|---|");
+        sdks.forEach(s -> md.append("---|"));
+        md.append('\n');
+        for (String aspect : new String[] {"application_refusal", "request_state_refusal", "request_state_format", "create_result_fields"}) {
+            md.append("| ").append(aspect.replace('_', ' ')).append(" | ");
+            for (JsonNode sdk : sdks) {
+                md.append(String.join("; ", texts(comparison.path("wire_differences").path(sdk.asText()).path(aspect)))).append(" | ");
+            }
+            md.append('\n');
+        }
+        md.append("\n## Refusals per case\n\n");
+        for (JsonNode row : comparison.path("cases")) {
+            for (JsonNode sdk : sdks) {
+                JsonNode shapes = row.path(sdk.asText()).path("refusal_shapes");
+                if (shapes.size() > 0) {
+                    md.append("- ").append(row.path("case_id").asText()).append(' ').append(sdk.asText()).append(": ")
+                            .append(String.join("; ", texts(shapes))).append('\n');
+                }
+            }
+        }
+        return md.toString();
+    }
+
+    static java.util.List<String> texts(JsonNode array) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        array.forEach(n -> texts.add(n.asText()));
+        return texts;
+    }
+}

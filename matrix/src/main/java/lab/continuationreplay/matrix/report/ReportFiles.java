@@ -1,0 +1,27 @@
+package lab.continuationreplay.matrix.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.vectors.ExactJson;
+
+/** Writes {@code comparison.json}, {@code COMPARISON.md} and {@code report.html} at the top of a matrix folder. */
+public final class ReportFiles {
+    private ReportFiles() {}
+
+    public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, JsonNode vectors) throws IOException {
+        ObjectNode comparison = Comparison.compare(recordsBySdk);
+        if (vectors != null) {
+            comparison.set("fingerprint_vectors", vectors);
+        }
+        Files.writeString(out.resolve("comparison.json"),
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(comparison) + "\n");
+        Files.writeString(out.resolve("COMPARISON.md"), ComparisonMarkdown.render(comparison));
+        Files.writeString(out.resolve("report.html"), ComparisonHtml.render(comparison, vectors));
+        return comparison;
+    }
+}

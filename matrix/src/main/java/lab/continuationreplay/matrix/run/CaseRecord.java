@@ -1,0 +1,82 @@
+package lab.continuationreplay.matrix.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.matrix.cases.MatrixCase;
+import lab.continuationreplay.matrix.evidence.CaseFacts;
+import lab.continuationreplay.matrix.evidence.Outcomes;
+import lab.continuationreplay.matrix.evidence.WireFacts;
+import lab.continuationreplay.matrix.verify.Predicate;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * One line of {@code results.jsonl}: everything the verifier can recompute from the artifacts (hashes, row facts,
+ * wire facts, outcome, verdict), plus the machinery error of a script that stopped early.
+ */
+public final class CaseRecord {
+    private CaseRecord() {}
+
+    public static ObjectNode of(MatrixCase matrixCase, String sdk, CaseFacts facts, Map<String, String> hashes,
+            String machineryError) {
+        List<String> violations = Predicate.violations(facts);
+        ObjectNode record = JsonNodeFactory.instance.objectNode();
+        record.put("case_id", matrixCase.id());
+        record.put("name", matrixCase.name());
+        record.put("expected", matrixCase.expected());
+        record.put("sdk", sdk);
+        record.set("artifact_hashes", ExactJson.mapper().valueToTree(hashes));
+        record.set("independent_db", ExactJson.mapper().valueToTree(facts.db()));
+        record.set("independent_wire", wire(facts.wire()));
+        record.set("process_exit_codes", ExactJson.mapper().valueToTree(facts.exits()));
+        record.set("outcome", Outcomes.derive(facts));
+        record.set("violations", ExactJson.mapper().valueToTree(violations));
+        record.put("status", machineryError != null ? "machinery_error" : violations.isEmpty() ? "pass" : "fail");
+        if (machineryError != null) {
+            record.put("machinery_error", machineryError);
+        }
+        return record;
+    }
+
+    /** The token's outline, not its content: e.g. {@code v1 + 1 base64url segment}. */
+    static String tokenFormat(String token) {
+        String[] parts = token.split("\\.", -1);
+        return parts[0] + " + " + (parts.length - 1) + " base64url segment" + (parts.length == 2 ? "" : "s");
+    }
+
+    static JsonNode wire(WireFacts wire) {
+        ObjectNode facts = JsonNodeFactory.instance.objectNode();
+        ArrayNode calls = facts.putArray("calls");
+        for (WireFacts.Call call : wire.calls()) {
+            ObjectNode c = calls.addObject();
+            c.put("source", call.source());
+            c.put("id", call.id());
+            c.put("tool", call.tool());
+            c.put("continuation", call.continuation());
+            c.put("state_present", call.statePresent());
+            if (!call.answered()) {
+                c.putNull("reply");
+                continue;
+            }
+            Reply reply = call.asReply();
+            ObjectNode r = c.putObject("reply");
+            r.put("shape", reply.raw().has("error") ? "jsonrpc_error" : reply.refused() ? "tool_result_isError" : "result");
+            if (reply.raw().has("error")) {
+                r.put("code", reply.raw().path("error").path("code").intValue());
+            }
+            r.put("refusal", reply.refusalText());
+            r.put("result_type", reply.result().path("resultType").textValue());
+            if (reply.inputRequired() && reply.requestState() != null) {
+                r.put("request_state_format", tokenFormat(reply.requestState()));
+            }
+            r.set("structured", reply.structured().isMissingNode() ? null : reply.structured());
+        }
+        facts.set("protocol_versions", ExactJson.mapper().valueToTree(wire.protocolVersions()));
+        facts.put("replies", wire.replies());
+        facts.put("handshake", "modern per-request envelope; no initialize");
+        return facts;
+    }
+}

@@ -1,0 +1,69 @@
+package lab.continuationreplay.matrix.run;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.evidence.Artifacts;
+import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.vectors.ExactJson;
+
+/** Where an attempt came from: runtimes, SDK versions and hashes of the code that ran. Never environment values. */
+public final class Provenance {
+    private Provenance() {}
+
+    public static ObjectNode of(ServerKind sdk, Path home) throws IOException {
+        ObjectNode p = JsonNodeFactory.instance.objectNode();
+        p.put("sdk", sdk.label());
+        p.put("protocol_version", "2026-07-28");
+        p.put("java_version", System.getProperty("java.version"));
+        p.put("java_vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        p.put("node_version", nodeVersion());
+        p.put("java_sdk", jarVersion(home.resolve("java-server/target/lib"), "mcp-core-"));
+        p.put("typescript_sdk", packageVersion(home.resolve("ts-fixture/node_modules/@modelcontextprotocol/server/package.json")));
+        ObjectNode hashes = p.putObject("source_hashes");
+        for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
+                "matrix/target/lab.jar", "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
+            Path file = home.resolve(artifact);
+            hashes.put(artifact, Files.exists(file) ? Artifacts.sha256(file) : "missing");
+        }
+        p.set("environment_allowlist_names", ExactJson.mapper().valueToTree(List.of("PATH", "LANG", "LC_ALL", "TMPDIR",
+                "HOME", "JAVA_HOME", "WIRE_*")));
+        p.put("environment_values_recorded", false);
+        return p;
+    }
+
+    static String nodeVersion() {
+        try {
+            Process node = new ProcessBuilder(LabHome.node(), "--version").redirectErrorStream(true).start();
+            String version = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return node.waitFor(10, TimeUnit.SECONDS) && node.exitValue() == 0 ? version : "unavailable";
+        } catch (IOException e) {
+            return "unavailable";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unavailable";
+        }
+    }
+
+    static String jarVersion(Path lib, String prefix) throws IOException {
+        if (!Files.isDirectory(lib)) {
+            return "unavailable";
+        }
+        try (Stream<Path> jars = Files.list(lib)) {
+            return jars.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix) && n.endsWith(".jar"))
+                    .map(n -> n.substring(prefix.length(), n.length() - 4)).findFirst().orElse("unavailable");
+        }
+    }
+
+    static String packageVersion(Path packageJson) throws IOException {
+        return Files.exists(packageJson) ? ExactJson.parse(Files.readString(packageJson)).path("version").asText("unavailable")
+                : "unavailable";
+    }
+}
