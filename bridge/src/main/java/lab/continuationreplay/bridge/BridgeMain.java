@@ -1,11 +1,66 @@
 package lab.continuationreplay.bridge;
 
-/** Placeholder replaced by the bridge (Step 4). */
-final class BridgeMain {
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.guard.GuardConfig;
+import lab.continuationreplay.store.guard.IssueGuard;
+import lab.continuationreplay.store.guard.LabFault;
+import lab.continuationreplay.store.ledger.FaultHook;
+import lab.continuationreplay.store.ledger.IssueLedger;
+
+/**
+ * The JSON line bridge: a long-lived child of one TypeScript fixture process. Everything trusted (database, backend,
+ * principal, clock, fingerprint key, fault) comes from its own environment; requests carry only the call.
+ * Exit 0 at end of input, 2 for a bad configuration, 71–73 at a lab fault's cut point.
+ */
+public final class BridgeMain {
+    static final int BAD_CONFIGURATION = 2;
+
     private BridgeMain() {}
 
     public static void main(String[] args) {
-        System.err.println("bridge: not built yet");
-        System.exit(2);
+        // stdout is the wire: anything a library prints must land on stderr instead.
+        OutputStream wire = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
+        System.setOut(System.err);
+        System.exit(run(TrustedEnvironment.fromProcess(), System.in, wire));
+    }
+
+    static int run(TrustedEnvironment environment, InputStream in, OutputStream wire) {
+        Path database;
+        GuardConfig config;
+        FaultHook faultHook;
+        try {
+            database = environment.database();
+            config = environment.guardConfig(false);
+            // drop-after-commit has no cut point (the fixture drops the reply), so its hook does nothing here
+            faultHook = environment.fault().map(LabFault::hook).orElse(FaultHook.NONE);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return BAD_CONFIGURATION;
+        }
+        IssueLedger ledger;
+        try {
+            ledger = IssueLedger.open(database, config.backendId());
+        } catch (SQLException | IllegalArgumentException e) {
+            System.err.println("cannot open the ledger: " + e.getMessage());
+            return BAD_CONFIGURATION;
+        }
+        try (ledger) {
+            new BridgeLoop(in, wire, new BridgeService(new IssueGuard(config, ledger, faultHook))).run();
+            return 0;
+        } catch (IOException e) {
+            System.err.println("bridge: the wire failed: " + e.getMessage());
+            return 1;
+        } catch (SQLException e) {
+            System.err.println("bridge: closing the ledger failed: " + e.getMessage());
+            return 1;
+        }
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import lab.continuationreplay.matrix.run.Reply;
 
 /** Wire-shape facts per SDK, gathered from all of its records: how refusals travel, token shape, result fields. */
 final class WireDifferences {
@@ -24,7 +25,7 @@ final class WireDifferences {
                     JsonNode reply = call.path("reply");
                     String refusal = reply.path("refusal").asText(null);
                     String shape = reply.path("shape").asText("") + (reply.has("code") ? " " + reply.path("code").asInt() : "");
-                    if (refusal != null && refusal.contains("requestState")) {
+                    if (refusal != null && Reply.STATE_REJECTED.equals(Reply.mechanismOf(refusal))) {
                         stateRefusals.add(shape);
                     } else if (refusal != null) {
                         applicationRefusals.add(shape);

@@ -1,0 +1,32 @@
+/**
+ * The requestState verify hook the fixture gives the SDK: the codec's MAC, expiry and principal check, then the
+ * bindings the codec does not make: the state must have been minted for this tool and for these arguments. Any
+ * failure throws, which the SDK answers as JSON-RPC -32602 "Invalid or expired requestState" before any handler
+ * (and so before any bridge call) runs.
+ */
+import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
+import { type ContinuationPayload, readPayload } from './continuation-payload.js';
+import { argumentsDigest } from './guarded-arguments.js';
+import type { ToolCallArguments } from './tool-call-arguments.js';
+
+export function boundRequestStateVerify(
+  codec: RequestStateCodec<unknown>,
+  calls: ToolCallArguments,
+): (state: string, ctx: ServerContext) => Promise<ContinuationPayload> {
+  return async (state, ctx) => {
+    // Taken first, so the record is gone whatever the outcome.
+    const call = calls.take(ctx.mcpReq.id);
+    const payload = readPayload(await codec.verify(state, ctx));
+    // The thrown words reach only the server's onerror (stderr), never the wire.
+    if (call === undefined) throw new Error('no recorded tool call for this request');
+    if (call.name !== payload.tool) throw new Error('minted for another tool');
+    let digest: string;
+    try {
+      digest = argumentsDigest(call.arguments);
+    } catch {
+      throw new Error('arguments cannot be digested');
+    }
+    if (digest !== payload.arguments_digest) throw new Error('minted for other arguments');
+    return payload;
+  };
+}

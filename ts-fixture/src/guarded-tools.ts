@@ -1,0 +1,157 @@
+/**
+ * The two tools of the guarded fixture (seed spec §8.1): create_guarded_issue, a two-round MRTR call whose
+ * continuation applies once through the bridge, and get_operation_status, the authoritative read-back.
+ */
+import {
+  type CallToolResult,
+  fromJsonSchema,
+  inputRequired,
+  type InputRequiredResult,
+  type McpServer,
+  type RequestStateCodec,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { type BridgeAnswer, type BridgeCaller, BridgeMachineryFailure } from './bridge-client.js';
+import { type ContinuationPayload, GUARDED_TOOL, mintPayload } from './continuation-payload.js';
+import { argumentsDigest, type GuardedArguments, guardedArguments, InvalidArguments } from './guarded-arguments.js';
+import { acceptedBody, InvalidInputResponses, normalisedResponses } from './input-responses.js';
+import { bridgeErrorText, complete, INVALID_REQUEST_STATE, toolError } from './tool-results.js';
+import type { FixtureConfig } from './trusted-environment.js';
+
+export const STATUS_TOOL = 'get_operation_status';
+export const DROP_AFTER_COMMIT_EXIT = 70;
+
+export interface GuardedToolsContext {
+  readonly config: FixtureConfig;
+  readonly codec: RequestStateCodec<unknown>;
+  readonly bridge: BridgeCaller;
+  /** Ends the process without a reply (drop-after-commit). */
+  readonly exit: (status: number) => void;
+}
+
+interface CreateArguments {
+  operation_id: string;
+  title: string;
+  mode?: 'atomic' | 'partial';
+}
+
+/** A fresh object per request: the SDK may keep a reference to what it is given. */
+function bodySchema() {
+  return { type: 'object' as const, properties: { body: { type: 'string' as const } }, required: ['body'] };
+}
+
+export function registerGuardedTools(server: McpServer, context: GuardedToolsContext): void {
+  server.registerTool(
+    GUARDED_TOOL,
+    {
+      description: 'Creates one issue, asking for its body in a second round; applied at most once per operation_id.',
+      inputSchema: fromJsonSchema<CreateArguments>({
+        type: 'object',
+        properties: {
+          operation_id: { type: 'string' },
+          title: { type: 'string' },
+          mode: { type: 'string', enum: ['atomic', 'partial'] },
+        },
+        required: ['operation_id', 'title'],
+      }),
+    },
+    (args, ctx) => createGuardedIssue(context, args, ctx),
+  );
+  server.registerTool(
+    STATUS_TOOL,
+    {
+      description: "The authoritative status of one of this principal's operations; never writes.",
+      inputSchema: fromJsonSchema<{ operation_id: string }>({
+        type: 'object',
+        properties: { operation_id: { type: 'string' } },
+        required: ['operation_id'],
+      }),
+    },
+    async ({ operation_id }) => {
+      const answer = await callBridge(context.bridge, { op: 'status', operation_id });
+      return answer.ok ? complete(answer.result) : answer.failure;
+    },
+  );
+}
+
+async function createGuardedIssue(
+  context: GuardedToolsContext,
+  raw: CreateArguments,
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  let args: GuardedArguments;
+  try {
+    args = guardedArguments(raw.operation_id, raw.title, raw.mode);
+  } catch (error) {
+    if (error instanceof InvalidArguments) return toolError(error.message);
+    throw error;
+  }
+  const responses = ctx.mcpReq.inputResponses;
+  // The verify hook's decoded payload: present only if the MAC, expiry, principal, tool and arguments all held.
+  const payload = ctx.mcpReq.requestState<ContinuationPayload>();
+  if (responses === undefined) {
+    if (payload !== undefined) return toolError('requestState without input responses');
+    return firstRound(context, args, ctx);
+  }
+  if (payload === undefined) return toolError('unsupported continuation: input responses require requestState');
+  // Already checked by the verify hook; checked again so the handler never relies on how it was reached.
+  if (payload.tool !== GUARDED_TOOL || payload.arguments_digest !== argumentsDigest(args)) {
+    return toolError(INVALID_REQUEST_STATE);
+  }
+  let body: string;
+  try {
+    body = acceptedBody(responses, ctx.mcpReq.droppedInputResponseKeys ?? []);
+  } catch (error) {
+    if (error instanceof InvalidInputResponses) return toolError(error.message);
+    throw error;
+  }
+  const answer = await callBridge(context.bridge, {
+    op: 'apply',
+    operation_id: args.operation_id,
+    title: args.title,
+    mode: args.mode,
+    body,
+    state: payload.state,
+    responses: normalisedResponses(body),
+  });
+  if (!answer.ok) return answer.failure;
+  if (context.config.fault === 'drop-after-commit' && answer.result['replayed'] === false) {
+    process.stderr.write('drop-after-commit: the effect is committed; exiting before the reply\n');
+    context.exit(DROP_AFTER_COMMIT_EXIT);
+  }
+  return complete(answer.result);
+}
+
+async function firstRound(
+  context: GuardedToolsContext,
+  args: GuardedArguments,
+  ctx: ServerContext,
+): Promise<InputRequiredResult> {
+  const { config } = context;
+  const payload = mintPayload(args, {
+    now: config.clockEpoch,
+    authorityTtl: config.authorityTtl,
+    replayRetentionTtl: config.replayRetentionTtl,
+  });
+  return inputRequired({
+    inputRequests: {
+      body: inputRequired.elicit({ message: `Body for ${args.title}?`, requestedSchema: bodySchema() }),
+    },
+    requestState: await context.codec.mint(payload, ctx),
+  });
+}
+
+type Called = { ok: true; result: Record<string, unknown> } | { ok: false; failure: CallToolResult };
+
+/** One bridge call; a machinery failure or a bridge error becomes the isError result the client sees. */
+async function callBridge(bridge: BridgeCaller, request: Record<string, unknown>): Promise<Called> {
+  let answer: BridgeAnswer;
+  try {
+    answer = await bridge.call(request);
+  } catch (error) {
+    if (error instanceof BridgeMachineryFailure) return { ok: false, failure: toolError(error.message) };
+    throw error;
+  }
+  if (answer.ok) return { ok: true, result: answer.result };
+  return { ok: false, failure: toolError(bridgeErrorText(answer.error, answer.detail)) };
+}

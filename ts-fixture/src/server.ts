@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * The guarded TypeScript fixture: an MCP server on @modelcontextprotocol/server (SDK v2) speaking protocol
+ * 2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
+ * stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequestStateCodec, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { BridgeClient } from './bridge-client.js';
+import { BridgeCommandError, bridgeCommand, bridgeEnvironment } from './bridge-command.js';
+import { boundRequestStateVerify } from './bound-request-state.js';
+import { registerGuardedTools } from './guarded-tools.js';
+import { pinClock } from './injected-clock.js';
+import { ArgumentRecordingTransport, ToolCallArguments } from './tool-call-arguments.js';
+import { ConfigurationError, type FixtureConfig, readConfig } from './trusted-environment.js';
+
+export const SERVER_NAME = 'continuation-replay-ts-fixture';
+export const SERVER_VERSION = '0.1.0';
+const BAD_CONFIGURATION = 2;
+// dist/server.js → the repository root, where bridge/target/bridge.jar is.
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function log(message: string): void {
+  process.stderr.write(`${SERVER_NAME}: ${message}\n`);
+}
+
+function configure(): { config: FixtureConfig; argv: string[] } {
+  try {
+    return { config: readConfig(process.env), argv: bridgeCommand(REPO_ROOT, process.env) };
+  } catch (error) {
+    if (error instanceof ConfigurationError || error instanceof BridgeCommandError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(BAD_CONFIGURATION);
+    }
+    throw error;
+  }
+}
+
+function main(): void {
+  const { config, argv } = configure();
+  pinClock(config.clockEpoch);
+  const codec = createRequestStateCodec<unknown>({
+    key: config.stateKey,
+    ttlSeconds: config.requestStateTtl,
+    bind: () => config.principal,
+  });
+  const bridge = new BridgeClient({ argv, env: bridgeEnvironment(process.env) });
+  bridge.start();
+  const calls = new ToolCallArguments();
+  const verify = boundRequestStateVerify(codec, calls);
+  const shutdown = (): void => void bridge.close();
+  const wire = new ArgumentRecordingTransport(new StdioServerTransport(), calls, shutdown);
+
+  const handle = serveStdio(
+    () => {
+      const server = new McpServer(
+        { name: SERVER_NAME, version: SERVER_VERSION },
+        { capabilities: { tools: {} }, requestState: { verify } },
+      );
+      server.server.onerror = (error) => log(error.message);
+      registerGuardedTools(server, { config, codec, bridge, exit: (status) => process.exit(status) });
+      return server;
+    },
+    { legacy: 'reject', transport: wire, onerror: (error) => log(error.message) },
+  );
+  process.on('SIGTERM', () => {
+    shutdown();
+    void handle.close();
+  });
+}
+
+main();

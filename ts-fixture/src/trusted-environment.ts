@@ -1,0 +1,200 @@
+/**
+ * The fixture's trusted configuration, read from its environment only (the WIRE_* names of DESIGN.md), never from
+ * the wire. The twin of lab.continuationreplay.store.config.TrustedEnvironment: the same values are accepted and the
+ * same messages name the variable, never its value.
+ */
+
+export const SERVER_DB = 'WIRE_SERVER_DB';
+export const BACKEND_ID = 'WIRE_BACKEND_ID';
+export const PRINCIPAL = 'WIRE_PRINCIPAL';
+export const CLOCK_EPOCH = 'WIRE_CLOCK_EPOCH';
+export const AUTHORITY_TTL = 'WIRE_AUTHORITY_TTL';
+export const REPLAY_RETENTION_TTL = 'WIRE_REPLAY_RETENTION_TTL';
+export const REQUEST_STATE_TTL = 'WIRE_REQUEST_STATE_TTL';
+export const STATE_KEY_HEX = 'WIRE_STATE_KEY_HEX';
+export const FINGERPRINT_KEY_HEX = 'WIRE_FINGERPRINT_KEY_HEX';
+export const FAULT = 'WIRE_FAULT';
+
+export const MIN_KEY_BYTES = 32;
+const MAX_SAFE = 9007199254740991n;
+const INT_MIN = -2147483648n;
+const INT_MAX = 2147483647n;
+
+/** The lab faults, in LabFault's order; each names the exit status the fixture or its bridge ends with. */
+export const LAB_FAULTS = [
+  'drop-after-commit',
+  'exit-after-ledger-insert',
+  'exit-after-issue-insert',
+  'exit-after-partial-first-commit',
+] as const;
+export type LabFault = (typeof LAB_FAULTS)[number];
+
+export interface FixtureConfig {
+  readonly database: string;
+  readonly backendId: string;
+  readonly principal: string;
+  readonly clockEpoch: number;
+  readonly authorityTtl: number;
+  readonly replayRetentionTtl: number;
+  readonly requestStateTtl: number;
+  readonly stateKey: Uint8Array;
+  readonly fingerprintKey: Uint8Array;
+  readonly fault: LabFault | null;
+}
+
+export class ConfigurationError extends Error {}
+
+/** Reads and validates every variable, in a fixed order; the first bad one throws. */
+export function readConfig(env: NodeJS.ProcessEnv): FixtureConfig {
+  return {
+    database: required(env, SERVER_DB),
+    backendId: required(env, BACKEND_ID),
+    principal: required(env, PRINCIPAL),
+    clockEpoch: clockEpoch(env),
+    authorityTtl: positiveSeconds(env, AUTHORITY_TTL),
+    replayRetentionTtl: positiveSeconds(env, REPLAY_RETENTION_TTL),
+    requestStateTtl: positiveSeconds(env, REQUEST_STATE_TTL),
+    stateKey: keyBytes(env, STATE_KEY_HEX),
+    fingerprintKey: keyBytes(env, FINGERPRINT_KEY_HEX),
+    fault: fault(env),
+  };
+}
+
+export function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new ConfigurationError(`${name} is required`);
+  return value;
+}
+
+/** The injected clock: whole epoch seconds, not negative. */
+export function clockEpoch(env: NodeJS.ProcessEnv): number {
+  const value = decimal(env, CLOCK_EPOCH);
+  if (value.unscaled < 0n) throw new ConfigurationError(`${CLOCK_EPOCH} must not be negative`);
+  return wholeSeconds(CLOCK_EPOCH, value);
+}
+
+export function positiveSeconds(env: NodeJS.ProcessEnv, name: string): number {
+  const value = decimal(env, name);
+  if (value.unscaled <= 0n) throw new ConfigurationError(`${name} must be positive`);
+  return wholeSeconds(name, value);
+}
+
+export function keyBytes(env: NodeJS.ProcessEnv, name: string): Uint8Array {
+  const hex = required(env, name);
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new ConfigurationError(`${name} must be hexadecimal`);
+  const bytes = Uint8Array.from(Buffer.from(hex, 'hex'));
+  if (bytes.length < MIN_KEY_BYTES) {
+    throw new ConfigurationError(`${name} must contain at least ${MIN_KEY_BYTES} bytes`);
+  }
+  return bytes;
+}
+
+export function fault(env: NodeJS.ProcessEnv): LabFault | null {
+  const value = env[FAULT];
+  if (value === undefined || value === '') return null;
+  const known = LAB_FAULTS.find((f) => f === value);
+  if (known === undefined) throw new ConfigurationError(`${FAULT} must be one of [${LAB_FAULTS.join(', ')}]`);
+  return known;
+}
+
+/** A number as java.math.BigDecimal reads it: unscaled digits and a scale, value = unscaled × 10^-scale. */
+interface Decimal {
+  readonly unscaled: bigint;
+  readonly scale: bigint;
+}
+
+function decimal(env: NodeJS.ProcessEnv, name: string): Decimal {
+  const text = javaTrim(required(env, name));
+  const lower = text.toLowerCase();
+  if (lower === 'nan' || lower.includes('inf')) throw new ConfigurationError(`${name} must be finite`);
+  const parsed = parseBigDecimal(text);
+  if (parsed === null) throw new ConfigurationError(`${name} must be numeric`);
+  return parsed;
+}
+
+/** String.trim(): strips every code unit up to U+0020 at both ends, and nothing else. */
+function javaTrim(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) <= 0x20) start++;
+  while (end > start && text.charCodeAt(end - 1) <= 0x20) end--;
+  return text.slice(start, end);
+}
+
+/** Decimal digit value of one code point (a BMP Nd digit, as Character.digit(c, 10) reads it), or -1. */
+function digitValue(codePoint: number): number {
+  if (codePoint >= 0x30 && codePoint <= 0x39) return codePoint - 0x30;
+  // Java reads UTF-16 code units one at a time: half of a surrogate pair is never a digit.
+  if (codePoint > 0xffff) return -1;
+  const isDigit = (cp: number): boolean => cp >= 0 && /^\p{Nd}$/u.test(String.fromCodePoint(cp));
+  if (!isDigit(codePoint)) return -1;
+  // Nd digits are encoded in contiguous runs of whole decades from 0 to 9.
+  let start = codePoint;
+  while (isDigit(start - 1)) start--;
+  return (codePoint - start) % 10;
+}
+
+/** The grammar of new BigDecimal(String): sign? digits with at most one '.', then e|E sign? digits. */
+function parseBigDecimal(text: string): Decimal | null {
+  const chars = Array.from(text);
+  let i = 0;
+  let negative = false;
+  if (chars[i] === '+' || chars[i] === '-') {
+    negative = chars[i] === '-';
+    i++;
+  }
+  let digits = '';
+  let fractionDigits = 0;
+  let sawPoint = false;
+  for (; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '.') {
+      if (sawPoint) return null;
+      sawPoint = true;
+      continue;
+    }
+    if (c === 'e' || c === 'E') break;
+    const d = digitValue(c.codePointAt(0)!);
+    if (d < 0) return null;
+    digits += String(d);
+    if (sawPoint) fractionDigits++;
+  }
+  if (digits === '') return null;
+  let exponent = 0n;
+  if (i < chars.length) {
+    i++; // the e or E
+    let exponentNegative = false;
+    if (chars[i] === '+' || chars[i] === '-') {
+      exponentNegative = chars[i] === '-';
+      i++;
+    }
+    let exponentDigits = '';
+    for (; i < chars.length; i++) {
+      const d = digitValue(chars[i]!.codePointAt(0)!);
+      if (d < 0) return null;
+      exponentDigits += String(d);
+    }
+    if (exponentDigits === '') return null;
+    exponent = BigInt(exponentDigits) * (exponentNegative ? -1n : 1n);
+    if (exponent < INT_MIN || exponent > INT_MAX) return null;
+  }
+  const scale = BigInt(fractionDigits) - exponent;
+  if (scale < INT_MIN || scale > INT_MAX) return null;
+  const magnitude = BigInt(digits);
+  return { unscaled: negative ? -magnitude : magnitude, scale };
+}
+
+/** Whole seconds only, within the safe-integer range: state times are bound into canonical JSON. */
+function wholeSeconds(name: string, value: Decimal): number {
+  const { unscaled, scale } = value;
+  const magnitude = unscaled < 0n ? -unscaled : unscaled;
+  if (magnitude === 0n) return 0;
+  const digits = magnitude.toString();
+  const trailingZeros = BigInt(digits.length - digits.replace(/0+$/, '').length);
+  if (scale > trailingZeros) throw new ConfigurationError(`${name} must be a whole number of seconds`);
+  // 2^53-1 has 16 digits: more digits after scaling is too large, decided without computing 10^-scale.
+  if (BigInt(digits.length) - scale > 16n) throw new ConfigurationError(`${name} is too large`);
+  const whole = scale >= 0n ? unscaled / 10n ** scale : unscaled * 10n ** -scale;
+  if (whole > MAX_SAFE) throw new ConfigurationError(`${name} is too large`);
+  return Number(whole);
+}

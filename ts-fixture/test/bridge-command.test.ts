@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { bridgeCommand, bridgeEnvironment, defaultBridgeCommand } from '../src/bridge-command.js';
+
+describe('bridge command', () => {
+  test('the default is java -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when set', () => {
+    assert.deepEqual(defaultBridgeCommand('/repo', {}), ['java', '-jar', '/repo/bridge/target/bridge.jar']);
+    assert.deepEqual(defaultBridgeCommand('/repo', { JAVA_HOME: '/opt/jdk' }), [
+      '/opt/jdk/bin/java',
+      '-jar',
+      '/repo/bridge/target/bridge.jar',
+    ]);
+    assert.deepEqual(bridgeCommand('/repo', { LAB_BRIDGE_COMMAND: '' }), ['java', '-jar', '/repo/bridge/target/bridge.jar']);
+  });
+
+  test('LAB_BRIDGE_COMMAND is a JSON array of argv strings', () => {
+    assert.deepEqual(bridgeCommand('/repo', { LAB_BRIDGE_COMMAND: '["/usr/bin/java","-Xmx64m","-jar","b.jar"]' }), [
+      '/usr/bin/java',
+      '-Xmx64m',
+      '-jar',
+      'b.jar',
+    ]);
+    for (const bad of ['java -jar b.jar', '[]', '["java", 1]', '{"argv":["java"]}', '[""]', '"java"']) {
+      assert.throws(() => bridgeCommand('/repo', { LAB_BRIDGE_COMMAND: bad }), {
+        message: 'LAB_BRIDGE_COMMAND must be a JSON array of strings',
+      });
+    }
+  });
+
+  test('the child environment is an allowlist without the state key or the TTLs', () => {
+    const env = bridgeEnvironment({
+      PATH: '/bin',
+      HOME: '/home/a',
+      JAVA_HOME: '/opt/jdk',
+      LANG: 'C.UTF-8',
+      WIRE_SERVER_DB: '/tmp/s.db',
+      WIRE_BACKEND_ID: 'sqlite:x',
+      WIRE_PRINCIPAL: 'alice',
+      WIRE_CLOCK_EPOCH: '1',
+      WIRE_FINGERPRINT_KEY_HEX: 'aa',
+      WIRE_FAULT: 'exit-after-ledger-insert',
+      WIRE_STATE_KEY_HEX: 'secret',
+      WIRE_AUTHORITY_TTL: '300',
+      WIRE_REPLAY_RETENTION_TTL: '360',
+      WIRE_REQUEST_STATE_TTL: '600',
+      AWS_SECRET_ACCESS_KEY: 'nope',
+      NODE_OPTIONS: '--inspect',
+    });
+    assert.deepEqual(Object.keys(env).sort(), [
+      'HOME',
+      'JAVA_HOME',
+      'LANG',
+      'PATH',
+      'WIRE_BACKEND_ID',
+      'WIRE_CLOCK_EPOCH',
+      'WIRE_FAULT',
+      'WIRE_FINGERPRINT_KEY_HEX',
+      'WIRE_PRINCIPAL',
+      'WIRE_SERVER_DB',
+    ]);
+  });
+});
