@@ -180,7 +180,7 @@ public final class MatrixCases {
     }
 
     /** The commit whose reply is lost: the server halts with 70 after committing. */
-    private static void expectLostReply(CaseProcess crash, ObjectNode arguments, String token) throws Exception {
+    static void expectLostReply(CaseProcess crash, ObjectNode arguments, String token) throws Exception {
         try {
             crash.commit(arguments, token, "alpha");
             throw new IllegalStateException(crash.name() + ": the reply was expected to be lost");

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.matrix.LabHome;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
+import lab.continuationreplay.matrix.cases.CrossSdkCells;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.run.MatrixRunner;
 import lab.continuationreplay.matrix.servers.ServerKind;
@@ -57,6 +58,7 @@ final class MatrixCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no case matches " + only);
         }
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
         boolean ok = true;
         List<String> lines = new ArrayList<>();
         for (String label : sdks) {
@@ -72,8 +74,20 @@ final class MatrixCommand implements Callable<Integer> {
             lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", sdk.label(),
                     verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
         }
+        if (sdks.contains("java") && sdks.contains("typescript") && cases.stream().anyMatch(c -> c.id().equals("09"))) {
+            for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
+                String name = CrossSdkCells.attemptName(pair[0], pair[1]);
+                List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
+                MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stdout());
+                Verifier.Verdict verdict = Verifier.verify(folder.resolve(name), cell);
+                crossCells.put(name, verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-10s recovery across SDKs: %s", name.substring("cross-".length()),
+                        verdict.ok() ? "applied, stored result, no redispatch; verification agrees" : "FAILED " + verdict.problems()));
+            }
+        }
         JsonNode vectors = vectorTable(home);
-        JsonNode comparison = ReportFiles.write(folder, records, vectors);
+        JsonNode comparison = ReportFiles.write(folder, records, crossCells, vectors);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
         Streams.stdout().println();

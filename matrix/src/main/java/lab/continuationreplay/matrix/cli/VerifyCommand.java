@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.List;
+import lab.continuationreplay.matrix.cases.CrossSdkCells;
+import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
 import lab.continuationreplay.matrix.verify.Verifier;
 import lab.continuationreplay.vectors.ExactJson;
@@ -26,13 +29,19 @@ final class VerifyCommand implements Callable<Integer> {
         ObjectNode report = ExactJson.mapper().createObjectNode();
         boolean ok = true;
         int attempts = 0;
-        for (String sdk : new String[] {"java", "typescript"}) {
+        List<String> names = new java.util.ArrayList<>(List.of("java", "typescript"));
+        try (var entries = Files.list(folder)) {
+            entries.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("cross-")).sorted().forEach(names::add);
+        }
+        for (String sdk : names) {
             Path attempt = folder.resolve(sdk);
             if (!Files.isDirectory(attempt)) {
                 continue;
             }
             attempts++;
-            Verifier.Verdict verdict = Verifier.verify(attempt, MatrixCases.all());
+            List<MatrixCase> cases = sdk.startsWith("cross-")
+                    ? CrossSdkCells.cell(CrossSdkCells.kinds(sdk)[0], CrossSdkCells.kinds(sdk)[1]) : MatrixCases.all();
+            Verifier.Verdict verdict = Verifier.verify(attempt, cases);
             ObjectNode side = report.putObject(sdk);
             side.put("requested", verdict.requested());
             side.put("executed", verdict.executed());
@@ -41,7 +50,7 @@ final class VerifyCommand implements Callable<Integer> {
             ok &= verdict.ok();
         }
         if (attempts == 0) {
-            throw new IllegalArgumentException(folder + " holds no java/ or typescript/ attempt");
+            throw new IllegalArgumentException(folder + " holds no java/, typescript/ or cross-*/ attempt");
         }
         report.put("ok", ok);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));

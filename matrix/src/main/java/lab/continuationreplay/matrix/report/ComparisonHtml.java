@@ -42,7 +42,20 @@ public final class ComparisonHtml {
             }
             h.append("<td><code>").append(escape(outcomes.toString().trim())).append("</code></td></tr>\n");
         }
-        h.append("</table>\n<h2>Wire differences</h2>\n<table><tr><th></th>");
+        h.append("</table>\n");
+        if (comparison.path("cross_sdk_recovery").size() > 0) {
+            h.append("<h2>Recovery across SDKs (case 09, one ledger)</h2>\n<table><tr><th>reply lost on → recovered through</th>"
+                    + "<th>status</th><th>issues</th><th>outcome</th></tr>\n");
+            for (JsonNode cell : comparison.path("cross_sdk_recovery")) {
+                boolean pass = "pass".equals(cell.path("status").asText());
+                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
+                        .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
+                        .append(cell.path("issues").asInt()).append("</td><td><code>").append(escape(cell.path("outcome").toString()))
+                        .append("</code></td></tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        h.append("<h2>Wire differences</h2>\n<table><tr><th></th>");
         sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append("</th>"));
         h.append("</tr>\n");
         for (String aspect : new String[] {"application_refusal", "request_state_refusal", "request_state_format", "create_result_fields"}) {

@@ -29,6 +29,13 @@ public final class ComparisonMarkdown {
             }
             md.append(" `").append(row.path("agree").asBoolean() ? outcome : "see comparison.json").append("` |\n");
         }
+        if (comparison.path("cross_sdk_recovery").size() > 0) {
+            md.append("\n## Recovery across SDKs (case 09, one ledger)\n\n| Reply lost on → recovered through | Status | Issues | Outcome |\n|---|---|---|---|\n");
+            for (JsonNode cell : comparison.path("cross_sdk_recovery")) {
+                md.append("| ").append(cell.path("cell").asText().replace("-to-", " → ")).append(" | ").append(cell.path("status").asText())
+                        .append(" | ").append(cell.path("issues").asInt()).append(" | `").append(cell.path("outcome").toString()).append("` |\n");
+            }
+        }
         md.append("\n## Wire differences (kept, not hidden)\n\n");
         md.append("| | ");
         sdks.forEach(s -> md.append(s.asText()).append(" | "));

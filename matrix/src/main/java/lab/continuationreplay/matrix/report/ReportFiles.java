@@ -13,8 +13,15 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class ReportFiles {
     private ReportFiles() {}
 
-    public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, JsonNode vectors) throws IOException {
+    public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, Map<String, List<JsonNode>> crossCells,
+            JsonNode vectors) throws IOException {
         ObjectNode comparison = Comparison.compare(recordsBySdk);
+        com.fasterxml.jackson.databind.node.ArrayNode cross = comparison.putArray("cross_sdk_recovery");
+        crossCells.forEach((cell, records) -> records.forEach(r -> cross.addObject()
+                .put("cell", cell.substring("cross-".length()))
+                .put("status", r.path("status").asText())
+                .put("issues", r.path("independent_db").path("issues").size())
+                .set("outcome", r.path("outcome"))));
         if (vectors != null) {
             comparison.set("fingerprint_vectors", vectors);
         }

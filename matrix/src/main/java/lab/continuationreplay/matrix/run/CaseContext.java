@@ -46,7 +46,12 @@ public final class CaseContext implements AutoCloseable {
 
     /** Starts a server process named {@code name} on this case's database and opens the connection. */
     public CaseProcess spawn(String name, WireSettings settings) throws Exception {
-        ServerProcess server = ServerProcess.start(sdk.command(home), settings.environment(),
+        return spawn(name, settings, sdk);
+    }
+
+    /** As {@link #spawn(String, WireSettings)}, on another SDK's server (the cross-SDK recovery cells). */
+    public CaseProcess spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
+        ServerProcess server = ServerProcess.start(kind.command(home), settings.environment(),
                 folder.resolve(name + ".transcript.log"), folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
         CaseProcess process = new CaseProcess(name, server);
         processes.add(process);

@@ -21,18 +21,28 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class MatrixRunner {
     public static final String RESULTS = "results.jsonl";
     public static final String SUMMARY = "SUMMARY.json";
+    /** The cases this attempt was asked to run, written before the first one starts. */
+    public static final String REQUESTED = "requested.json";
 
     private MatrixRunner() {}
 
     public static List<JsonNode> run(List<MatrixCase> cases, ServerKind sdk, Path out, Path home, PrintStream progress)
             throws Exception {
-        Path attempt = out.resolve(sdk.label());
+        return run(cases, sdk, sdk.label(), out, home, progress);
+    }
+
+    /** Runs into {@code out/<attemptName>/}; {@code sdk} serves every process the scripts do not place elsewhere. */
+    public static List<JsonNode> run(List<MatrixCase> cases, ServerKind sdk, String attemptName, Path out, Path home,
+            PrintStream progress) throws Exception {
+        Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
         }
         Files.createDirectories(attempt);
         Files.writeString(attempt.resolve("provenance.json"),
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home)) + "\n");
+        Files.writeString(attempt.resolve(REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+                cases.stream().map(c -> java.util.Map.of("id", c.id(), "name", c.name(), "expected", c.expected())).toList()) + "\n");
         List<JsonNode> records = new ArrayList<>();
         StringBuilder lines = new StringBuilder();
         for (MatrixCase matrixCase : cases) {
@@ -40,11 +50,11 @@ public final class MatrixRunner {
             Path folder = attempt.resolve("case-" + matrixCase.id());
             String machineryError = CaseRun.execute(matrixCase, sdk, folder, home);
             Artifacts.seal(folder.resolve(CaseContext.DATABASE));
-            ObjectNode record = CaseRecord.of(matrixCase, sdk.label(), CaseFacts.read(matrixCase.id(), folder),
+            ObjectNode record = CaseRecord.of(matrixCase, attemptName, CaseFacts.read(matrixCase.id(), folder),
                     Artifacts.hashes(folder, attempt), machineryError);
             records.add(record);
             lines.append(CanonicalJson.canonical(record)).append('\n');
-            progress.printf("%-10s case %s %-42s %-15s %5d ms%n", sdk.label(), matrixCase.id(), matrixCase.name(),
+            progress.printf("%-10s case %s %-42s %-15s %5d ms%n", attemptName, matrixCase.id(), matrixCase.name(),
                     record.path("status").asText(), (System.nanoTime() - started) / 1_000_000);
             for (JsonNode violation : record.path("violations")) {
                 progress.println("           " + violation.asText());
@@ -55,7 +65,7 @@ public final class MatrixRunner {
         }
         Files.writeString(attempt.resolve(RESULTS), lines.toString());
         Files.writeString(attempt.resolve(SUMMARY), Summary.summaryJson(cases.size(), records));
-        Files.writeString(attempt.resolve("MATRIX.md"), Summary.matrixMarkdown(sdk.label(), cases.size(), records));
+        Files.writeString(attempt.resolve("MATRIX.md"), Summary.matrixMarkdown(attemptName, cases.size(), records));
         return records;
     }
 }

@@ -30,9 +30,26 @@ public final class Verifier {
 
     private Verifier() {}
 
-    public static Verdict verify(Path attempt, List<MatrixCase> cases) throws Exception {
+    /**
+     * Verifies an attempt against the frozen {@code known} cases: the attempt's {@code requested.json} names which of
+     * them it was asked to run, and each must match a frozen case id and classification.
+     */
+    public static Verdict verify(Path attempt, List<MatrixCase> known) throws Exception {
         String sdk = attempt.getFileName().toString();
         List<String> problems = new ArrayList<>();
+        List<MatrixCase> cases = new ArrayList<>();
+        Path requested = attempt.resolve(MatrixRunner.REQUESTED);
+        if (!Files.exists(requested)) {
+            return new Verdict(sdk, known.size(), 0, 0, List.of("missing " + requested), List.of());
+        }
+        for (JsonNode entry : ExactJson.parse(Files.readString(requested))) {
+            MatrixCase frozen = known.stream().filter(c -> c.id().equals(entry.path("id").asText())).findFirst().orElse(null);
+            if (frozen == null || !frozen.expected().equals(entry.path("expected").asText())) {
+                problems.add("requested case " + entry + " is not a frozen case");
+            } else {
+                cases.add(frozen);
+            }
+        }
         Path results = attempt.resolve(MatrixRunner.RESULTS);
         if (!Files.exists(results)) {
             return new Verdict(sdk, cases.size(), 0, 0, List.of("missing " + results), List.of());

@@ -34,6 +34,10 @@ class LabMatrixIT {
         assertTrue(run.stdout().contains("java       requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
         assertTrue(run.stdout().contains("typescript requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
         assertTrue(run.stdout().contains("outcomes   agree on every case"), run.stdout());
+        assertTrue(run.stdout().contains("java-to-typescript recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+                run.stdout());
+        assertTrue(run.stdout().contains("typescript-to-java recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+                run.stdout());
     }
 
     @Test
@@ -71,6 +75,7 @@ class LabMatrixIT {
     void verifyAgreesAndCatchesATamperedArtifact() throws Exception {
         LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
         assertEquals(0, verified.exitCode(), verified.stdout());
+        assertTrue(verified.stdout().contains("\"cross-java-to-typescript\""), verified.stdout());
         Path copy = dir.resolve("tampered");
         copyTree(out, copy);
         Path transcript = copy.resolve("java/case-01/server.transcript.log");
