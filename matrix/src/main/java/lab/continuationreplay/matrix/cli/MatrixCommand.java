@@ -15,8 +15,10 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.matrix.LabHome;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
+import lab.continuationreplay.matrix.cases.Controls;
 import lab.continuationreplay.matrix.cases.CrossSdkCells;
 import lab.continuationreplay.matrix.report.ReportFiles;
+import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
@@ -38,11 +40,11 @@ import picocli.CommandLine.Option;
                     + " verification agrees, and the SDKs agree on every outcome."
         })
 final class MatrixCommand implements Callable<Integer> {
-    @Option(names = "--out", description = "Output folder (default: runs/matrix-<UTC time>). Must not hold an attempt yet.")
+    @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "SDKs to run (default: java,typescript).")
-    List<String> sdks = List.of("java", "typescript");
+    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
+    List<String> sdks = List.of("all");
 
     @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 (default: all twelve).")
     List<String> only;
@@ -50,7 +52,8 @@ final class MatrixCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
-        Path folder = out != null ? out : home.resolve("runs").resolve("matrix-"
+        List<String> sdks = this.sdks.contains("all") ? List.of("java", "typescript") : this.sdks;
+        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve("matrix-"
                 + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
         Files.createDirectories(folder);
         List<MatrixCase> cases = MatrixCases.all().stream().filter(c -> only == null || only.contains(c.id())).toList();
@@ -66,8 +69,7 @@ final class MatrixCommand implements Callable<Integer> {
             if (sdk == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
             }
-            MatrixRunner.run(cases, sdk, folder, home, Streams.stdout());
-            Streams.stdout().flush();
+            MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
             Verifier.Verdict verdict = Verifier.verify(folder.resolve(sdk.label()), cases);
             records.put(sdk.label(), verdict.records());
             ok &= verdict.ok();
@@ -78,7 +80,7 @@ final class MatrixCommand implements Callable<Integer> {
             for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
                 String name = CrossSdkCells.attemptName(pair[0], pair[1]);
                 List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
-                MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stdout());
+                MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
                 Verifier.Verdict verdict = Verifier.verify(folder.resolve(name), cell);
                 crossCells.put(name, verdict.records());
                 ok &= verdict.ok();
@@ -86,10 +88,16 @@ final class MatrixCommand implements Callable<Integer> {
                         verdict.ok() ? "applied, stored result, no redispatch; verification agrees" : "FAILED " + verdict.problems()));
             }
         }
+        JsonNode controls = Controls.run(folder, home);
+        Files.writeString(folder.resolve("controls").resolve("controls.json"),
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(controls) + "\n");
+        ok &= controls.path("all_witnessed").asBoolean();
+        lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
         JsonNode vectors = vectorTable(home);
-        JsonNode comparison = ReportFiles.write(folder, records, crossCells, vectors);
+        JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls, vectors);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
+        Streams.stdout().print(ResultTable.render(comparison));
         Streams.stdout().println();
         lines.forEach(Streams.stdout()::println);
         if (records.size() > 1) {
@@ -98,6 +106,17 @@ final class MatrixCommand implements Callable<Integer> {
         Streams.stdout().println("evidence   " + folder);
         Streams.stdout().flush();
         return ok ? 0 : 1;
+    }
+
+    private static String controlSummary(JsonNode controls) {
+        List<String> parts = new ArrayList<>();
+        controls.fields().forEachRemaining(e -> {
+            if (e.getValue().isObject()) {
+                parts.add(e.getKey() + " " + e.getValue().path("issues").asInt() + " issues"
+                        + (e.getValue().path("witnessed").asBoolean() ? "" : " (NOT as expected)"));
+            }
+        });
+        return String.join(", ", parts);
     }
 
     private static JsonNode vectorTable(Path home) {

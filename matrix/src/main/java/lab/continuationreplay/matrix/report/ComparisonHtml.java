@@ -55,6 +55,21 @@ public final class ComparisonHtml {
             }
             h.append("</table>\n");
         }
+        JsonNode controls = comparison.path("controls");
+        if (controls.isObject()) {
+            h.append("<h2>Controls: without the guard (duplicates expected)</h2>\n<table><tr><th>control</th><th>issues</th>"
+                    + "<th>expected</th><th>witnessed</th></tr>\n");
+            controls.fields().forEachRemaining(e -> {
+                if (e.getValue().isObject()) {
+                    boolean witnessed = e.getValue().path("witnessed").asBoolean();
+                    h.append("<tr class=\"").append(witnessed ? "yes" : "no").append("\"><td>").append(escape(e.getKey()))
+                            .append("</td><td>").append(e.getValue().path("issues").asInt()).append("</td><td>")
+                            .append(e.getValue().path("expected_issues").asInt()).append("</td><td>").append(witnessed ? "yes" : "NO")
+                            .append("</td></tr>\n");
+                }
+            });
+            h.append("</table>\n");
+        }
         h.append("<h2>Wire differences</h2>\n<table><tr><th></th>");
         sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append("</th>"));
         h.append("</tr>\n");

@@ -36,6 +36,17 @@ public final class ComparisonMarkdown {
                         .append(" | ").append(cell.path("issues").asInt()).append(" | `").append(cell.path("outcome").toString()).append("` |\n");
             }
         }
+        JsonNode controls = comparison.path("controls");
+        if (controls.isObject()) {
+            md.append("\n## Controls: what happens without the guard (duplicates expected)\n\n| Control | Issues | Expected | Witnessed |\n|---|---|---|---|\n");
+            controls.fields().forEachRemaining(e -> {
+                if (e.getValue().isObject()) {
+                    md.append("| ").append(e.getKey()).append(" | ").append(e.getValue().path("issues").asInt()).append(" | ")
+                            .append(e.getValue().path("expected_issues").asInt()).append(" | ")
+                            .append(e.getValue().path("witnessed").asBoolean() ? "yes" : "**NO**").append(" |\n");
+                }
+            });
+        }
         md.append("\n## Wire differences (kept, not hidden)\n\n");
         md.append("| | ");
         sdks.forEach(s -> md.append(s.asText()).append(" | "));

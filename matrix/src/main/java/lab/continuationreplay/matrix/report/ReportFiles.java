@@ -14,8 +14,9 @@ public final class ReportFiles {
     private ReportFiles() {}
 
     public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, Map<String, List<JsonNode>> crossCells,
-            JsonNode vectors) throws IOException {
+            JsonNode controls, JsonNode vectors) throws IOException {
         ObjectNode comparison = Comparison.compare(recordsBySdk);
+        comparison.set("controls", controls);
         com.fasterxml.jackson.databind.node.ArrayNode cross = comparison.putArray("cross_sdk_recovery");
         crossCells.forEach((cell, records) -> records.forEach(r -> cross.addObject()
                 .put("cell", cell.substring("cross-".length()))

@@ -46,16 +46,26 @@ public final class CaseProcess {
 
     /** Round one; must be {@code input_required} with a string state. */
     public String roundOne(ObjectNode arguments) throws TransportFailure {
-        Reply reply = new Reply(process.callTool(CREATE, arguments, null, null));
-        if (!reply.inputRequired() || reply.requestState() == null) {
-            throw new IllegalStateException(name + ": round one did not ask for input: " + reply.raw());
-        }
-        return reply.requestState();
+        return roundOneOf(CREATE, arguments);
     }
 
     /** The continuation: accepted body and the state (omitted when {@code state} is null). */
     public Reply commit(ObjectNode arguments, String state, String body) throws TransportFailure {
-        return new Reply(process.callTool(CREATE, arguments, accepted(body), state));
+        return commit(CREATE, arguments, state, body);
+    }
+
+    /** A continuation of another tool (the unguarded control's {@code create_issue}). */
+    public Reply commit(String tool, ObjectNode arguments, String state, String body) throws TransportFailure {
+        return new Reply(process.callTool(tool, arguments, accepted(body), state));
+    }
+
+    /** Round one of another tool; must ask for input. */
+    public String roundOneOf(String tool, ObjectNode arguments) throws TransportFailure {
+        Reply reply = new Reply(process.callTool(tool, arguments, null, null));
+        if (!reply.inputRequired() || reply.requestState() == null) {
+            throw new IllegalStateException(name + ": round one of " + tool + " did not ask for input: " + reply.raw());
+        }
+        return reply.requestState();
     }
 
     /** A first round whose reply is returned as is. */

@@ -1,0 +1,23 @@
+package lab.continuationreplay.matrix.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
+
+/** The final table of {@code lab matrix} on stdout: one line per case, each SDK's status and the agreement. */
+public final class ResultTable {
+    private ResultTable() {}
+
+    public static String render(JsonNode comparison) {
+        StringBuilder out = new StringBuilder();
+        JsonNode sdks = comparison.path("sdks");
+        out.append(String.format(Locale.ROOT, "%-46s", "case"));
+        sdks.forEach(s -> out.append(String.format(Locale.ROOT, "%-12s", s.asText())));
+        out.append("agree\n");
+        for (JsonNode row : comparison.path("cases")) {
+            out.append(String.format(Locale.ROOT, "%-46s", row.path("case_id").asText() + " " + row.path("name").asText()));
+            sdks.forEach(s -> out.append(String.format(Locale.ROOT, "%-12s", row.path(s.asText()).path("status").asText())));
+            out.append(row.path("agree").asBoolean() ? "yes" : "NO").append('\n');
+        }
+        return out.toString();
+    }
+}
