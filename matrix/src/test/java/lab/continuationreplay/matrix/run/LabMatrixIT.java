@@ -85,6 +85,52 @@ class LabMatrixIT {
         assertTrue(tampered.stdout().contains("case 01"), tampered.stdout());
     }
 
+    @Test
+    void verifyCatchesAChangedRowAMissingArtifactAndAnExtraCase() throws Exception {
+        Path row = dir.resolve("changed-row");
+        copyTree(out, row);
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + row.resolve("typescript/case-04/store.sqlite3"));
+                java.sql.Statement statement = db.createStatement()) {
+            statement.executeUpdate("UPDATE issues SET body = 'beta'");
+        }
+        assertRefused(row, "case 04");
+
+        Path missing = dir.resolve("missing-artifact");
+        copyTree(out, missing);
+        Files.delete(missing.resolve("java/case-06/bob.transcript.log"));
+        assertRefused(missing, "case 06");
+
+        Path extra = dir.resolve("extra-case");
+        copyTree(out, extra);
+        Path results = extra.resolve("java/results.jsonl");
+        List<String> lines = Files.readAllLines(results);
+        Files.writeString(results, String.join("\n", lines) + "\n" + lines.get(0) + "\n");
+        assertRefused(extra, "13 records for 12 requested cases");
+    }
+
+    @Test
+    void theLostReplyDemoTellsTheStoryOnBothSdks() throws Exception {
+        for (String sdk : List.of("java", "typescript")) {
+            LabProcess.Result demo = LabProcess.run(List.of("demo", "lost-reply", "--output-dir", dir.resolve("demo").toString(),
+                    "--sdk", sdk), Map.of(), "");
+            assertEquals(0, demo.exitCode(), demo.stdout() + demo.stderr());
+            JsonNode summary = ExactJson.parse(demo.stdout());
+            assertEquals("input_required", summary.path("first_round").asText());
+            assertEquals("unknown", summary.path("transport").asText());
+            assertEquals("applied", summary.path("status").path("state").asText());
+            assertEquals("created 1", summary.path("status").path("storedResult").asText());
+            assertTrue(summary.path("replay").path("replayed").asBoolean());
+            assertEquals(1, summary.path("issues").asInt());
+            assertEquals(1, summary.path("operations").asInt());
+        }
+    }
+
+    private static void assertRefused(Path evidence, String problem) throws Exception {
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", evidence.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains(problem), verdict.stdout());
+    }
+
     private static void copyTree(Path from, Path to) throws Exception {
         try (var files = Files.walk(from)) {
             for (Path source : files.toList()) {
