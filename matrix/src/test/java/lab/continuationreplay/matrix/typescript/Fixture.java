@@ -9,19 +9,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.matrix.servers.WireSettings;
 import lab.continuationreplay.matrix.wire.ServerProcess;
 import lab.continuationreplay.matrix.wire.TransportFailure;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Test support: the built TypeScript fixture ({@code node ts-fixture/dist/server.js}) as a process, and its calls. */
 final class Fixture {
-    static final long T0 = 1_790_035_200L;
-    static final String STATE_KEY_HEX = "8cac6b8c4ec375b861c294c1e49f902e5beb661a50b9cb3323c4ae30eb0d7dfc";
-    static final String FINGERPRINT_KEY_HEX = "8c0aed9f1ff0487480b140421d28d2e49f5a61b8f1837dab9304a6d126f7adba";
+    static final long T0 = WireSettings.T0;
+    static final String STATE_KEY_HEX = WireSettings.STATE_KEY_HEX;
+    static final String FINGERPRINT_KEY_HEX = WireSettings.FINGERPRINT_KEY_HEX;
     static final String GUARDED = "create_guarded_issue";
     static final String STATUS = "get_operation_status";
     // The first call waits for the bridge JVM the fixture starts next to it.
@@ -32,16 +33,7 @@ final class Fixture {
 
     /** The lab environment: principal alice, the matrix backend, T0, TTLs 300/360/600, the database in {@code dir}. */
     static Map<String, String> environment(Path dir) {
-        Map<String, String> env = new HashMap<>();
-        env.put("WIRE_SERVER_DB", database(dir).toString());
-        env.put("WIRE_BACKEND_ID", "sqlite:guarded-matrix");
-        env.put("WIRE_PRINCIPAL", "alice");
-        env.put("WIRE_CLOCK_EPOCH", Long.toString(T0));
-        env.put("WIRE_AUTHORITY_TTL", "300");
-        env.put("WIRE_REPLAY_RETENTION_TTL", "360");
-        env.put("WIRE_REQUEST_STATE_TTL", "600");
-        env.put("WIRE_STATE_KEY_HEX", STATE_KEY_HEX);
-        env.put("WIRE_FINGERPRINT_KEY_HEX", FINGERPRINT_KEY_HEX);
+        Map<String, String> env = new HashMap<>(WireSettings.matrix(database(dir), "alice").environment());
         // the bridge child runs on the JDK of this build
         env.put("JAVA_HOME", System.getProperty("java.home"));
         return env;
@@ -57,10 +49,9 @@ final class Fixture {
 
     static ServerProcess start(Path dir, Map<String, String> environment) throws Exception {
         Path home = LabHome.resolve();
-        Path server = LabHome.requireFile(home.resolve("ts-fixture/dist/server.js"), "build ts-fixture (mvn -pl ts-fixture verify)");
         LabHome.requireFile(home.resolve("bridge/target/bridge.jar"), "build the bridge (mvn -pl bridge package)");
         int n = SERIAL.incrementAndGet();
-        return ServerProcess.start(List.of(LabHome.node(), server.toString()), environment,
+        return ServerProcess.start(ServerKind.TYPESCRIPT.command(home), environment,
                 dir.resolve("server-" + n + ".transcript.log"), dir.resolve("server-" + n + ".stderr.log"), READ_TIMEOUT);
     }
 

@@ -9,36 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.store.OperationIdentity;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Seed spec §5.2: atomic apply-once, replay and binding conflicts. */
-class AtomicApplyTest {
+class AtomicApplyTest extends FreshLedger {
     private static final String CONFLICT =
             "operation_id is already bound to a different principal, backend, or request fingerprint";
     private static final Deadlines WINDOW = Deadlines.of(100, 110, 120);
-
-    @TempDir
-    Path dir;
-    Path file;
-    IssueLedger ledger;
-
-    @BeforeEach
-    void open() throws Exception {
-        file = dir.resolve("ledger.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ledger.close();
-    }
 
     @Test
     void firstCallCreatesIssueAndAppliedOperationRow() throws Exception {

@@ -10,35 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.store.OperationIdentity;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Fault-hook cut points (spec §5.2/§5.3/§7.3) and interrupted partial operations left {@code in_progress}. */
-class InterruptedOperationTest {
+class InterruptedOperationTest extends FreshLedger {
     private static final Deadlines WINDOW = Deadlines.of(100, 110, 120);
-
-    @TempDir
-    Path dir;
-    Path file;
-    IssueLedger ledger;
-
-    @BeforeEach
-    void open() throws Exception {
-        file = dir.resolve("ledger.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ledger.close();
-    }
 
     /** A partial-mode watcher step that throws an Error, as an interrupt would: not caught as a step failure. */
     private static PartialSteps interruptingWatcher(AssertionError interrupt) {

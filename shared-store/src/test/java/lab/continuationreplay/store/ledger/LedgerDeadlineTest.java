@@ -7,36 +7,16 @@ import static lab.continuationreplay.store.ledger.LedgerTestSupport.tableCounts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Seed spec §5.4: validate_timing, inclusive-expired deadlines, tombstones. */
-class LedgerDeadlineTest {
+class LedgerDeadlineTest extends FreshLedger {
     private static final Deadlines WINDOW = Deadlines.of(100, 110, 120);
     private static final String AUTHORITY = "operation authority has expired";
     private static final String RETENTION = "operation replay retention has expired";
-
-    @TempDir
-    Path dir;
-    Path file;
-    IssueLedger ledger;
-
-    @BeforeEach
-    void open() throws Exception {
-        file = dir.resolve("ledger.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ledger.close();
-    }
 
     private ApplyResult apply(String op, Deadlines deadlines, Double now) throws Exception {
         return ledger.applyIssueOnce(id(op), "fp", "T", "B", deadlines, now, FaultHook.NONE);

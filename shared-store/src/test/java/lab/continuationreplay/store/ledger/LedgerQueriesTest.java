@@ -4,33 +4,13 @@ import static lab.continuationreplay.store.ledger.LedgerTestSupport.BACKEND;
 import static lab.continuationreplay.store.ledger.LedgerTestSupport.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import lab.continuationreplay.store.OperationIdentity;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Seed spec §5.5: read-side queries of the ledger. */
-class LedgerQueriesTest {
-    @TempDir
-    Path dir;
-    Path file;
-    IssueLedger ledger;
-
-    @BeforeEach
-    void open() throws Exception {
-        file = dir.resolve("ledger.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ledger.close();
-    }
-
+class LedgerQueriesTest extends FreshLedger {
     @Test
     void emptyLedger() throws Exception {
         assertEquals(0, ledger.issueCount());

@@ -8,36 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Seed spec §5.3: the bounded multi-step operation of case 12. */
-class PartialApplyTest {
+class PartialApplyTest extends FreshLedger {
     private static final Deadlines WINDOW = Deadlines.of(100, 110, 120);
     private static final String WATCHER = "audit@example.test";
-
-    @TempDir
-    Path dir;
-    Path file;
-    IssueLedger ledger;
-
-    @BeforeEach
-    void open() throws Exception {
-        file = dir.resolve("ledger.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        ledger.close();
-    }
 
     private static List<List<String>> eventTuples(List<OperationEvent> events) {
         List<List<String>> tuples = new ArrayList<>();

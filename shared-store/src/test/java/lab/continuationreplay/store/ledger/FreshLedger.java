@@ -1,0 +1,27 @@
+package lab.continuationreplay.store.ledger;
+
+import static lab.continuationreplay.store.ledger.LedgerTestSupport.BACKEND;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A fresh ledger file per test, opened before and closed after it. */
+abstract class FreshLedger {
+    @TempDir
+    Path dir;
+    Path file;
+    IssueLedger ledger;
+
+    @BeforeEach
+    void open() throws Exception {
+        file = dir.resolve("ledger.sqlite3");
+        ledger = IssueLedger.open(file, BACKEND);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        ledger.close();
+    }
+}
