@@ -22,7 +22,7 @@ public final class CaseRecord {
 
     public static ObjectNode of(MatrixCase matrixCase, String sdk, CaseFacts facts, Map<String, String> hashes,
             String machineryError) {
-        List<String> violations = Predicate.violations(facts);
+        List<String> violations = Predicate.violations(facts, sdk);
         ObjectNode record = JsonNodeFactory.instance.objectNode();
         record.put("case_id", matrixCase.id());
         record.put("name", matrixCase.name());

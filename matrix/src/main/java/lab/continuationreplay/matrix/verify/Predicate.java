@@ -8,6 +8,7 @@ import java.util.Set;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
 import lab.continuationreplay.matrix.evidence.Outcomes;
 import lab.continuationreplay.matrix.evidence.WireFacts;
+import lab.continuationreplay.matrix.run.Reply;
 import lab.continuationreplay.matrix.servers.WireSettings;
 import lab.continuationreplay.vectors.CanonicalJson;
 
@@ -23,6 +24,43 @@ public final class Predicate {
             Map.entry("11", 1), Map.entry("02", 0));
 
     private Predicate() {}
+
+    /** Cases whose refusals come from the guard (one per case at least), and those with an SDK-side state refusal. */
+    private static final Set<String> GUARD_REFUSALS = Set.of("04", "05", "06", "07", "10", "11");
+    private static final Set<String> STATE_REFUSALS = Set.of("05", "06", "10");
+
+    /** The SDK-independent checks, plus how this SDK must shape its refusals (seed spec §9.14, per-SDK additions). */
+    public static List<String> violations(CaseFacts facts, String sdk) {
+        List<String> problems = violations(facts);
+        String guardShape = switch (sdk) {
+            case "java" -> "jsonrpc_error";
+            case "typescript" -> "tool_result_isError";
+            default -> null; // cross-SDK cells mix both
+        };
+        if (guardShape == null) {
+            return problems;
+        }
+        List<Reply> refusals = facts.wire().calls().stream().filter(WireFacts.Call::answered).map(WireFacts.Call::asReply)
+                .filter(Reply::refused).toList();
+        boolean guardRefusalShaped = refusals.stream().filter(r -> !Reply.STATE_REJECTED.equals(r.mechanism()))
+                .allMatch(r -> shape(r).equals(guardShape));
+        if (GUARD_REFUSALS.contains(facts.caseId())
+                && (!guardRefusalShaped || refusals.stream().noneMatch(r -> !Reply.STATE_REJECTED.equals(r.mechanism())))) {
+            problems.add(sdk + " must refuse through " + guardShape);
+        }
+        boolean stateRefusalShaped = refusals.stream().filter(r -> Reply.STATE_REJECTED.equals(r.mechanism()))
+                .allMatch(r -> r.raw().path("error").path("code").asInt() == -32602
+                        && "invalid_request_state".equals(r.raw().path("error").path("data").path("reason").asText()));
+        if (STATE_REFUSALS.contains(facts.caseId())
+                && (!stateRefusalShaped || refusals.stream().noneMatch(r -> Reply.STATE_REJECTED.equals(r.mechanism())))) {
+            problems.add(sdk + " must refuse the state as JSON-RPC -32602 with data.reason invalid_request_state");
+        }
+        return problems;
+    }
+
+    private static String shape(Reply reply) {
+        return reply.raw().has("error") ? "jsonrpc_error" : "tool_result_isError";
+    }
 
     public static List<String> violations(CaseFacts facts) {
         List<String> problems = new ArrayList<>();

@@ -109,6 +109,18 @@ class LabMatrixIT {
     }
 
     @Test
+    void eachSdkMustShapeItsRefusalsItsOwnWay() throws Exception {
+        var javaCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("java/case-05"));
+        var typescriptCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("typescript/case-05"));
+        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "java"));
+        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "typescript"));
+        assertEquals(List.of("typescript must refuse through tool_result_isError"),
+                lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "typescript"));
+        assertEquals(List.of("java must refuse through jsonrpc_error"),
+                lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "java"));
+    }
+
+    @Test
     void theLostReplyDemoTellsTheStoryOnBothSdks() throws Exception {
         for (String sdk : List.of("java", "typescript")) {
             LabProcess.Result demo = LabProcess.run(List.of("demo", "lost-reply", "--output-dir", dir.resolve("demo").toString(),
