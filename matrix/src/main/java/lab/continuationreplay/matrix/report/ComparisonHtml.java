@@ -37,7 +37,7 @@ public final class ComparisonHtml {
                         .append("</td><td><code>").append(escape(String.join("\n", ComparisonMarkdown.texts(side.path("refusal_shapes")))))
                         .append("</code></td>");
                 if (!agree || outcomes.isEmpty()) {
-                    outcomes.append(agree ? "" : sdk.asText() + ": ").append(side.path("outcome").toString()).append('\n');
+                    outcomes.append(agree ? "" : sdk.asText() + ":\n").append(lines(side.path("outcome"))).append('\n');
                 }
             }
             h.append("<td><code>").append(escape(outcomes.toString().trim())).append("</code></td></tr>\n");
@@ -50,7 +50,7 @@ public final class ComparisonHtml {
                 boolean pass = "pass".equals(cell.path("status").asText());
                 h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
                         .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
-                        .append(cell.path("issues").asInt()).append("</td><td><code>").append(escape(cell.path("outcome").toString()))
+                        .append(cell.path("issues").asInt()).append("</td><td><code>").append(escape(lines(cell.path("outcome"))))
                         .append("</code></td></tr>\n");
             }
             h.append("</table>\n");
@@ -94,6 +94,13 @@ public final class ComparisonHtml {
             h.append("</table>\n");
         }
         return h.append("</body></html>\n").toString();
+    }
+
+    /** An outcome one member per line, so the table stays readable without scrolling. */
+    static String lines(JsonNode outcome) {
+        StringBuilder text = new StringBuilder();
+        outcome.fields().forEachRemaining(e -> text.append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
+        return text.toString().trim();
     }
 
     static String escape(String text) {
