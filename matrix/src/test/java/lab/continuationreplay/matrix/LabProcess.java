@@ -20,6 +20,12 @@ public final class LabProcess {
     }
 
     public static Result run(List<String> args, Map<String, String> environment, byte[] stdin) throws IOException, InterruptedException {
+        return run(args, environment, stdin, java.time.Duration.ofSeconds(120));
+    }
+
+    /** As above with a time limit of the caller's: a whole matrix on a busy two-core machine takes minutes. */
+    public static Result run(List<String> args, Map<String, String> environment, byte[] stdin, java.time.Duration limit)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dlab.home=" + home(),
@@ -37,9 +43,10 @@ public final class LabProcess {
         } catch (IOException closedEarly) {
             // the command may stop reading at its first bad line
         }
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-            throw new IllegalStateException("lab " + args + " did not finish in 120 s");
+            throw new IllegalStateException("lab " + args + " did not finish in " + limit.toSeconds() + " s");
         }
         return new Result(process.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
                 new String(err.join(), StandardCharsets.UTF_8));

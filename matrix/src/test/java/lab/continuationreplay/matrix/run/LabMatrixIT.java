@@ -25,7 +25,7 @@ class LabMatrixIT {
     @BeforeAll
     static void runTheMatrix() throws Exception {
         out = dir.resolve("matrix");
-        run = LabProcess.run(List.of("matrix", "--out", out.toString()), Map.of(), "");
+        run = LabProcess.run(List.of("matrix", "--out", out.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(15));
     }
 
     @Test
