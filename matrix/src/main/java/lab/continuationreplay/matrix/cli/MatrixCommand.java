@@ -17,6 +17,8 @@ import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
 import lab.continuationreplay.matrix.cases.Controls;
 import lab.continuationreplay.matrix.cases.CrossSdkCells;
+import lab.continuationreplay.matrix.containers.InContainerMatrix;
+import lab.continuationreplay.matrix.containers.RuntimeCell;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
@@ -37,10 +39,12 @@ import picocli.CommandLine.Option;
                     + " evidence, verifies every case again from those artifacts alone, and compares the SDKs.",
             "Writes OUT/<sdk>/ (case-NN/, results.jsonl, SUMMARY.json, MATRIX.md, provenance.json) and OUT/COMPARISON.md,"
                     + " comparison.json, report.html. Exit 0 only if every case passes on every SDK, the independent"
-                    + " verification agrees, and the SDKs agree on every outcome."
+                    + " verification agrees, and the SDKs agree on every outcome.",
+            "With --in-container the same runs once per runtime cell in a container, into OUT/<cell>/, and"
+                    + " OUT/runtimes.md compares the cells."
         })
 final class MatrixCommand implements Callable<Integer> {
-    @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>). Never overwritten.")
+    @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
     Path out;
 
     @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
@@ -49,12 +53,33 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 (default: all twelve).")
     List<String> only;
 
+    @Option(names = "--in-container", description = "Run the matrix inside containers on a local Docker engine, once per"
+            + " runtime cell (images built here, never pulled; network none), verify each cell on the host and write"
+            + " OUT/<cell>/ plus the runtime table OUT/runtimes.md and runtimes.json. See docs/containers.md.")
+    boolean inContainer;
+
+    @Option(names = "--runtime", split = ",", paramLabel = "CELL", description = "With --in-container: the runtime cells,"
+            + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
+    List<String> runtimes;
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
         List<String> sdks = this.sdks.contains("all") ? List.of("java", "typescript") : this.sdks;
-        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve("matrix-"
+        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve((inContainer ? "in-container-" : "matrix-")
                 + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        if (runtimes != null && !inContainer) {
+            throw new IllegalArgumentException("--runtime needs --in-container");
+        }
+        if (inContainer) {
+            List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
+            List<String> passThrough = new ArrayList<>(List.of("--sdk", String.join(",", this.sdks)));
+            if (only != null) {
+                passThrough.addAll(List.of("--cases", String.join(",", only)));
+            }
+            Files.createDirectories(folder);
+            return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
+        }
         Files.createDirectories(folder);
         List<MatrixCase> cases = MatrixCases.all().stream().filter(c -> only == null || only.contains(c.id())).toList();
         if (cases.isEmpty()) {

@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# Builds the lab's container images on this machine, never pulling from a registry, and prints one line per runtime
+# cell on stdout: "<cell><TAB><runner image>". Progress goes to stderr. See docs/containers.md.
+#
+#   containers/build-images.sh [--runtime jdk17-node20,jdk25-node22|all]
+#
+# Three levels, each tagged with a hash of its inputs, so an unchanged level is never rebuilt:
+#   local/lab-base:bookworm-minbase-<h>   debootstrap --variant=minbase bookworm from the Debian archive, docker import
+#                                         (the root file system is also kept as a tarball in the cache folder)
+#   local/lab-runtime:<cell>-<h>          containers/runtime/Dockerfile: base + one JDK + one Node.js, copied from
+#                                         this machine (h: base image id, JDK and node content hashes, Dockerfile)
+#   local/lab-runner:<cell>-<h>           containers/runner/Dockerfile: runtime + the built lab (h: runtime image id,
+#                                         lab content hash, Dockerfile, entrypoint)
+#
+# Environment (all optional):
+#   LAB_CONTAINER_CACHE      cache folder (default ${XDG_CACHE_HOME:-~/.cache}/continuation-replay-lab)
+#   LAB_DEBIAN_MIRROR        Debian archive for debootstrap (default: the first URIs of apt's debian.sources)
+#   LAB_JDK17_HOME           default /usr/lib/jvm/java-17-openjdk-amd64
+#   LAB_JDK25_HOME           default /usr/lib/jvm/temurin-25-jdk-amd64
+#   LAB_NODE20               a Node.js 20 binary (default: node on PATH, checked to be v20)
+#   LAB_NODE22               a Node.js 22 binary (default: the npm package node@$NODE22_VERSION, installed into the cache)
+#   LAB_BASE_IMAGE_JDK17     on a machine with registry access: an official JDK image to build FROM instead of the
+#   LAB_BASE_IMAGE_JDK25       debootstrap base and a copied JDK, e.g. eclipse-temurin:17-jdk / eclipse-temurin:25-jdk
+#   LAB_BASE_JAVA_HOME       the JDK's folder inside such an image (default /opt/java/openjdk)
+set -euo pipefail
+
+readonly NODE22_VERSION=22.23.3            # npm package node@22, pinned
+readonly SUITE=bookworm VARIANT=minbase
+readonly BASE_RECIPE_VERSION=1             # bump when the base recipe below changes
+readonly ALL_CELLS=(jdk17-node20 jdk17-node22 jdk25-node20 jdk25-node22)
+
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cache="${LAB_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/continuation-replay-lab}"
+export DOCKER_BUILDKIT=0                   # the legacy builder: the known-working path with dockerd 20.10 here
+
+log() { printf '%s build-images: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+runtime_arg=all
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --runtime) runtime_arg="${2:?--runtime needs a value}"; shift 2 ;;
+    --runtime=*) runtime_arg="${1#--runtime=}"; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) die "unknown argument $1" ;;
+  esac
+done
+cells=()
+if [[ "$runtime_arg" == all ]]; then
+  cells=("${ALL_CELLS[@]}")
+else
+  IFS=, read -r -a cells <<<"$runtime_arg"
+  for cell in "${cells[@]}"; do
+    [[ " ${ALL_CELLS[*]} " == *" $cell "* ]] || die "unknown runtime cell '$cell' (one of ${ALL_CELLS[*]})"
+  done
+fi
+
+docker info >/dev/null 2>&1 || die "no Docker engine answers (docker info failed); start dockerd first (docs/containers.md)"
+mkdir -p "$cache"/{base,hashes,tmp}
+# One build at a time per cache folder (a test and the CLI may ask at once).
+exec 9>"$cache/build.lock"
+flock 9
+
+work="$(mktemp -d "$cache/tmp/build.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+sha() { sha256sum | cut -c1-64; }
+# Runs a command with its output in a log file; shows the log's end when it fails.
+quiet() {
+  local logfile="$1"; shift
+  "$@" >"$logfile" 2>&1 || { tail -30 "$logfile" >&2; die "failed: $*"; }
+}
+image_id() { docker image inspect --format '{{.Id}}' "$1" 2>/dev/null; }
+
+# Content hash of files and folders (paths, types, modes, link targets, bytes). Remembered per listing (paths, sizes,
+# modification times) in the cache, so an unchanged JDK is hashed once per machine, not once per run.
+content_hash() {
+  local listing memo
+  listing="$(for p in "$@"; do find "$p" -printf '%p %y %m %s %T@ %l\n'; done | LC_ALL=C sort | sha)"
+  memo="$cache/hashes/$listing"
+  if [[ ! -s "$memo" ]]; then
+    { for p in "$@"; do find "$p" -printf '%p %y %m %l\n'; done | LC_ALL=C sort
+      for p in "$@"; do find "$p" -type f -print0; done | LC_ALL=C sort -z | xargs -0 -r sha256sum
+    } | sha >"$memo.part"
+    mv "$memo.part" "$memo"
+  fi
+  cat "$memo"
+}
+
+# Copies a path into an overlay tree at the same absolute path: hard links when the file system allows, else a copy.
+overlay_copy() {
+  local source="$1" tree="$2"
+  mkdir -p "$tree$(dirname "$source")"
+  cp -a --link "$source" "$tree$(dirname "$source")/" 2>/dev/null || cp -a "$source" "$tree$(dirname "$source")/"
+}
+
+debian_mirror() {
+  if [[ -n "${LAB_DEBIAN_MIRROR:-}" ]]; then echo "$LAB_DEBIAN_MIRROR"; return; fi
+  local uri=""
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    uri="$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+  fi
+  if [[ -z "$uri" && -f /etc/apt/sources.list ]]; then
+    uri="$(awk '$1 == "deb" && $0 !~ /security/ {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' /etc/apt/sources.list)"
+  fi
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# --- level 1: the base image (debootstrap, imported) --------------------------------------------------------------
+base_image() {
+  local recipe tag tarball rootfs started
+  recipe="$(printf 'debootstrap --variant=%s %s amd64 recipe-%s' "$VARIANT" "$SUITE" "$BASE_RECIPE_VERSION" | sha)"
+  tag="local/lab-base:$SUITE-$VARIANT-${recipe:0:12}"
+  if image_id "$tag" >/dev/null; then
+    log "base $tag: cached"
+    echo "$tag"; return
+  fi
+  tarball="$cache/base/$SUITE-$VARIANT-${recipe:0:12}.tar"
+  if [[ ! -s "$tarball" ]]; then
+    command -v debootstrap >/dev/null || die "debootstrap is missing (apt-get install debootstrap)"
+    [[ "$(id -u)" == 0 ]] || die "debootstrap needs root"
+    rootfs="$work/rootfs"
+    started=$SECONDS
+    log "base: debootstrap --variant=$VARIANT $SUITE from $(debian_mirror) (a few minutes, once per machine)"
+    debootstrap --variant="$VARIANT" "$SUITE" "$rootfs" "$(debian_mirror)" >"$work/debootstrap.log" 2>&1 \
+      || { tail -20 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
+    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb
+    tar --numeric-owner -C "$rootfs" -cf "$tarball.part" .
+    mv "$tarball.part" "$tarball"
+    rm -rf "$rootfs"
+    log "base: root file system in $((SECONDS - started)) s, kept as $tarball"
+  fi
+  docker import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'ENV LANG=C.UTF-8' \
+    --change 'CMD ["/bin/bash"]' \
+    --change "LABEL lab.recipe=debootstrap-$VARIANT-$SUITE lab.inputs.sha256=$recipe" \
+    --message "debootstrap --variant=$VARIANT $SUITE" \
+    "$tarball" "$tag" >/dev/null
+  log "base $tag: imported"
+  echo "$tag"
+}
+
+# --- runtimes on this machine ---------------------------------------------------------------------------------------
+jdk_home() {
+  case "$1" in
+    17) echo "${LAB_JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}" ;;
+    25) echo "${LAB_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}" ;;
+  esac
+}
+
+# The JDK folder plus every file its absolute symbolic links point to outside it (Debian keeps the JDK's
+# configuration in /etc/java-17-openjdk and its trust store in /etc/ssl/certs/java).
+jdk_paths() {
+  local jdk="$1" target
+  echo "$jdk"
+  while IFS= read -r target; do
+    [[ "$target" != "$jdk"/* && -e "$target" ]] && echo "$target"
+  done < <(find "$jdk" -type l -lname '/*' -printf '%l\n' | LC_ALL=C sort -u)
+}
+
+node_binary() {
+  local major="$1" binary version
+  case "$major" in
+    20) binary="${LAB_NODE20:-$(command -v node || true)}" ;;
+    22)
+      binary="${LAB_NODE22:-$cache/node22/node_modules/node/bin/node}"
+      if [[ -z "${LAB_NODE22:-}" && ! -x "$binary" ]]; then
+        log "node 22: npm install node@$NODE22_VERSION into $cache/node22"
+        rm -rf "$cache/node22"
+        mkdir -p "$cache/node22"
+        quiet "$work/npm-node22.log" npm install --prefix "$cache/node22" --no-save --no-audit --no-fund "node@$NODE22_VERSION"
+      fi ;;
+  esac
+  [[ -n "$binary" && -x "$binary" ]] || die "no Node.js $major binary (set LAB_NODE$major)"
+  binary="$(readlink -f "$binary")"
+  version="$("$binary" --version)"
+  [[ "$version" == "v$major."* ]] || die "$binary is $version, not Node.js $major (set LAB_NODE$major)"
+  echo "$binary"
+}
+
+# --- level 2: the runtime image of one cell ------------------------------------------------------------------------
+runtime_image() {
+  local cell="$1" jdk="${1%%-*}" node="${1##*-}" base base_id java_home jdk_dir node_bin inputs tag context
+  jdk="${jdk#jdk}"; node="${node#node}"
+  local official_var="LAB_BASE_IMAGE_JDK$jdk"
+  local official="${!official_var:-}"
+  node_bin="$(node_binary "$node")"
+  if [[ -n "$official" ]]; then
+    base="$official"
+    docker image inspect "$base" >/dev/null 2>&1 || docker pull "$base" >&2
+    java_home="${LAB_BASE_JAVA_HOME:-/opt/java/openjdk}"
+    jdk_dir=""
+  else
+    base="$(base_image)"
+    jdk_dir="$(jdk_home "$jdk")"
+    [[ -x "$jdk_dir/bin/java" ]] || die "no JDK $jdk at $jdk_dir (set LAB_JDK${jdk}_HOME)"
+    grep -q "^JAVA_VERSION=\"$jdk[.\"]" "$jdk_dir/release" 2>/dev/null || die "$jdk_dir is not JDK $jdk (no JAVA_VERSION=\"$jdk... in its release file)"
+    java_home="$jdk_dir"
+  fi
+  base_id="$(image_id "$base")"
+  local paths=()
+  [[ -z "$jdk_dir" ]] || mapfile -t paths < <(jdk_paths "$jdk_dir")
+  inputs="$( {
+    echo "base $base_id"; echo "java_home $java_home"
+    sha256sum <"$home/containers/runtime/Dockerfile"
+    [[ -z "$jdk_dir" ]] || content_hash "${paths[@]}"
+    echo "node $(content_hash "$node_bin")"
+  } | sha)"
+  tag="local/lab-runtime:$cell-${inputs:0:12}"
+  if image_id "$tag" >/dev/null; then
+    log "runtime $tag: cached"
+    echo "$tag"; return
+  fi
+  context="$work/runtime-$cell"
+  mkdir -p "$context/jdk" "$context/node/usr/local/bin"
+  cp "$home/containers/runtime/Dockerfile" "$context/"
+  if [[ -n "$jdk_dir" ]]; then
+    for p in "${paths[@]}"; do overlay_copy "$p" "$context/jdk"; done
+  fi
+  cp -a --link "$node_bin" "$context/node/usr/local/bin/node" 2>/dev/null || cp -a "$node_bin" "$context/node/usr/local/bin/node"
+  log "runtime $tag: building (JDK $jdk from ${jdk_dir:-$base}, Node.js $("$node_bin" --version))"
+  quiet "$work/build-$cell.log" docker build --network none -t "$tag" --label "lab.inputs.sha256=$inputs" \
+    --label "lab.cell=$cell" --build-arg "BASE_IMAGE=$base" --build-arg "JAVA_HOME_IN_IMAGE=$java_home" "$context"
+  rm -rf "$context"
+  prune_other_tags local/lab-runtime "$cell" "$tag"
+  echo "$tag"
+}
+
+# --- level 3: the runner image (the built lab) ---------------------------------------------------------------------
+lab_files() {
+  local f
+  for f in matrix/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
+      ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js; do
+    [[ -f "$home/$f" ]] || die "$f is missing; build the lab first (mvn -B -DskipTests install, or ./lab --help)"
+  done
+  printf '%s\n' matrix/target/lab.jar matrix/target/lib java-server/target/java-server.jar java-server/target/lib \
+    bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json
+}
+
+stage_lab() {
+  local target="$1" f
+  mkdir -p "$target"
+  while IFS= read -r f; do
+    mkdir -p "$target/$(dirname "$f")"
+    cp -a "$home/$f" "$target/$(dirname "$f")/"
+  done < <(lab_files)
+  # Production dependencies only, from the lock file (npm's cache makes this offline after the first build).
+  (cd "$target/ts-fixture" && quiet "$work/npm-ci.log" npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund)
+  mkdir -p "$target/bin"
+  cp "$home/containers/runner/lab-entrypoint.sh" "$target/bin/lab"
+  chmod 755 "$target/bin/lab"
+}
+
+lab_hash=""
+runner_image() {
+  local cell="$1" runtime="$2" inputs tag context
+  if [[ -z "$lab_hash" ]]; then
+    lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && content_hash "${files[@]}")"
+  fi
+  inputs="$( {
+    echo "runtime $(image_id "$runtime")"; echo "lab $lab_hash"
+    sha256sum <"$home/containers/runner/Dockerfile"; sha256sum <"$home/containers/runner/lab-entrypoint.sh"
+  } | sha)"
+  tag="local/lab-runner:$cell-${inputs:0:12}"
+  if image_id "$tag" >/dev/null; then
+    log "runner $tag: cached"
+    echo "$tag"; return
+  fi
+  if [[ ! -d "$work/lab" ]]; then
+    log "runner: staging the built lab"
+    stage_lab "$work/lab/lab"
+    cp "$home/containers/runner/Dockerfile" "$work/lab/"
+  fi
+  log "runner $tag: building"
+  quiet "$work/build-runner-$cell.log" docker build --network none -t "$tag" --label "lab.inputs.sha256=$inputs" \
+    --label "lab.cell=$cell" --build-arg "RUNTIME_IMAGE=$runtime" "$work/lab"
+  prune_other_tags local/lab-runner "$cell" "$tag"
+  echo "$tag"
+}
+
+# Older tags of the same cell are superseded; untag them so images do not pile up (shared layers stay).
+prune_other_tags() {
+  local repository="$1" cell="$2" keep="$3" old
+  for old in $(docker images --format '{{.Repository}}:{{.Tag}}' "$repository" | grep ":$cell-" || true); do
+    [[ "$old" == "$keep" ]] || docker rmi "$old" >/dev/null 2>&1 || true
+  done
+}
+
+started=$SECONDS
+for cell in "${cells[@]}"; do
+  runtime="$(runtime_image "$cell")"
+  runner="$(runner_image "$cell" "$runtime")"
+  printf '%s\t%s\n' "$cell" "$runner"
+done
+log "images ready in $((SECONDS - started)) s"
