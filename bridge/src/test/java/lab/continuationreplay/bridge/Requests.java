@@ -24,14 +24,9 @@ final class Requests {
         return state;
     }
 
+    /** The normalised responses the fixture sends: the guard's own normal form. */
     static ObjectNode responses(String body) {
-        ObjectNode response = JsonNodeFactory.instance.objectNode();
-        response.putNull("_meta");
-        response.put("action", "accept");
-        response.putObject("content").put("body", body);
-        ObjectNode responses = JsonNodeFactory.instance.objectNode();
-        responses.set("body", response);
-        return responses;
+        return lab.continuationreplay.store.guard.InputResponses.normalised(body);
     }
 
     static ObjectNode apply(String operationId, String title, String mode, String body) {
