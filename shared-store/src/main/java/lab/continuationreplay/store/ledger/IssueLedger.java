@@ -62,11 +62,11 @@ public final class IssueLedger implements AutoCloseable {
         Properties properties = new Properties();
         properties.setProperty("busy_timeout", Integer.toString(busyTimeoutMs));
         properties.setProperty("foreign_keys", "true");
-        properties.setProperty("journal_mode", "WAL");
         properties.setProperty("synchronous", "FULL");
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + absolute, properties);
         IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
         try {
+            WalJournal.enable(connection, busyTimeoutMs);
             ledger.immediate(() -> {
                 LedgerSchema.createOrMigrate(connection, backendId);
                 return null;
