@@ -1,7 +1,9 @@
 package lab.continuationreplay.server;
 
+import java.sql.SQLException;
 import java.util.Optional;
 import lab.continuationreplay.server.state.SealedRequestState;
+import lab.continuationreplay.server.tools.GuardOnDemand;
 import lab.continuationreplay.server.tools.GuardedTools;
 import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.guard.IssueGuard;
@@ -21,29 +23,47 @@ public final class GuardedServerMain {
 
     public static void main(String[] args) {
         TrustedEnvironment env = TrustedEnvironment.fromProcess();
-        IssueLedger ledger;
+        GuardOnDemand guard;
         GuardedTools tools;
         try {
             Optional<LabFault> fault = env.fault();
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
-            ledger = IssueLedger.open(env.database(), env.backendId());
-            IssueGuard guard = new IssueGuard(env.guardConfig(true), ledger, fault.map(LabFault::hook).orElse(FaultHook.NONE));
+            guard = new GuardOnDemand(new GuardOnDemand.Opener() {
+                @Override
+                public IssueLedger openLedger() throws SQLException {
+                    return IssueLedger.open(env.database(), env.backendId());
+                }
+
+                @Override
+                public IssueGuard guardOn(IssueLedger ledger) {
+                    return new IssueGuard(env.guardConfig(true), ledger, fault.map(LabFault::hook).orElse(FaultHook.NONE));
+                }
+            });
             tools = new GuardedTools(guard, sealer, fault, StdioServer.MAPPER);
+            openNowIfStorageAllows(guard);
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
             System.exit(BAD_CONFIGURATION);
             return;
         }
         StdioServer.serve(NAME, tools.tools());
-        closeQuietly(ledger);
+        try {
+            guard.close();
+        } catch (SQLException e) {
+            System.err.println("java-server: closing the ledger: " + e.getMessage());
+        }
     }
 
-    /** The last connection to close checkpoints the WAL, so a cleanly ended server leaves one self-contained file. */
-    static void closeQuietly(IssueLedger ledger) {
+    /**
+     * A wrong configuration (a file bound to another backend, say) stops the server now; a storage failure (a
+     * read-only or full disk) does not: the server serves and answers {@code ledger unavailable} until it clears.
+     */
+    private static void openNowIfStorageAllows(GuardOnDemand guard) {
         try {
-            ledger.close();
-        } catch (java.sql.SQLException e) {
-            System.err.println("java-server: closing the ledger: " + e.getMessage());
+            guard.get();
+        } catch (SQLException storage) {
+            System.err.println("java-server: the ledger cannot be opened now (" + storage.getMessage()
+                    + "); serving, and opening it again on each call");
         }
     }
 }

@@ -25,6 +25,10 @@ public final class UnguardedServerMain {
             return;
         }
         StdioServer.serve(NAME, tools.tools());
-        GuardedServerMain.closeQuietly(ledger);
+        try {
+            ledger.close();
+        } catch (java.sql.SQLException e) {
+            System.err.println("java-server: closing the ledger: " + e.getMessage());
+        }
     }
 }

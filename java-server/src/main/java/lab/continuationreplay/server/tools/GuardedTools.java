@@ -30,12 +30,12 @@ public final class GuardedTools {
     public static final String STATUS = "get_operation_status";
     private static final Logger LOG = LoggerFactory.getLogger(GuardedTools.class);
 
-    private final IssueGuard guard;
+    private final GuardOnDemand guard;
     private final SealedRequestState sealer;
     private final Optional<LabFault> fault;
     private final McpJsonMapper mapper;
 
-    public GuardedTools(IssueGuard guard, SealedRequestState sealer, Optional<LabFault> fault, McpJsonMapper mapper) {
+    public GuardedTools(GuardOnDemand guard, SealedRequestState sealer, Optional<LabFault> fault, McpJsonMapper mapper) {
         this.guard = guard;
         this.sealer = sealer;
         this.fault = fault;
@@ -62,6 +62,7 @@ public final class GuardedTools {
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         GuardedIssueArguments call = GuardedIssueArguments.of(arguments.get("operation_id"), arguments.get("title"),
                 arguments.get("mode"));
+        IssueGuard guard = this.guard.get();
         long now = guard.config().nowEpoch();
         StateBinding binding = StateBinding.toolCall(CREATE, call.fingerprintArguments(), guard.config().principal());
         if (!IssueGuard.isContinuation(request.requestState() != null, request.inputResponses() != null)) {
@@ -83,7 +84,7 @@ public final class GuardedTools {
 
     private McpSyncResponse<McpSchema.CallToolOutcome> status(McpSchema.CallToolRequest request) throws Exception {
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
-        return ToolResults.complete(guard.status(arguments.get("operation_id")).toJson());
+        return ToolResults.complete(guard.get().status(arguments.get("operation_id")).toJson());
     }
 
     @FunctionalInterface

@@ -8,7 +8,12 @@ public final class FaultExperiments {
     private FaultExperiments() {}
 
     public static List<FaultExperiment> all() {
-        return List.of();
+        return List.of(
+                new CutPointsExperiment(),
+                new KillSoakExperiment(),
+                // (the adversarial experiments: stdio proxy, wire fuzzing, token attacks)
+                new StorageFaultsExperiment(),
+                new SecretsScanExperiment());
     }
 
     /** The experiments named in {@code only} (all when null), failing on a name that does not exist. */

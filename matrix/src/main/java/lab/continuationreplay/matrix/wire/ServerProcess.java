@@ -201,6 +201,11 @@ public final class ServerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** The live process, for fault experiments that signal it or its children (a bridge child, say). */
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
     /** Closes stdin (a stdio server's signal to stop), waits briefly, then kills what is left; returns the status. */
     @Override
     public void close() {
