@@ -21,7 +21,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * checks that each server refuses a key shorter than 32 bytes without echoing it.
  */
 final class SecretsScanExperiment implements FaultExperiment {
-    private static final List<String> QUICK_CASES = List.of("03", "05", "09");
+    private static final List<String> QUICK_CASES = List.of("03", "05");
 
     @Override
     public String name() {
@@ -65,7 +65,7 @@ final class SecretsScanExperiment implements FaultExperiment {
         return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
     }
 
-    /** The lab's own matrix, as a process, into the scanned folder (quick: the lost-reply, tamper and cross-SDK cases). */
+    /** The lab's own matrix, as a process, into the scanned folder (quick: the lost-reply and tamper cases). */
     private static int runMatrix(FaultSession session, Path out) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dlab.home=" + session.home(), "-jar", session.home().resolve("matrix/target/lab.jar").toString(),

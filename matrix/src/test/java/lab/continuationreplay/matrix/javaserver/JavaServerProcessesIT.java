@@ -258,6 +258,31 @@ class JavaServerProcessesIT {
         assertTrue(!stderr.contains("abc\n"), "the value is never echoed");
     }
 
+    @Test
+    void aLedgerThatCannotBeOpenedIsAnErrorOnTheWireUntilItCanAndAWrongBackendStillStopsTheServer() throws Exception {
+        Path blocker = dir.resolve("blocker");
+        Files.writeString(blocker, "a file where the ledger's folder should be");
+        WireSettings blocked = WireSettings.matrix(blocker.resolve("store.sqlite3"), "alice");
+        ObjectNode call = arguments("case-storage", "guarded-storage");
+        try (ServerProcess server = Servers.start(ServerKind.JAVA, blocked, dir)) {
+            assertError(server.callTool("create_guarded_issue", call, null, null), -32603, "ledger unavailable");
+            assertError(server.callTool("get_operation_status",
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("operation_id", "case-storage"),
+                    null, null), -32603, "ledger unavailable");
+            assertTrue(server.isAlive());
+            Files.delete(blocker);
+            String token = firstRound(server, call);
+            assertEquals("created 1", continuation(server, call, "alpha", token).path("result").path("structuredContent")
+                    .path("result").textValue());
+        }
+        assertEquals(1, StoreRows.count(blocked.database(), "issues"));
+        WireSettings otherBackend = new WireSettings(blocked.database(), "sqlite:another-backend", "alice", WireSettings.T0,
+                300, 360, 600, WireSettings.STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, null);
+        try (ServerProcess server = Servers.start(ServerKind.JAVA, otherBackend, dir)) {
+            assertEquals(2, server.awaitExit(Servers.exitWait()));
+        }
+    }
+
     private static int firstError(ServerProcess server) throws Exception {
         JsonNode reply = lab.continuationreplay.vectors.ExactJson.parse(server.nextLine(Servers.exitWait()).orElseThrow());
         return reply.path("error").path("code").intValue();
