@@ -145,8 +145,29 @@ final class StorageFaultsExperiment implements FaultExperiment {
         long issuesBefore = StoreRows.count(database, "issues");
         ObjectNode arguments = WireClient.arguments(tag + "-during", "atomic");
         String state = client.roundOne(arguments);
-        long started = System.nanoTime();
         fault.on();
+        return underFault(client, database, issuesBefore, fault, arguments, state, label, findings);
+    }
+
+    /** The server started on a read-only file system: the write is refused, and commits once it is writable again. */
+    private static String readOnlyScenario(WireClient client, Path database, long issuesBefore, Tmpfs tmpfs,
+            ObjectNode arguments, String state, String label, List<String> findings) throws Exception {
+        Fault alreadyOn = new Fault() {
+            @Override
+            public void on() {}
+
+            @Override
+            public void off() throws Exception {
+                tmpfs.readOnly(false);
+            }
+        };
+        return underFault(client, database, issuesBefore, alreadyOn, arguments, state, label, findings) + " on the same process";
+    }
+
+    /** The continuation while the fault is on, then the rows, then the same continuation once the fault is off. */
+    private static String underFault(WireClient client, Path database, long issuesBefore, Fault fault, ObjectNode arguments,
+            String state, String label, List<String> findings) throws Exception {
+        long started = System.nanoTime();
         String refusal;
         try {
             Reply reply = client.continuation(arguments, state, "during the fault");
@@ -164,7 +185,8 @@ final class StorageFaultsExperiment implements FaultExperiment {
         }
         long waitedMs = (System.nanoTime() - started) / 1_000_000;
         long issuesAfterFault = StoreRows.count(database, "issues");
-        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = '" + tag + "-during'").size();
+        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = '"
+                + arguments.path("operation_id").asText() + "'").size();
         if (refusal != null && (issuesAfterFault != issuesBefore || rowsOfRefused != 0)) {
             findings.add(label + ": a refused write left rows (issues " + issuesBefore + " -> " + issuesAfterFault
                     + ", ledger rows " + rowsOfRefused + ")");
@@ -183,46 +205,6 @@ final class StorageFaultsExperiment implements FaultExperiment {
         LedgerInvariants.of(database).violations().forEach(v -> findings.add(label + ": " + v));
         return (refusal == null ? "NOT refused" : "refused \"" + refusal + "\"") + " after " + waitedMs + " ms; no rows; then "
                 + resumed;
-    }
-
-    /** The server started on a read-only file system: the write is refused, and commits once it is writable again. */
-    private static String readOnlyScenario(WireClient client, Path database, long issuesBefore, Tmpfs tmpfs,
-            ObjectNode arguments, String state, String label, List<String> findings) throws Exception {
-        String refusal;
-        try {
-            Reply reply = client.continuation(arguments, state, "during the fault");
-            refusal = reply.refused() ? reply.refusalText() : null;
-            if (refusal == null) {
-                findings.add(label + ": the write succeeded on a read-only file system: " + reply.raw());
-            } else if (!isStorageError(reply)) {
-                findings.add(label + ": refused, but not as a storage error: " + refusal);
-            }
-        } catch (TransportFailure e) {
-            refusal = null;
-            findings.add(label + ": no answer on the wire: " + e.getMessage());
-        } finally {
-            tmpfs.readOnly(false);
-        }
-        long issuesAfter = StoreRows.count(database, "issues");
-        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = '"
-                + arguments.path("operation_id").asText() + "'").size();
-        if (issuesAfter != issuesBefore || rowsOfRefused != 0) {
-            findings.add(label + ": rows changed while read-only (issues " + issuesBefore + " -> " + issuesAfter
-                    + ", ledger rows " + rowsOfRefused + ")");
-        }
-        String resumed;
-        try {
-            Reply again = client.continuation(arguments, state, "during the fault");
-            resumed = again.refused() ? "refused: " + again.refusalText()
-                    : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
-        } catch (TransportFailure e) {
-            resumed = "no answer: " + e.getMessage();
-        }
-        if (!resumed.equals("created")) {
-            findings.add(label + ": once writable, the same continuation was " + resumed + " on the same process");
-        }
-        LedgerInvariants.of(database).violations().forEach(v -> findings.add(label + ": " + v));
-        return (refusal == null ? "NOT refused" : "refused \"" + refusal + "\"") + "; no rows; then " + resumed + " on the same process";
     }
 
     /** Java answers a ledger failure as JSON-RPC -32603 "ledger unavailable"; the fixture as the bridge's storage_failure. */
