@@ -22,6 +22,7 @@ import lab.continuationreplay.matrix.containers.RuntimeCell;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
+import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
 import lab.continuationreplay.matrix.vectors.VectorComparison;
@@ -95,7 +96,9 @@ final class MatrixCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
             }
             MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
+            long verifying = System.nanoTime();
             Verifier.Verdict verdict = Verifier.verify(folder.resolve(sdk.label()), cases);
+            PhaseTimes.add(PhaseTimes.VERIFICATION, System.nanoTime() - verifying);
             records.put(sdk.label(), verdict.records());
             ok &= verdict.ok();
             lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", sdk.label(),
@@ -106,7 +109,9 @@ final class MatrixCommand implements Callable<Integer> {
                 String name = CrossSdkCells.attemptName(pair[0], pair[1]);
                 List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
                 MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
+                long verifying = System.nanoTime();
                 Verifier.Verdict verdict = Verifier.verify(folder.resolve(name), cell);
+                PhaseTimes.add(PhaseTimes.VERIFICATION, System.nanoTime() - verifying);
                 crossCells.put(name, verdict.records());
                 ok &= verdict.ok();
                 lines.add(String.format("%-10s recovery across SDKs: %s", name.substring("cross-".length()),
@@ -118,8 +123,12 @@ final class MatrixCommand implements Callable<Integer> {
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(controls) + "\n");
         ok &= controls.path("all_witnessed").asBoolean();
         lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
+        long vectorsStarted = System.nanoTime();
         JsonNode vectors = vectorTable(home);
+        PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
+        long reportsStarted = System.nanoTime();
         JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls, vectors);
+        PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
         Streams.stdout().print(ResultTable.render(comparison));
@@ -130,6 +139,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         Streams.stdout().println("evidence   " + folder);
         Streams.stdout().flush();
+        PhaseTimes.writeIfAsked();
         return ok ? 0 : 1;
     }
 
