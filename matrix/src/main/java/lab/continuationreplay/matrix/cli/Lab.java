@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
         version = "Continuation Replay Lab 0.1.0",
         description = "Lost-reply recovery for MCP multi-round tool calls, compared across the Java and TypeScript SDKs.",
         subcommands = {MatrixCommand.class, VerifyCommand.class, DemoCommand.class, VectorsCommand.class, FingerprintCommand.class,
+            BenchCommand.class,
             ServerCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
