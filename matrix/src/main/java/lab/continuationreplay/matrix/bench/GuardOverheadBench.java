@@ -87,7 +87,9 @@ final class GuardOverheadBench {
         long[] continuation = new long[plan.timedCalls()];
         long wallStart = 0;
         long wall;
-        try (ServerProcess server = ServerProcess.start(kind.command(plan.home()), settings.environment(),
+        Map<String, String> environment = new LinkedHashMap<>(settings.environment());
+        environment.putAll(kind.environment(plan.home()));
+        try (ServerProcess server = ServerProcess.start(kind.command(plan.home()), environment,
                 folder.resolve("server.transcript.log"), folder.resolve("server.stderr.log"), ServerProcess.READ_TIMEOUT)) {
             server.request("tools/list", JsonNodeFactory.instance.objectNode());
             for (int i = 0; i < total; i++) {

@@ -52,7 +52,9 @@ public final class CaseContext implements AutoCloseable {
     /** As {@link #spawn(String, WireSettings)}, on another SDK's server (the cross-SDK recovery cells). */
     public CaseProcess spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
         long started = System.nanoTime();
-        ServerProcess server = ServerProcess.start(kind.command(home), settings.environment(),
+        java.util.Map<String, String> environment = new java.util.LinkedHashMap<>(settings.environment());
+        environment.putAll(kind.environment(home));
+        ServerProcess server = ServerProcess.start(kind.command(home), environment,
                 folder.resolve(name + ".transcript.log"), folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
         CaseProcess process = new CaseProcess(name, server);
         processes.add(process);
