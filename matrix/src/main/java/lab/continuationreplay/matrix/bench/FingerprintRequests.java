@@ -66,6 +66,8 @@ final class FingerprintRequests {
             trimmed = trimmed.substring(0, trimmed.length() - 1);
             last.put("text", trimmed);
         }
+        // an escape or a multi-byte character may have overshot: ASCII letters add one byte each
+        last.put("text", trimmed + "x".repeat(LARGE_ARGUMENT_BYTES - size(arguments)));
         return arguments;
     }
 
