@@ -8,6 +8,7 @@ import java.util.Map;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.run.CaseContext;
 import lab.continuationreplay.matrix.run.CaseProcess;
+import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.servers.StoreRows;
 
@@ -64,11 +65,14 @@ public final class Controls {
         for (Control control : all().values()) {
             Path folder = out.resolve("controls").resolve(control.name());
             String error;
+            long started = System.nanoTime();
             try (CaseContext context = new CaseContext(folder, ServerKind.JAVA, home)) {
                 control.script().run(context);
                 error = null;
             } catch (Exception e) {
                 error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            } finally {
+                PhaseTimes.add(PhaseTimes.CASE_SCRIPTS, System.nanoTime() - started);
             }
             Artifacts.seal(folder.resolve(CaseContext.DATABASE));
             long issues = StoreRows.count(folder.resolve(CaseContext.DATABASE), "issues");

@@ -12,6 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import lab.continuationreplay.matrix.LabHome;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
@@ -22,6 +26,7 @@ import lab.continuationreplay.matrix.containers.RuntimeCell;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
+import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
 import lab.continuationreplay.matrix.vectors.VectorComparison;
@@ -62,6 +67,10 @@ final class MatrixCommand implements Callable<Integer> {
             + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
     List<String> runtimes;
 
+    @Option(names = "--jobs", description = "How many attempts (an SDK's cases, a cross-SDK cell, the controls) run side by"
+            + " side, each on its own databases (default: 2, or 1 on a one-core machine).")
+    Integer jobs;
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
@@ -87,39 +96,72 @@ final class MatrixCommand implements Callable<Integer> {
         }
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
+        JsonNode controls;
         boolean ok = true;
         List<String> lines = new ArrayList<>();
+        // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
+        // side by side, `jobs` at a time; the output is assembled in the fixed order afterwards.
+        List<ServerKind> kinds = new ArrayList<>();
         for (String label : sdks) {
             ServerKind sdk = ServerKind.fromLabel(label);
             if (sdk == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
             }
-            MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
-            Verifier.Verdict verdict = Verifier.verify(folder.resolve(sdk.label()), cases);
-            records.put(sdk.label(), verdict.records());
-            ok &= verdict.ok();
-            lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", sdk.label(),
-                    verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
+            kinds.add(sdk);
         }
-        if (sdks.contains("java") && sdks.contains("typescript") && cases.stream().anyMatch(c -> c.id().equals("09"))) {
-            for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
-                String name = CrossSdkCells.attemptName(pair[0], pair[1]);
-                List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
-                MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
-                Verifier.Verdict verdict = Verifier.verify(folder.resolve(name), cell);
-                crossCells.put(name, verdict.records());
+        int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());
+        if (parallel < 1) {
+            throw new IllegalArgumentException("--jobs must be at least 1");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        try {
+            Map<String, Future<Verifier.Verdict>> sdkRuns = new LinkedHashMap<>();
+            for (ServerKind sdk : kinds) {
+                sdkRuns.put(sdk.label(), pool.submit(() -> {
+                    MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
+                    return verified(folder.resolve(sdk.label()), cases);
+                }));
+            }
+            Map<String, Future<Verifier.Verdict>> crossRuns = new LinkedHashMap<>();
+            if (sdks.contains("java") && sdks.contains("typescript") && cases.stream().anyMatch(c -> c.id().equals("09"))) {
+                for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
+                    String name = CrossSdkCells.attemptName(pair[0], pair[1]);
+                    List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
+                    crossRuns.put(name, pool.submit(() -> {
+                        MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
+                        return verified(folder.resolve(name), cell);
+                    }));
+                }
+            }
+            Future<JsonNode> controlRun = pool.submit(() -> Controls.run(folder, home));
+            for (Map.Entry<String, Future<Verifier.Verdict>> run : sdkRuns.entrySet()) {
+                Verifier.Verdict verdict = result(run.getValue());
+                records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-10s recovery across SDKs: %s", name.substring("cross-".length()),
+                lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", run.getKey(),
+                        verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
+            }
+            for (Map.Entry<String, Future<Verifier.Verdict>> run : crossRuns.entrySet()) {
+                Verifier.Verdict verdict = result(run.getValue());
+                crossCells.put(run.getKey(), verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-10s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
                         verdict.ok() ? "applied, stored result, no redispatch; verification agrees" : "FAILED " + verdict.problems()));
             }
+            controls = result(controlRun);
+        } finally {
+            pool.shutdownNow();
         }
-        JsonNode controls = Controls.run(folder, home);
         Files.writeString(folder.resolve("controls").resolve("controls.json"),
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(controls) + "\n");
         ok &= controls.path("all_witnessed").asBoolean();
         lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
+        long vectorsStarted = System.nanoTime();
         JsonNode vectors = vectorTable(home);
+        PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
+        long reportsStarted = System.nanoTime();
         JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls, vectors);
+        PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
         Streams.stdout().print(ResultTable.render(comparison));
@@ -130,7 +172,23 @@ final class MatrixCommand implements Callable<Integer> {
         }
         Streams.stdout().println("evidence   " + folder);
         Streams.stdout().flush();
+        PhaseTimes.writeIfAsked();
         return ok ? 0 : 1;
+    }
+
+    private static Verifier.Verdict verified(Path attempt, List<MatrixCase> cases) throws Exception {
+        long verifying = System.nanoTime();
+        Verifier.Verdict verdict = Verifier.verify(attempt, cases);
+        PhaseTimes.add(PhaseTimes.VERIFICATION, System.nanoTime() - verifying);
+        return verdict;
+    }
+
+    private static <T> T result(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
     }
 
     private static String controlSummary(JsonNode controls) {

@@ -51,26 +51,34 @@ public final class CaseContext implements AutoCloseable {
 
     /** As {@link #spawn(String, WireSettings)}, on another SDK's server (the cross-SDK recovery cells). */
     public CaseProcess spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
-        ServerProcess server = ServerProcess.start(kind.command(home), settings.environment(),
+        long started = System.nanoTime();
+        java.util.Map<String, String> environment = new java.util.LinkedHashMap<>(settings.environment());
+        environment.putAll(kind.environment(home));
+        ServerProcess server = ServerProcess.start(kind.command(home), environment,
                 folder.resolve(name + ".transcript.log"), folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
         CaseProcess process = new CaseProcess(name, server);
         processes.add(process);
         process.open();
+        PhaseTimes.add(PhaseTimes.PROCESS_STARTS, System.nanoTime() - started);
         return process;
     }
 
     /** Ends a process now (the next one may need the file without it). */
     public void close(CaseProcess process) {
+        long started = System.nanoTime();
         process.close();
+        PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
     }
 
     @Override
     public void close() throws IOException {
         ArrayNode record = JsonNodeFactory.instance.arrayNode();
+        long started = System.nanoTime();
         for (CaseProcess process : processes) {
             process.close();
             record.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
         }
+        PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
         Files.writeString(folder.resolve(PROCESSES), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
     }
 }

@@ -49,9 +49,11 @@ public final class MatrixRunner {
             long started = System.nanoTime();
             Path folder = attempt.resolve("case-" + matrixCase.id());
             String machineryError = CaseRun.execute(matrixCase, sdk, folder, home);
+            long evidence = System.nanoTime();
             Artifacts.seal(folder.resolve(CaseContext.DATABASE));
             ObjectNode record = CaseRecord.of(matrixCase, attemptName, CaseFacts.read(matrixCase.id(), folder),
                     Artifacts.hashes(folder, attempt), machineryError);
+            PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
             records.add(record);
             lines.append(CanonicalJson.canonical(record)).append('\n');
             progress.printf("%-10s case %s %-42s %-15s %5d ms%n", attemptName, matrixCase.id(), matrixCase.name(),

@@ -1,7 +1,12 @@
 package lab.continuationreplay.matrix.servers;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import lab.continuationreplay.matrix.LabHome;
 
 /** The servers the lab runs, each as the command that starts it on stdio from a built repository. */
@@ -42,11 +47,44 @@ public enum ServerKind {
     public List<String> command(Path home) {
         Path built = LabHome.requireFile(artifact(home), "build the lab first (mvn -DskipTests install, or ./lab)");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return switch (this) {
-            case JAVA -> List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-jar", built.toString());
-            case UNGUARDED -> List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", built.toString(),
-                    "lab.continuationreplay.server.UnguardedServerMain");
-            case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
-        };
+        List<String> command = new ArrayList<>();
+        switch (this) {
+            case JAVA -> {
+                command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+                command.addAll(ClassDataArchive.options(home, built, false));
+                command.addAll(List.of("-jar", built.toString()));
+            }
+            case UNGUARDED -> {
+                command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+                command.addAll(ClassDataArchive.options(home, built, false));
+                command.addAll(List.of("-cp", built.toString(), "lab.continuationreplay.server.UnguardedServerMain"));
+            }
+            case TYPESCRIPT -> command.addAll(List.of(LabHome.node(), built.toString()));
+        }
+        return List.copyOf(command);
+    }
+
+    /**
+     * What a server needs in its environment besides the {@code WIRE_*} settings: for the TypeScript fixture, the
+     * bridge command ({@code LAB_BRIDGE_COMMAND}) with the lab's JDK and the bridge's class-data archive, when there
+     * is one; otherwise nothing, and the fixture starts its default {@code java -jar bridge.jar}.
+     */
+    public Map<String, String> environment(Path home) {
+        if (this != TYPESCRIPT) {
+            return Map.of();
+        }
+        Path bridge = home.resolve("bridge/target/bridge.jar");
+        if (!Files.isRegularFile(bridge)) {
+            return Map.of();
+        }
+        List<String> options = ClassDataArchive.options(home, bridge, true);
+        if (options.isEmpty()) {
+            return Map.of();
+        }
+        ArrayNode argv = JsonNodeFactory.instance.arrayNode();
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        options.forEach(argv::add);
+        argv.add("-jar").add(bridge.toString());
+        return Map.of("LAB_BRIDGE_COMMAND", argv.toString());
     }
 }

@@ -1,0 +1,92 @@
+/**
+ * `lab bench` benchmark 4, TypeScript side: fingerprints per second of each request in a JSON Lines file
+ * ({"name":…,"request":LogicalRequest}), and the bare cost under it: node's HMAC-SHA256 of the two opaque fields'
+ * messages and SHA-256 of the canonical payload, over the same bytes, precomputed.
+ *
+ *   CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX=… node dist/bench/fingerprint-bench.js REQUESTS.jsonl [MILLIS]
+ *
+ * Prints one JSON object: {"node": version, "results": [{name, digest, canonical_payload_bytes,
+ * fingerprint_ns_per_op, bare_ns_per_op, fingerprint_ops, bare_ops}]}. The key is never printed.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { canonicalJson, FingerprintKey, OPAQUE_FIELDS, requestFingerprint, bindOpaqueField } from '../fingerprint.js';
+import { parseExactJson } from '../exact-json.js';
+import { readNamedRequest } from '../logical-request.js';
+
+interface Measured {
+  nsPerOp: number;
+  ops: number;
+}
+
+/** Runs `work` for `millis` after a warm-up of half that, in batches, and returns the mean cost per call. */
+function measure(work: () => unknown, millis: number): Measured {
+  let sink: unknown;
+  const run = (budgetMs: number): Measured => {
+    const start = process.hrtime.bigint();
+    const budget = BigInt(Math.round(budgetMs * 1e6));
+    let ops = 0;
+    let elapsed = 0n;
+    while (elapsed < budget) {
+      for (let i = 0; i < 16; i++) sink = work();
+      ops += 16;
+      elapsed = process.hrtime.bigint() - start;
+    }
+    return { nsPerOp: Number(elapsed) / ops, ops };
+  };
+  run(millis / 2);
+  const result = run(millis);
+  if (sink === undefined) throw new Error('no result');
+  return result;
+}
+
+function main(): void {
+  const [file, millisArg] = process.argv.slice(2);
+  const keyHex = process.env['CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX'];
+  if (file === undefined || keyHex === undefined || !/^[0-9a-fA-F]{64,}$/.test(keyHex)) {
+    process.stderr.write('usage: CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX=<hex> fingerprint-bench REQUESTS.jsonl [MILLIS]\n');
+    process.exit(2);
+  }
+  const millis = millisArg === undefined ? 2000 : Number(millisArg);
+  const keyBytes = Buffer.from(keyHex, 'hex');
+  const key = FingerprintKey.of(keyBytes);
+  const results = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const { name, request } = readNamedRequest(parseExactJson(line));
+    const digest = requestFingerprint(key, request);
+    const messages = OPAQUE_FIELDS.map((field) =>
+      Buffer.concat([Buffer.from(field, 'utf8'), Buffer.of(0), Buffer.from(canonicalJson(request[field] ?? null), 'utf8')]),
+    );
+    const payload = Buffer.from(
+      canonicalJson({
+        principal: request.principal,
+        tool_id: request.tool_id,
+        tool_version: request.tool_version,
+        arguments: request.arguments,
+        continuation_state: bindOpaqueField(key, 'continuation_state', request.continuation_state),
+        input_responses: bindOpaqueField(key, 'input_responses', request.input_responses),
+      }),
+      'utf8',
+    );
+    if (createHash('sha256').update(payload).digest('hex') !== digest) throw new Error(`${name}: bare bytes differ`);
+    const full = measure(() => requestFingerprint(key, request), millis);
+    const bare = measure(() => {
+      const a = createHmac('sha256', keyBytes).update(messages[0]!).digest();
+      const b = createHmac('sha256', keyBytes).update(messages[1]!).digest();
+      return [a, b, createHash('sha256').update(payload).digest()];
+    }, millis);
+    results.push({
+      name,
+      digest,
+      canonical_payload_bytes: payload.length,
+      fingerprint_ns_per_op: full.nsPerOp,
+      fingerprint_ops: full.ops,
+      bare_ns_per_op: bare.nsPerOp,
+      bare_ops: bare.ops,
+    });
+  }
+  process.stdout.write(JSON.stringify({ node: process.version, results }) + '\n');
+}
+
+main();
