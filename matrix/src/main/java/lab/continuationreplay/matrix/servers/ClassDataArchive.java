@@ -68,7 +68,7 @@ public final class ClassDataArchive {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = new ArrayList<>(List.of(java, "-XX:ArchiveClassesAtExit=" + partial));
             if (!bridge) {
-                command.add("-XX:TieredStopAtLevel=1");
+                command.addAll(ServerKind.SERVER_JVM_OPTIONS.subList(0, 3));
             }
             command.addAll(List.of("-jar", jar.toString()));
             WireSettings settings = WireSettings.matrix(scratch.resolve("store.sqlite3"), "alice");

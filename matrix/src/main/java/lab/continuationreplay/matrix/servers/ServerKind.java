@@ -18,6 +18,13 @@ public enum ServerKind {
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
     TYPESCRIPT("typescript", "ts-fixture/dist/server.js");
 
+    /**
+     * JVM options of the Java servers: C1 only and the serial collector start fastest and use least memory for a
+     * one-client stdio server; the heap cap keeps its peak RSS within the 160 MiB budget of {@code lab bench}.
+     */
+    public static final List<String> SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
+            "-Xshare:auto");
+
     private final String label;
     private final String artifact;
 
@@ -50,12 +57,14 @@ public enum ServerKind {
         List<String> command = new ArrayList<>();
         switch (this) {
             case JAVA -> {
-                command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+                command.add(java);
+                command.addAll(SERVER_JVM_OPTIONS);
                 command.addAll(ClassDataArchive.options(home, built, false));
                 command.addAll(List.of("-jar", built.toString()));
             }
             case UNGUARDED -> {
-                command.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+                command.add(java);
+                command.addAll(SERVER_JVM_OPTIONS);
                 command.addAll(ClassDataArchive.options(home, built, false));
                 command.addAll(List.of("-cp", built.toString(), "lab.continuationreplay.server.UnguardedServerMain"));
             }
