@@ -2,13 +2,16 @@ package lab.continuationreplay.matrix.faults;
 
 import java.util.ArrayList;
 import java.util.List;
+import lab.continuationreplay.matrix.faults.token.TokenAttacksExperiment;
 
 /** Every experiment of {@code lab faults}, in the order they run. The secrets scan runs last: it reads what the others wrote. */
 public final class FaultExperiments {
     private FaultExperiments() {}
 
     public static List<FaultExperiment> all() {
-        return List.of();
+        return List.of(
+                // adversarial inputs (issue 9 items 3-5): a faulty stdio intermediary, wire fuzzing, requestState attacks
+                new TokenAttacksExperiment());
     }
 
     /** The experiments named in {@code only} (all when null), failing on a name that does not exist. */
