@@ -2,6 +2,7 @@ package lab.continuationreplay.matrix.faults;
 
 import java.util.ArrayList;
 import java.util.List;
+import lab.continuationreplay.matrix.faults.proxy.StdioProxyExperiment;
 import lab.continuationreplay.matrix.faults.fuzz.WireFuzzExperiment;
 import lab.continuationreplay.matrix.faults.token.TokenAttacksExperiment;
 
@@ -12,6 +13,7 @@ public final class FaultExperiments {
     public static List<FaultExperiment> all() {
         return List.of(
                 // adversarial inputs (issue 9 items 3-5): a faulty stdio intermediary, wire fuzzing, requestState attacks
+                new StdioProxyExperiment(),
                 new WireFuzzExperiment(),
                 new TokenAttacksExperiment());
     }

@@ -35,7 +35,7 @@ public final class WireFuzzExperiment implements FaultExperiment {
         boolean passed = true;
         for (ServerKind sdk : session.sdks()) {
             WireFuzzRun run = new WireFuzzRun(session, sdk, session.folder(NAME, sdk.label()), session.random(NAME + "/" + sdk.label()));
-            figures.set(sdk.label(), run.fuzz(session.size(1200, 10_000)));
+            figures.set(sdk.label(), run.fuzz(session.size(1000, 10_000)));
             findings.addAll(run.findings());
             passed &= run.findings().isEmpty();
         }
