@@ -88,6 +88,22 @@ describe('the verify hook', () => {
     await assert.rejects(boundRequestStateVerify(codec('bob'), calls)(token, context(1)), /bind/);
   });
 
+  test('refuses every other spelling of a valid token: whitespace, padding, spare bits, standard alphabet', async () => {
+    const token = await minted();
+    const mac = token.slice(token.lastIndexOf('.') + 1);
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const spareBits = token.slice(0, -1) + last[last.indexOf(token.slice(-1)) ^ 1];
+    const spellings = [`${token}\n`, `${token}=`, ` ${token}`, `${token.slice(0, -5)} ${token.slice(-5)}`, spareBits,
+      token.slice(0, -mac.length) + mac.replaceAll('-', '+').replaceAll('_', '/')].filter((s) => s !== token);
+    assert.ok(spellings.length >= 5);
+    for (const spelling of spellings) {
+      const calls = new ToolCallArguments();
+      calls.observe(call(1, 'create_guarded_issue', args, spelling));
+      await assert.rejects(boundRequestStateVerify(codec(), calls)(spelling, context(1)), /canonical/, JSON.stringify(spelling));
+      assert.equal(calls.size, 0);
+    }
+  });
+
   test('an id in flight twice is ambiguous and verifies as nothing', async () => {
     const token = await minted();
     const calls = new ToolCallArguments();

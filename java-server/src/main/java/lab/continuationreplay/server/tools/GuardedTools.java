@@ -83,6 +83,12 @@ public final class GuardedTools {
     }
 
     private McpSyncResponse<McpSchema.CallToolOutcome> status(McpSchema.CallToolRequest request) throws Exception {
+        // A single-round tool mints no state, so no requestState can be valid for it. It used to be ignored here and
+        // the status answered, while the TypeScript fixture refuses it (found by lab faults, token-attacks).
+        if (request.requestState() != null) {
+            LOG.info("requestState refused: {} has no continuation", STATUS);
+            throw WireErrors.invalidRequestState();
+        }
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         return ToolResults.complete(guard.get().status(arguments.get("operation_id")).toJson());
     }

@@ -2,6 +2,9 @@ package lab.continuationreplay.matrix.faults;
 
 import java.util.ArrayList;
 import java.util.List;
+import lab.continuationreplay.matrix.faults.proxy.StdioProxyExperiment;
+import lab.continuationreplay.matrix.faults.fuzz.WireFuzzExperiment;
+import lab.continuationreplay.matrix.faults.token.TokenAttacksExperiment;
 
 /** Every experiment of {@code lab faults}, in the order they run. The secrets scan runs last: it reads what the others wrote. */
 public final class FaultExperiments {
@@ -11,7 +14,10 @@ public final class FaultExperiments {
         return List.of(
                 new CutPointsExperiment(),
                 new KillSoakExperiment(),
-                // (the adversarial experiments: stdio proxy, wire fuzzing, token attacks)
+                // adversarial inputs: a faulty stdio intermediary, wire fuzzing, requestState attacks
+                new StdioProxyExperiment(),
+                new WireFuzzExperiment(),
+                new TokenAttacksExperiment(),
                 new StorageFaultsExperiment(),
                 new SecretsScanExperiment());
     }

@@ -11,8 +11,8 @@ import java.util.Map;
  * Keys that fault experiments use besides the matrix keys (another server's state key, say). They are derived from
  * public strings, like the matrix keys, and listed here so the secrets scan looks for them too.
  */
-final class FaultKeys {
-    static final String OTHER_STATE_KEY_HEX = sha256Hex("fault lab: another deployment's state key");
+public final class FaultKeys {
+    public static final String OTHER_STATE_KEY_HEX = sha256Hex("fault lab: another deployment's state key");
 
     private FaultKeys() {}
 

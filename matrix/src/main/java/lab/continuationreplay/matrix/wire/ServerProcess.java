@@ -105,6 +105,22 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code line} and a newline as raw bytes, for frames a String cannot carry (invalid UTF-8, lone bytes).
+     * The transcript shows it as {@link Transcript#sentBytes} does.
+     */
+    public void sendBytes(byte[] line) throws TransportFailure {
+        transcript.sentBytes(line);
+        try {
+            byte[] frame = java.util.Arrays.copyOf(line, line.length + 1);
+            frame[line.length] = '\n';
+            stdin.write(frame);
+            stdin.flush();
+        } catch (IOException e) {
+            throw new TransportFailure("cannot write to the server: " + e.getMessage());
+        }
+    }
+
     /** The next line the server writes, or empty if none arrives within the timeout (or it closed stdout). */
     public Optional<String> nextLine(Duration timeout) throws InterruptedException {
         String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -33,6 +33,37 @@ public final class Transcript implements AutoCloseable {
         write("< ", line);
     }
 
+    /**
+     * A line sent as raw bytes. Valid UTF-8 up to {@link #VERBATIM_LIMIT} bytes is written as {@code > line}, like
+     * {@link #sent}; anything else as {@code >b <base64 of the bytes>} (invalid UTF-8 stays exact), and a longer line
+     * as {@code >~ <length> bytes sha256 <hex>} plus its first kilobyte in base64, so a fuzz run of thousands of
+     * megabyte lines keeps a transcript of reasonable size. The bytes themselves are reproducible from the seed.
+     */
+    public synchronized void sentBytes(byte[] line) {
+        if (line.length > VERBATIM_LIMIT) {
+            write(">~ ", line.length + " bytes sha256 " + sha256(line) + " first-1024-base64 "
+                    + java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(line, 1024)));
+            return;
+        }
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
+        try {
+            write("> ", decoder.decode(java.nio.ByteBuffer.wrap(line)).toString());
+        } catch (java.nio.charset.CharacterCodingException notUtf8) {
+            write(">b ", java.util.Base64.getEncoder().encodeToString(line));
+        }
+    }
+
+    /** Lines up to this many bytes are transcribed whole by {@link #sentBytes}. */
+    public static final int VERBATIM_LIMIT = 64 * 1024;
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private void write(String direction, String line) {
         try {
             out.write(direction);
