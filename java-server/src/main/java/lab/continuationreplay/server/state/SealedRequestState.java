@@ -13,9 +13,9 @@ import java.util.Base64;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.crypto.Cipher;
-import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import lab.continuationreplay.store.crypto.Hkdf;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -198,25 +198,7 @@ public final class SealedRequestState {
 
     /** RFC 5869 with an all-zero salt (no salt given). */
     static byte[] hkdfSha256(byte[] inputKey, byte[] info, int length) {
-        try {
-            Mac extract = Mac.getInstance("HmacSHA256");
-            extract.init(new SecretKeySpec(new byte[32], "HmacSHA256"));
-            byte[] pseudoRandomKey = extract.doFinal(inputKey);
-            Mac expand = Mac.getInstance("HmacSHA256");
-            expand.init(new SecretKeySpec(pseudoRandomKey, "HmacSHA256"));
-            ByteBuffer out = ByteBuffer.allocate(length);
-            byte[] block = new byte[0];
-            for (int counter = 1; out.hasRemaining(); counter++) {
-                expand.update(block);
-                expand.update(info);
-                expand.update((byte) counter);
-                block = expand.doFinal();
-                out.put(block, 0, Math.min(block.length, out.remaining()));
-            }
-            return out.array();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every Java 17 runtime", e);
-        }
+        return Hkdf.sha256(inputKey, info, length);
     }
 
     private static byte[] sha256(byte[] bytes) {

@@ -14,6 +14,7 @@ import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import lab.continuationreplay.store.crypto.Hkdf;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -37,7 +38,7 @@ public final class TokenForge {
 
     public TokenForge(String keyHex) {
         this.secret = HexFormat.of().parseHex(keyHex);
-        byte[] key = hkdf(secret, HKDF_INFO, 32);
+        byte[] key = Hkdf.sha256(secret, HKDF_INFO, 32);
         this.aesKey = new SecretKeySpec(key, "AES");
         this.kid = Arrays.copyOf(sha256(concat(KID_LABEL, key)), 4);
     }
@@ -113,28 +114,6 @@ public final class TokenForge {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(secret, "HmacSHA256"));
         return mac.doFinal(data);
-    }
-
-    private static byte[] hkdf(byte[] ikm, byte[] info, int length) {
-        try {
-            Mac extract = Mac.getInstance("HmacSHA256");
-            extract.init(new SecretKeySpec(new byte[32], "HmacSHA256"));
-            byte[] prk = extract.doFinal(ikm);
-            Mac expand = Mac.getInstance("HmacSHA256");
-            expand.init(new SecretKeySpec(prk, "HmacSHA256"));
-            ByteBuffer out = ByteBuffer.allocate(length);
-            byte[] block = new byte[0];
-            for (int counter = 1; out.hasRemaining(); counter++) {
-                expand.update(block);
-                expand.update(info);
-                expand.update((byte) counter);
-                block = expand.doFinal();
-                out.put(block, 0, Math.min(block.length, out.remaining()));
-            }
-            return out.array();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static byte[] sha256(byte[] bytes) {
