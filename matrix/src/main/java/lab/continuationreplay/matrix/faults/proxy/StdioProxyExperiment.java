@@ -35,7 +35,7 @@ public final class StdioProxyExperiment implements FaultExperiment {
         java.util.Random random = session.random(NAME);
         for (ServerKind sdk : session.sdks()) {
             ProxyRun run = new ProxyRun(session, sdk, session.folder(NAME, sdk.label()), random.nextLong());
-            figures.set(sdk.label(), run.drive(session.size(6, 80)));
+            figures.set(sdk.label(), run.drive(session.size(4, 80)));
             findings.addAll(run.findings());
             passed &= run.findings().isEmpty();
         }

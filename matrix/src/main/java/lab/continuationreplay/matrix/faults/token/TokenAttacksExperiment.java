@@ -53,7 +53,7 @@ public final class TokenAttacksExperiment implements FaultExperiment {
                 ServerKind other = sdk == ServerKind.JAVA ? ServerKind.TYPESCRIPT : ServerKind.JAVA;
                 TokenAttackRun run = new TokenAttackRun(session, sdk, session.folder(NAME, sdk.label()), random, mains.get(sdk),
                         mains.get(other), extra);
-                ObjectNode sdkFigures = run.attack(session.size(200, 2000));
+                ObjectNode sdkFigures = run.attack(session.size(150, 2000));
                 figures.set(sdk.label(), sdkFigures);
                 findings.addAll(run.findings());
                 passed &= run.passed();
