@@ -3,86 +3,18 @@ package lab.continuationreplay.matrix.faults;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import lab.continuationreplay.matrix.LabProcess;
-import lab.continuationreplay.vectors.ExactJson;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The three adversarial experiments in quick mode through the CLI, with their invariants asserted from faults.json
- * (not from the exit status alone), and the proxy's refusal of bad arguments.
+ * The stdio proxy as a process of its own: its refusal of bad arguments and its faithful forwarding. The adversarial
+ * experiments' invariants are asserted from one quick run of every experiment in {@link LabFaultsCommandIT}.
  */
 class AdversarialExperimentsIT {
-    @TempDir
-    Path dir;
-
-    private JsonNode run(String experiment) throws Exception {
-        Path out = dir.resolve(experiment);
-        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--only", experiment, "--out", out.toString()),
-                Map.of(), new byte[0], Duration.ofMinutes(5));
-        JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
-        JsonNode report = json.path("experiments").path(0);
-        assertEquals(experiment, report.path("name").asText(), result.stderr());
-        return report;
-    }
-
-    @Test
-    void stdioProxyLosesNothingAndDuplicatesNothing() throws Exception {
-        JsonNode report = run("stdio-proxy");
-        for (String sdk : List.of("java", "typescript")) {
-            JsonNode f = report.path("figures").path(sdk);
-            assertEquals(0, f.path("duplicates").asLong(), sdk + " " + f);
-            assertEquals(0, f.path("lost_effects").asLong(), sdk + " " + f);
-            assertTrue(f.path("still_serving").asBoolean(), sdk + " " + f);
-            assertTrue(f.path("frames_seen").asLong() > 0 && f.path("dropped").asLong() + f.path("duplicated").asLong() > 0, sdk + " " + f);
-        }
-        assertTrue(report.path("passed").asBoolean(), report.path("findings").toString());
-    }
-
-    @Test
-    void tokenAttacksAreAllRefusedWithoutRows() throws Exception {
-        JsonNode report = run("token-attacks");
-        for (String sdk : List.of("java", "typescript")) {
-            JsonNode f = report.path("figures").path(sdk);
-            assertTrue(f.path("attacks").asLong() >= 200, sdk + " " + f);
-            assertEquals(0, f.path("accepted").asLong(), sdk + " " + f);
-            assertEquals(0, f.path("rows_added").asLong(), sdk + " " + f);
-            assertTrue(f.path("valid_control_committed").asBoolean(), sdk + " " + f);
-            assertTrue(f.path("by_kind").size() >= 13, sdk + " " + f);
-        }
-        assertTrue(report.path("passed").asBoolean(), report.path("findings").toString());
-    }
-
-    @Test
-    @Disabled("open findings, root causes not fixed yet (docs/faults.md): Java applies frames with trailing tokens,"
-            + " invalid UTF-8 or \"jsonrpc\":2.0; the TypeScript SDK drops requests with an unknown top-level member"
-            + " without a reply and executes continuations of another protocol version")
-    void wireFuzzHasNoCrashNoHangNoEffectAndStillServes() throws Exception {
-        JsonNode report = run("wire-fuzz");
-        List<String> problems = new ArrayList<>();
-        for (String sdk : List.of("java", "typescript")) {
-            JsonNode f = report.path("figures").path(sdk);
-            assertTrue(f.path("requests_sent").asLong() >= 1000, sdk + " " + f);
-            assertEquals(0, f.path("crashes").asLong(), sdk + " " + f);
-            assertEquals(0, f.path("hangs").asLong(), sdk + " " + f);
-            assertTrue(f.path("still_serving").asBoolean(), sdk + " " + f);
-            if (f.path("effects_from_invalid_requests").asLong() != 0 || f.path("unanswered_requests").asLong() != 0) {
-                problems.add(sdk + ": " + f.path("effects_from_invalid_requests") + " effects from invalid requests, "
-                        + f.path("unanswered_requests") + " unanswered requests");
-            }
-        }
-        assertEquals(List.of(), problems, report.path("findings").toString());
-    }
-
     @Test
     void theProxyRefusesBadArgumentsWithOneLineAndExit2() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -44,6 +44,26 @@ class LabFaultsCommandIT {
             assertEquals(soak.path(sdk).path("lost_replies").asInt(), soak.path(sdk).path("reconciled").asInt(), soak.toString());
             assertEquals(4, experiment(json, "cut-points").path("figures").path(sdk).path("matched").asInt());
         }
+        for (String sdk : List.of("java", "typescript")) {
+            JsonNode proxy = experiment(json, "stdio-proxy").path("figures").path(sdk);
+            assertEquals(0, proxy.path("duplicates").asLong(), sdk + " " + proxy);
+            assertEquals(0, proxy.path("lost_effects").asLong(), sdk + " " + proxy);
+            assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
+            assertTrue(proxy.path("dropped").asLong() + proxy.path("duplicated").asLong() > 0, sdk + " " + proxy);
+            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
+            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
+            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
+            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
+            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
+            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
+            assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
+            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
+            assertTrue(tokens.path("by_kind").size() >= 13, sdk + " " + tokens);
+        }
         JsonNode scan = experiment(json, "secrets").path("figures").path("scan");
         assertEquals(0, scan.path("found").asInt(), scan.toString());
         assertTrue(scan.path("files").asInt() > 50, scan.toString());
