@@ -11,6 +11,8 @@ import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
 import io.modelcontextprotocol.modern.server.feature.ToolsPage;
 import io.modelcontextprotocol.modern.server.transport.StdioMcpTransport;
 import java.util.List;
+import lab.continuationreplay.server.frames.FrameGate;
+import lab.continuationreplay.server.frames.StdoutLines;
 import lab.continuationreplay.server.wire.FrozenStateErrors;
 import lab.continuationreplay.server.wire.PassThroughStateCodec;
 
@@ -41,8 +43,12 @@ final class StdioServer {
                 .feature(ToolsFeature.ofSync(repository))
                 .build();
         Activity activity = new Activity();
+        // One stdout for the SDK's replies and the gate's refusals: whole lines, one at a time.
+        StdoutLines stdout = new StdoutLines(DrainingStdio.output(System.out, activity));
+        // Only JSON-RPC 2.0 text reaches the SDK; the gate answers the rest (FrameGate).
+        FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout);
         StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),
-                MAPPER, DrainingStdio.input(System.in, activity, DRAIN_LIMIT), DrainingStdio.output(System.out, activity));
+                MAPPER, stdin, stdout.writer());
         // block(): the transport's reader threads are daemons; without it the JVM would exit at once.
         transport.start().block();
     }

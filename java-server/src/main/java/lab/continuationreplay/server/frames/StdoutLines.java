@@ -1,0 +1,78 @@
+package lab.continuationreplay.server.frames;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * stdout shared by several writers (the SDK's transport, the frame gate): each writer gets its own view that
+ * assembles whole lines, and every whole line goes out in one write, then a flush, under one lock. So no line of one
+ * writer can land inside a line of another, however either splits its writes.
+ */
+public final class StdoutLines {
+    private final OutputStream out;
+    private final Object lock = new Object();
+
+    public StdoutLines(OutputStream out) {
+        this.out = out;
+    }
+
+    /** Writes one complete line ({@code line} ends with its newline). */
+    public void writeLine(byte[] line) throws IOException {
+        emit(line, 0, line.length);
+    }
+
+    /** A writer's own view: bytes up to each newline are held, then written as one line. */
+    public OutputStream writer() {
+        return new LineView();
+    }
+
+    private void emit(byte[] bytes, int offset, int length) throws IOException {
+        synchronized (lock) {
+            out.write(bytes, offset, length);
+            out.flush();
+        }
+    }
+
+    private final class LineView extends OutputStream {
+        private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+            int start = offset;
+            int end = offset + length;
+            for (int i = offset; i < end; i++) {
+                if (bytes[i] != '\n') {
+                    continue;
+                }
+                if (partial.size() == 0) {
+                    emit(bytes, start, i + 1 - start);
+                } else {
+                    partial.write(bytes, start, i + 1 - start);
+                    emit(partial.toByteArray(), 0, partial.size());
+                    partial.reset();
+                }
+                start = i + 1;
+            }
+            partial.write(bytes, start, end - start);
+        }
+
+        /** Whole lines are flushed as they complete; a partial line waits for its newline. */
+        @Override
+        public void flush() {}
+
+        /** Writes what is left of an unfinished line. */
+        @Override
+        public synchronized void close() throws IOException {
+            if (partial.size() > 0) {
+                emit(partial.toByteArray(), 0, partial.size());
+                partial.reset();
+            }
+        }
+    }
+}
