@@ -13,6 +13,7 @@ import { BridgeCommandError, bridgeCommand, bridgeEnvironment } from './bridge-c
 import { boundRequestStateVerify } from './bound-request-state.js';
 import { registerGuardedTools } from './guarded-tools.js';
 import { pinClock } from './injected-clock.js';
+import { strictFrames } from './strict-frames.js';
 import { ArgumentRecordingTransport, ToolCallArguments } from './tool-call-arguments.js';
 import { ConfigurationError, type FixtureConfig, readConfig } from './trusted-environment.js';
 
@@ -51,7 +52,10 @@ function main(): void {
   const calls = new ToolCallArguments();
   const verify = boundRequestStateVerify(codec, calls);
   const shutdown = (): void => void bridge.close();
-  const wire = new ArgumentRecordingTransport(new StdioServerTransport(), calls, shutdown);
+  // The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole lines to
+  // the same stdout (docs/typescript-fixture.md, "The strict frame gate").
+  const stdin = strictFrames(process.stdin, process.stdout);
+  const wire = new ArgumentRecordingTransport(new StdioServerTransport(stdin, process.stdout), calls, shutdown);
 
   const handle = serveStdio(
     () => {

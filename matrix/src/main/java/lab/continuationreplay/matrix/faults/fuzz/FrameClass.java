@@ -81,6 +81,44 @@ public final class FrameClass {
         }
     }
 
+    /**
+     * Every key a reply to this frame could carry: {@link #readableId}, and for a number also the value a server that
+     * reads numbers as IEEE doubles would echo ({@code 1e-400} comes back as {@code 0}, {@code 9007199254740993} as
+     * {@code 9007199254740992}).
+     */
+    public static java.util.List<String> readableKeys(byte[] frame) {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        try {
+            JsonNode tree = LENIENT.readTree(new String(frame, StandardCharsets.UTF_8));
+            if (tree != null && tree.isObject() && tree.has("id")) {
+                JsonNode id = tree.get("id");
+                String exact = key(id);
+                if (exact != null) {
+                    keys.add(exact);
+                }
+                if (id.isNumber() && Double.isFinite(id.doubleValue())) {
+                    String asDouble = key(com.fasterxml.jackson.databind.node.DoubleNode.valueOf(id.doubleValue()));
+                    if (!keys.contains(asDouble)) {
+                        keys.add(asDouble);
+                    }
+                }
+            }
+        } catch (Exception | StackOverflowError unreadable) {
+            // no readable id
+        }
+        return keys;
+    }
+
+    /** The method a lenient server could read from the frame, or null. */
+    public static String readableMethod(byte[] frame) {
+        try {
+            JsonNode tree = LENIENT.readTree(new String(frame, StandardCharsets.UTF_8));
+            return tree != null && tree.isObject() ? tree.path("method").textValue() : null;
+        } catch (Exception | StackOverflowError unreadable) {
+            return null;
+        }
+    }
+
     /** An id as a comparable key: strings as themselves, numbers by value. */
     public static String key(JsonNode id) {
         if (id == null || id.isNull()) {

@@ -33,6 +33,8 @@ final class WireFuzzRun {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
     /** How long a request's own reply may trail the synchronisation reply (a bridge call, say). */
     private static final Duration REPLY_GRACE = Duration.ofSeconds(3);
+    /** How long a frame that is not a request, and whose id comes again, may still be answered with that id. */
+    private static final Duration REPEATED_ID_QUIET = Duration.ofMillis(200);
     private static final int MAX_FINDINGS = 25;
 
     /** What happened to one case's operation id: was the case certainly invalid, and did it get a success. */
@@ -184,12 +186,16 @@ final class WireFuzzRun {
         FrameClass.Verdict verdict = FrameClass.of(fuzzCase.bytes());
         Pending pending = new Pending(n, fuzzCase, verdict);
         pendingByCase.put(n, pending);
-        for (String key : new String[] {FrameClass.key(baseId), FrameClass.readableId(fuzzCase.bytes()), FrameClass.key(verdict.id())}) {
+        List<String> keys = new ArrayList<>(FrameClass.readableKeys(fuzzCase.bytes()));
+        keys.add(FrameClass.key(baseId));
+        keys.add(FrameClass.key(verdict.id()));
+        keys.add("s:batch-second-" + n);
+        for (String key : keys) {
             if (key != null) {
-                pendingById.put(key, pending); // a constant id (0, "") belongs to its latest case
+                awaitEarlierCase(key, pending);
+                pendingById.put(key, pending); // from now on a reply with this id is this case's
             }
         }
-        pendingById.putIfAbsent("s:batch-second-" + n, pending);
         String syncId = "sync-" + n;
         try {
             server.sendBytes(fuzzCase.bytes());
@@ -203,6 +209,35 @@ final class WireFuzzRun {
             return lost(n, fuzzCase, settings, server.isAlive() ? "no reply within " + READ_TIMEOUT.toSeconds() + " s" : "server died");
         }
         return "sent";
+    }
+
+    /**
+     * Ids repeat on purpose ({@code 0}, {@code ""}, {@code -0}, {@code 1e-400} read as 0): before a case takes over an
+     * id, an earlier case with that id that has no reply yet gets its chance, so its late reply is not attributed to
+     * the new case. A request must be answered, so it gets the full grace; any other {@code tools/call} frame a short
+     * quiet period (a reply with its id would mean the server read it as a request, which is what the fuzzer is looking
+     * for; only a tool call, through the ledger or the bridge, can be answered after the synchronising reply).
+     */
+    private void awaitEarlierCase(String key, Pending next) throws InterruptedException {
+        Pending earlier = pendingById.get(key);
+        if (earlier == null || earlier == next || earlier.lost || !earlier.replies.isEmpty()) {
+            return;
+        }
+        Duration wait;
+        if (earlier.verdict.kind() == FrameClass.Kind.REQUEST) {
+            wait = REPLY_GRACE;
+        } else if ("tools/call".equals(FrameClass.readableMethod(earlier.fuzzCase.bytes()))) {
+            wait = REPEATED_ID_QUIET;
+        } else {
+            return; // anything else a server reads as a request it answers at once, before the synchronising reply
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (earlier.replies.isEmpty()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !attributeNext(Duration.ofNanos(left), null).isPresent()) {
+                return;
+            }
+        }
     }
 
     /** Reads lines, attributing each, until the reply with id {@code key} (true) or the timeout (false). */
@@ -229,33 +264,51 @@ final class WireFuzzRun {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             long left = deadline - System.nanoTime();
-            Optional<String> line = left > 0 ? server.nextLine(Duration.ofNanos(left)) : Optional.empty();
-            if (line.isEmpty()) {
+            if (left <= 0) {
                 return null;
             }
-            JsonNode parsed;
-            try {
-                parsed = ExactJson.parse(line.get());
-            } catch (IllegalArgumentException notJson) {
-                finding("the server wrote a line that is not JSON on stdout");
-                continue;
+            Optional<Optional<JsonNode>> read = attributeNext(Duration.ofNanos(left), key);
+            if (read.isEmpty()) {
+                return null;
             }
-            String id = FrameClass.key(parsed.get("id"));
-            if (key != null && key.equals(id)) {
-                return parsed;
+            if (read.get().isPresent()) {
+                return read.get().get();
             }
-            if (id == null) {
-                idlessReplies++;
-                errorsByCode.merge(String.valueOf(parsed.path("error").path("code").asInt()), 1, Integer::sum);
-                continue;
-            }
-            Pending pending = pendingById.get(id);
-            if (pending == null || id.startsWith("s:sync-")) {
-                strayLines++;
-                continue;
-            }
+        }
+    }
+
+    /**
+     * Reads one line and attributes it: empty if nothing came within {@code timeout}; else the line itself if its id
+     * is {@code key}, or an empty inner value once it is attributed to a case (or counted as id-less or stray).
+     */
+    private Optional<Optional<JsonNode>> attributeNext(Duration timeout, String key) throws InterruptedException {
+        Optional<String> line = server.nextLine(timeout);
+        if (line.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode parsed;
+        try {
+            parsed = ExactJson.parse(line.get());
+        } catch (IllegalArgumentException notJson) {
+            finding("the server wrote a line that is not JSON on stdout");
+            return Optional.of(Optional.empty());
+        }
+        String id = FrameClass.key(parsed.get("id"));
+        if (key != null && key.equals(id)) {
+            return Optional.of(Optional.of(parsed));
+        }
+        if (id == null) {
+            idlessReplies++;
+            errorsByCode.merge(String.valueOf(parsed.path("error").path("code").asInt()), 1, Integer::sum);
+            return Optional.of(Optional.empty());
+        }
+        Pending pending = pendingById.get(id);
+        if (pending == null || id.startsWith("s:sync-")) {
+            strayLines++;
+        } else {
             pending.replies.add(parsed);
         }
+        return Optional.of(Optional.empty());
     }
 
     /** Settles every case once all lines are in: answered or ignored, errors by code, success for the row check. */
