@@ -17,23 +17,35 @@ import net.jqwik.api.Provide;
 
 /** Properties of canonical JSON that must hold for any value, not just the examples. */
 class CanonicalJsonProperties {
+    /** Depth at most four, at most four members per level: an unbounded recursive generator once ran out of heap. */
+    private static final int MAX_DEPTH = 4;
+
     @Provide
     Arbitrary<JsonNode> values() {
-        return Arbitraries.lazyOf(
-                () -> Arbitraries.strings().withCharRange('\u0000', '\ud7ff').withChars('\ue000', '\uffff').ofMaxLength(8)
+        return nested(MAX_DEPTH);
+    }
+
+    private static Arbitrary<JsonNode> nested(int depth) {
+        Arbitrary<JsonNode> leaf = Arbitraries.oneOf(
+                Arbitraries.strings().withCharRange('\u0000', '\ud7ff').withChars('\ue000', '\uffff').ofMaxLength(8)
                         .map(JsonNodeFactory.instance::textNode),
-                () -> Arbitraries.longs().between(-9007199254740991L, 9007199254740991L).map(JsonNodeFactory.instance::numberNode),
-                () -> Arbitraries.of(true, false).map(JsonNodeFactory.instance::booleanNode),
-                () -> values().list().ofMaxSize(4).map(items -> {
-                    var array = JsonNodeFactory.instance.arrayNode();
-                    items.forEach(array::add);
-                    return array;
-                }),
-                () -> Arbitraries.maps(Arbitraries.strings().ofMaxLength(4), values()).ofMaxSize(4).map(members -> {
-                    ObjectNode object = JsonNodeFactory.instance.objectNode();
-                    members.forEach(object::set);
-                    return object;
-                }));
+                Arbitraries.longs().between(-9007199254740991L, 9007199254740991L).map(JsonNodeFactory.instance::numberNode),
+                Arbitraries.of(true, false).map(JsonNodeFactory.instance::booleanNode));
+        if (depth == 0) {
+            return leaf;
+        }
+        Arbitrary<JsonNode> inner = nested(depth - 1);
+        Arbitrary<JsonNode> array = inner.list().ofMaxSize(4).map(items -> {
+            var node = JsonNodeFactory.instance.arrayNode();
+            items.forEach(node::add);
+            return node;
+        });
+        Arbitrary<JsonNode> object = Arbitraries.maps(Arbitraries.strings().ofMaxLength(4), inner).ofMaxSize(4).map(members -> {
+            ObjectNode node = JsonNodeFactory.instance.objectNode();
+            members.forEach(node::set);
+            return node;
+        });
+        return Arbitraries.oneOf(leaf, array, object);
     }
 
     @Property(tries = 300)
