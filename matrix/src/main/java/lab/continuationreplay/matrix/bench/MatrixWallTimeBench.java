@@ -8,8 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.run.MatrixAsProcess;
 import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -26,26 +25,19 @@ final class MatrixWallTimeBench {
     static BenchResult run(BenchPlan plan, PrintStream progress) throws Exception {
         Path folder = Files.createDirectories(plan.work().resolve("matrix"));
         Path phases = folder.resolve("phases.json");
-        Path lab = LabHome.requireFile(plan.home().resolve("matrix/target/lab.jar"), "build the lab first (./lab builds it)");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dlab.home=" + plan.home(), "-D" + PhaseTimes.PROPERTY + "=" + phases, "-jar", lab.toString(),
-                "matrix", "--out", folder.resolve("run").toString()));
+        List<String> arguments = new ArrayList<>(List.of("--out", folder.resolve("run").toString()));
         if (plan.matrixCases() != null) {
-            command.addAll(List.of("--cases", plan.matrixCases()));
+            arguments.addAll(List.of("--cases", plan.matrixCases()));
         }
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectOutput(folder.resolve("matrix.stdout.log").toFile())
-                .redirectError(folder.resolve("matrix.stderr.log").toFile());
         long started = System.nanoTime();
-        Process process = builder.start();
-        if (!process.waitFor(15, TimeUnit.MINUTES)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+        int exit = MatrixAsProcess.run(plan.home(), List.of("-D" + PhaseTimes.PROPERTY + "=" + phases), arguments,
+                folder.resolve("matrix.stdout.log"), folder.resolve("matrix.stderr.log"));
+        if (exit == -1) {
             throw new IllegalStateException("lab matrix did not finish in 15 minutes");
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("lab matrix exited " + process.exitValue() + " (see " + folder.resolve("matrix.stdout.log") + ")");
+        if (exit != 0) {
+            throw new IllegalStateException("lab matrix exited " + exit + " (see " + folder.resolve("matrix.stdout.log") + ")");
         }
         JsonNode phaseTimes = ExactJson.parse(Files.readString(phases));
         progress.printf("bench      matrix: %.1f s%n", seconds);

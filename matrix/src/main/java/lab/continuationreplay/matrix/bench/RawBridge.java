@@ -8,12 +8,14 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.matrix.LabHome;
 import lab.continuationreplay.matrix.servers.WireSettings;
+import lab.continuationreplay.matrix.wire.ChildProcess;
 import lab.continuationreplay.store.guard.ContinuationState;
 import lab.continuationreplay.store.guard.InputResponses;
 
@@ -103,19 +105,7 @@ final class RawBridge implements AutoCloseable {
     /** Closes stdin (the bridge's end of input) and waits for it; kills it if it lingers. Returns the exit status. */
     @Override
     public void close() {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ChildProcess.endAfterInput(process, in, Duration.ofSeconds(10));
     }
 
     int exitStatus() {

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.matrix.run.MatrixAsProcess;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.servers.WireSettings;
 import lab.continuationreplay.matrix.wire.ServerProcess;
@@ -67,25 +67,13 @@ final class SecretsScanExperiment implements FaultExperiment {
 
     /** The lab's own matrix, as a process, into the scanned folder (quick: the lost-reply and tamper cases). */
     private static int runMatrix(FaultSession session, Path out) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dlab.home=" + session.home(), "-jar", session.home().resolve("matrix/target/lab.jar").toString(),
-                "matrix", "--out", out.toString()));
+        List<String> arguments = new ArrayList<>(List.of("--out", out.toString()));
         if (session.quick()) {
-            command.addAll(List.of("--cases", String.join(",", QUICK_CASES)));
+            arguments.addAll(List.of("--cases", String.join(",", QUICK_CASES)));
         }
-        List<String> sdks = session.sdks().stream().map(ServerKind::label).toList();
-        command.addAll(List.of("--sdk", String.join(",", sdks)));
-        Path parent = out.getParent();
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(parent.resolve("matrix.stdout.log").toFile())
-                .redirectError(parent.resolve("matrix.stderr.log").toFile())
-                .start();
-        if (!process.waitFor(15, TimeUnit.MINUTES)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            return -1;
-        }
-        return process.exitValue();
+        arguments.addAll(List.of("--sdk", String.join(",", session.sdks().stream().map(ServerKind::label).toList())));
+        return MatrixAsProcess.run(session.home(), List.of(), arguments, out.getParent().resolve("matrix.stdout.log"),
+                out.getParent().resolve("matrix.stderr.log"));
     }
 
     private static boolean scannerFindsACanary(SecretScanner scanner) throws Exception {

@@ -226,18 +226,7 @@ public final class ServerProcess implements AutoCloseable {
     @Override
     public void close() {
         try {
-            stdin.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            ChildProcess.endAfterInput(process, stdin, Duration.ofSeconds(5));
         } finally {
             transcript.close();
         }
