@@ -16,13 +16,19 @@ export const PASSED_TO_BRIDGE = [
   'WIRE_FAULT',
 ] as const;
 
+/**
+ * The bridge's stdout is its wire: these keep the JVM's own logging (a rejected class-data archive, say) on stderr.
+ * The shared rule table vectors/rules/stdio-jvm-options.json holds the same list for every launcher.
+ */
+export const STDIO_JVM_OPTIONS = ['-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:+DisplayVMOutputToStderr'] as const;
+
 export class BridgeCommandError extends Error {}
 
-/** `java -jar <repo>/bridge/target/bridge.jar`, java from JAVA_HOME when it is set. */
+/** `java <stdio options> -jar <repo>/bridge/target/bridge.jar`, java from JAVA_HOME when it is set. */
 export function defaultBridgeCommand(repoRoot: string, env: NodeJS.ProcessEnv): string[] {
   const javaHome = env['JAVA_HOME'];
   const java = javaHome !== undefined && javaHome !== '' ? join(javaHome, 'bin', 'java') : 'java';
-  return [java, '-jar', resolve(repoRoot, 'bridge', 'target', 'bridge.jar')];
+  return [java, ...STDIO_JVM_OPTIONS, '-jar', resolve(repoRoot, 'bridge', 'target', 'bridge.jar')];
 }
 
 /** LAB_BRIDGE_COMMAND (a JSON array of argv strings) when set, else the default. */

@@ -1,16 +1,34 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { bridgeCommand, bridgeEnvironment, defaultBridgeCommand } from '../src/bridge-command.js';
+import { fileURLToPath } from 'node:url';
+import { bridgeCommand, bridgeEnvironment, defaultBridgeCommand, STDIO_JVM_OPTIONS } from '../src/bridge-command.js';
+
+// Compiled to build-test/test/; the shared rule tables live in <repo>/vectors/rules/.
+const RULE_TABLE = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'vectors', 'rules', 'stdio-jvm-options.json');
+const OPTIONS = [...STDIO_JVM_OPTIONS];
 
 describe('bridge command', () => {
-  test('the default is java -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when set', () => {
-    assert.deepEqual(defaultBridgeCommand('/repo', {}), ['java', '-jar', '/repo/bridge/target/bridge.jar']);
+  test('the stdout options are the shared rule table\'s, in its order', () => {
+    const table = JSON.parse(readFileSync(RULE_TABLE, 'utf8')) as { options: string[] };
+    assert.deepEqual(OPTIONS, table.options);
+  });
+
+  test('the default is java <stdout options> -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when set', () => {
+    assert.deepEqual(defaultBridgeCommand('/repo', {}), ['java', ...OPTIONS, '-jar', '/repo/bridge/target/bridge.jar']);
     assert.deepEqual(defaultBridgeCommand('/repo', { JAVA_HOME: '/opt/jdk' }), [
       '/opt/jdk/bin/java',
+      ...OPTIONS,
       '-jar',
       '/repo/bridge/target/bridge.jar',
     ]);
-    assert.deepEqual(bridgeCommand('/repo', { LAB_BRIDGE_COMMAND: '' }), ['java', '-jar', '/repo/bridge/target/bridge.jar']);
+    assert.deepEqual(bridgeCommand('/repo', { LAB_BRIDGE_COMMAND: '' }), [
+      'java',
+      ...OPTIONS,
+      '-jar',
+      '/repo/bridge/target/bridge.jar',
+    ]);
   });
 
   test('LAB_BRIDGE_COMMAND is a JSON array of argv strings', () => {

@@ -1,8 +1,5 @@
 package lab.continuationreplay.bridge;
 
-import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +11,7 @@ import lab.continuationreplay.store.guard.IssueGuard;
 import lab.continuationreplay.store.guard.LabFault;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.stdio.WireStdout;
 
 /**
  * The JSON line bridge: a long-lived child of one TypeScript fixture process. Everything trusted (database, backend,
@@ -26,9 +24,7 @@ public final class BridgeMain {
     private BridgeMain() {}
 
     public static void main(String[] args) {
-        // stdout is the wire: anything a library prints must land on stderr instead.
-        OutputStream wire = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
-        System.setOut(System.err);
+        OutputStream wire = WireStdout.claim("bridge");
         System.exit(run(TrustedEnvironment.fromProcess(), System.in, wire));
     }
 

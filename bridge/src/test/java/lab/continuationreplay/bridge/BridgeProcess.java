@@ -50,8 +50,10 @@ final class BridgeProcess implements AutoCloseable {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing; the package phase builds it");
         }
-        ProcessBuilder builder = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(lab.continuationreplay.store.stdio.WireStdout.JVM_OPTIONS);
+        command.addAll(List.of("-jar", JAR.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().clear();
         builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         builder.environment().putAll(environment);

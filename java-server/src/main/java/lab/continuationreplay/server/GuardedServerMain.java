@@ -6,6 +6,7 @@ import lab.continuationreplay.server.state.SealedRequestState;
 import lab.continuationreplay.server.tools.GuardOnDemand;
 import lab.continuationreplay.server.tools.GuardedTools;
 import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.stdio.WireStdout;
 import lab.continuationreplay.store.guard.IssueGuard;
 import lab.continuationreplay.store.guard.LabFault;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -22,6 +23,7 @@ public final class GuardedServerMain {
     private GuardedServerMain() {}
 
     public static void main(String[] args) {
+        java.io.OutputStream wire = WireStdout.claim("java-server");
         TrustedEnvironment env = TrustedEnvironment.fromProcess();
         GuardOnDemand guard;
         GuardedTools tools;
@@ -46,7 +48,7 @@ public final class GuardedServerMain {
             System.exit(BAD_CONFIGURATION);
             return;
         }
-        StdioServer.serve(NAME, tools.tools());
+        StdioServer.serve(NAME, tools.tools(), wire);
         try {
             guard.close();
         } catch (SQLException e) {

@@ -16,7 +16,7 @@ import lab.continuationreplay.server.frames.StdoutLines;
 import lab.continuationreplay.server.wire.FrozenStateErrors;
 import lab.continuationreplay.server.wire.PassThroughStateCodec;
 
-/** Runs tools as a 2026-07-28 stdio server on the SDK's modern stack until stdin closes. */
+/** Runs tools as a 2026-07-28 stdio server on the SDK's modern stack until stdin closes; {@code wire} is stdout. */
 final class StdioServer {
     static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
     /** The longest a closed stdin waits for replies still being computed. */
@@ -24,7 +24,7 @@ final class StdioServer {
 
     private StdioServer() {}
 
-    static void serve(String name, List<McpSyncTool> tools) {
+    static void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire) {
         McpSyncToolRepository repository = new McpSyncToolRepository() {
             @Override
             public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
@@ -44,7 +44,7 @@ final class StdioServer {
                 .build();
         Activity activity = new Activity();
         // One stdout for the SDK's replies and the gate's refusals: whole lines, one at a time.
-        StdoutLines stdout = new StdoutLines(DrainingStdio.output(System.out, activity));
+        StdoutLines stdout = new StdoutLines(DrainingStdio.output(wire, activity));
         // Only JSON-RPC 2.0 text reaches the SDK; the gate answers the rest (FrameGate).
         FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout);
         StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),

@@ -3,6 +3,7 @@ package lab.continuationreplay.server;
 import lab.continuationreplay.server.state.SealedRequestState;
 import lab.continuationreplay.server.tools.UnguardedTools;
 import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.stdio.WireStdout;
 import lab.continuationreplay.store.ledger.IssueLedger;
 
 /** The unguarded control server ({@code create_issue}), same environment and transport as the guarded one. */
@@ -12,6 +13,7 @@ public final class UnguardedServerMain {
     private UnguardedServerMain() {}
 
     public static void main(String[] args) {
+        java.io.OutputStream wire = WireStdout.claim("java-server");
         TrustedEnvironment env = TrustedEnvironment.fromProcess();
         UnguardedTools tools;
         IssueLedger ledger;
@@ -24,7 +26,7 @@ public final class UnguardedServerMain {
             System.exit(GuardedServerMain.BAD_CONFIGURATION);
             return;
         }
-        StdioServer.serve(NAME, tools.tools());
+        StdioServer.serve(NAME, tools.tools(), wire);
         try {
             ledger.close();
         } catch (java.sql.SQLException e) {

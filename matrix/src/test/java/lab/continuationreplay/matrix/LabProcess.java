@@ -3,11 +3,11 @@ package lab.continuationreplay.matrix;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.matrix.servers.JavaCommand;
 
 /** Runs the packaged {@code lab.jar} as a real process, the way {@code ./lab} does. */
 public final class LabProcess {
@@ -26,10 +26,8 @@ public final class LabProcess {
     /** As above with a time limit of the caller's: a whole matrix on a busy two-core machine takes minutes. */
     public static Result run(List<String> args, Map<String, String> environment, byte[] stdin, java.time.Duration limit)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dlab.home=" + home(),
-                "-jar", home().resolve("matrix/target/lab.jar").toString()));
+        List<String> command = JavaCommand.of(List.of("-Dlab.home=" + home()), "-jar",
+                home().resolve("matrix/target/lab.jar").toString());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().clear();

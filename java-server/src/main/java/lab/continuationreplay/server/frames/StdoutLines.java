@@ -7,14 +7,21 @@ import java.io.OutputStream;
 /**
  * stdout shared by several writers (the SDK's transport, the frame gate): each writer gets its own view that
  * assembles whole lines, and every whole line goes out in one write, then a flush, under one lock. So no line of one
- * writer can land inside a line of another, however either splits its writes.
+ * writer can land inside a line of another, however either splits its writes. Only frames go out: a line that is not
+ * a JSON object and a newline (a stray print, a half line at close) goes to {@code elsewhere} (stderr), marked.
  */
 public final class StdoutLines {
     private final OutputStream out;
+    private final OutputStream elsewhere;
     private final Object lock = new Object();
 
     public StdoutLines(OutputStream out) {
+        this(out, System.err);
+    }
+
+    public StdoutLines(OutputStream out, OutputStream elsewhere) {
         this.out = out;
+        this.elsewhere = elsewhere;
     }
 
     /** Writes one complete line ({@code line} ends with its newline). */
@@ -28,11 +35,23 @@ public final class StdoutLines {
     }
 
     private void emit(byte[] bytes, int offset, int length) throws IOException {
+        boolean frame = length >= 3 && bytes[offset] == '{' && bytes[offset + length - 2] == '}'
+                && bytes[offset + length - 1] == '\n';
         synchronized (lock) {
-            out.write(bytes, offset, length);
-            out.flush();
+            OutputStream target = frame ? out : elsewhere;
+            if (!frame) {
+                target.write(HELD_BACK);
+            }
+            target.write(bytes, offset, length);
+            if (!frame && (length == 0 || bytes[offset + length - 1] != '\n')) {
+                target.write('\n');
+            }
+            target.flush();
         }
     }
+
+    private static final byte[] HELD_BACK = "java-server: held back from stdout (not a frame): "
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final class LineView extends OutputStream {
         private final ByteArrayOutputStream partial = new ByteArrayOutputStream();

@@ -137,4 +137,23 @@ class StdoutLinesTest {
         view.write(":3}\n".getBytes(StandardCharsets.UTF_8));
         assertEquals("{\"c\":3}\n", writes.get(2));
     }
+
+    @Test
+    void onlyFramesReachStdoutAndAnythingElseIsDivertedWhole() throws Exception {
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        ByteArrayOutputStream diverted = new ByteArrayOutputStream();
+        StdoutLines stdout = new StdoutLines(wire, diverted);
+        OutputStream view = stdout.writer();
+        view.write("[0.039s][warning][cds] Unable to use shared archive\n{\"id\":1}\n".getBytes(StandardCharsets.UTF_8));
+        stdout.writeLine("{\"id\":2}\n".getBytes(StandardCharsets.UTF_8));
+        stdout.writeLine("{\"id\":3} trailing\n".getBytes(StandardCharsets.UTF_8));
+        view.write("{\"half\":".getBytes(StandardCharsets.UTF_8));
+        view.close();
+        assertEquals("{\"id\":1}\n{\"id\":2}\n", wire.toString(StandardCharsets.UTF_8));
+        assertEquals("""
+                java-server: held back from stdout (not a frame): [0.039s][warning][cds] Unable to use shared archive
+                java-server: held back from stdout (not a frame): {"id":3} trailing
+                java-server: held back from stdout (not a frame): {"half":
+                """, diverted.toString(StandardCharsets.UTF_8));
+    }
 }

@@ -8,12 +8,13 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.servers.JavaCommand;
 import lab.continuationreplay.matrix.servers.WireSettings;
 import lab.continuationreplay.matrix.wire.ChildProcess;
 import lab.continuationreplay.store.guard.ContinuationState;
@@ -42,7 +43,7 @@ final class RawBridge implements AutoCloseable {
 
     static List<String> command(Path home) {
         Path jar = LabHome.requireFile(home.resolve("bridge/target/bridge.jar"), "build the lab first (./lab builds it)");
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString());
+        return JavaCommand.of(List.of(), "-jar", jar.toString());
     }
 
     static RawBridge start(Path home, WireSettings settings, Path stderrLog) throws IOException {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.matrix.servers.JavaCommand;
 import lab.continuationreplay.matrix.wire.ChildProcess;
 
 /** {@code lab matrix} in a child JVM from the built jar, as a user runs it; its stdout and stderr go to files. */
@@ -16,11 +17,10 @@ public final class MatrixAsProcess {
     /** The exit status, or -1 when it did not finish within {@link #LIMIT} (it is then killed with its children). */
     public static int run(Path home, List<String> jvmOptions, List<String> matrixArguments, Path stdoutLog, Path stderrLog)
             throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dlab.home=" + home));
-        command.addAll(jvmOptions);
+        List<String> options = new ArrayList<>(List.of("-Dlab.home=" + home));
+        options.addAll(jvmOptions);
         Path jar = LabHome.requireFile(home.resolve("matrix/target/lab.jar"), "build the lab first (./lab builds it)");
-        command.addAll(List.of("-jar", jar.toString(), "matrix"));
+        List<String> command = JavaCommand.of(options, "-jar", jar.toString(), "matrix");
         command.addAll(matrixArguments);
         Process process = new ProcessBuilder(command).redirectOutput(stdoutLog.toFile()).redirectError(stderrLog.toFile()).start();
         return ChildProcess.awaitOrKill(process, LIMIT) ? process.exitValue() : -1;

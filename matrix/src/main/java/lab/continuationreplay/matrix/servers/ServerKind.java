@@ -22,8 +22,7 @@ public enum ServerKind {
      * JVM options of the Java servers: C1 only and the serial collector start fastest and use least memory for a
      * one-client stdio server; the heap cap keeps its peak RSS within the 160 MiB budget of {@code lab bench}.
      */
-    public static final List<String> SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
-            "-Xshare:auto");
+    public static final List<String> SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m");
 
     private final String label;
     private final String artifact;
@@ -53,30 +52,24 @@ public enum ServerKind {
     /** The command line; fails with a clear message when the artifact has not been built. */
     public List<String> command(Path home) {
         Path built = LabHome.requireFile(artifact(home), "build the lab first (mvn -DskipTests install, or ./lab)");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>();
-        switch (this) {
-            case JAVA -> {
-                command.add(java);
-                command.addAll(SERVER_JVM_OPTIONS);
-                command.addAll(ClassDataArchive.options(home, built, false));
-                command.addAll(List.of("-jar", built.toString()));
-            }
-            case UNGUARDED -> {
-                command.add(java);
-                command.addAll(SERVER_JVM_OPTIONS);
-                command.addAll(ClassDataArchive.options(home, built, false));
-                command.addAll(List.of("-cp", built.toString(), "lab.continuationreplay.server.UnguardedServerMain"));
-            }
-            case TYPESCRIPT -> command.addAll(List.of(LabHome.node(), built.toString()));
-        }
-        return List.copyOf(command);
+        return switch (this) {
+            case JAVA -> JavaCommand.of(javaServerOptions(home, built), "-jar", built.toString());
+            case UNGUARDED -> JavaCommand.of(javaServerOptions(home, built), "-cp", built.toString(),
+                    "lab.continuationreplay.server.UnguardedServerMain");
+            case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
+        };
+    }
+
+    private static List<String> javaServerOptions(Path home, Path jar) {
+        List<String> options = new ArrayList<>(SERVER_JVM_OPTIONS);
+        options.addAll(ClassDataArchive.options(home, jar, false));
+        return options;
     }
 
     /**
      * What a server needs in its environment besides the {@code WIRE_*} settings: for the TypeScript fixture, the
-     * bridge command ({@code LAB_BRIDGE_COMMAND}) with the lab's JDK and the bridge's class-data archive, when there
-     * is one; otherwise nothing, and the fixture starts its default {@code java -jar bridge.jar}.
+     * bridge command ({@code LAB_BRIDGE_COMMAND}): the lab's JDK, the stdout options, and the bridge's class-data
+     * archive when there is one; for the Java servers nothing.
      */
     public Map<String, String> environment(Path home) {
         if (this != TYPESCRIPT) {
@@ -86,14 +79,8 @@ public enum ServerKind {
         if (!Files.isRegularFile(bridge)) {
             return Map.of();
         }
-        List<String> options = ClassDataArchive.options(home, bridge, true);
-        if (options.isEmpty()) {
-            return Map.of();
-        }
         ArrayNode argv = JsonNodeFactory.instance.arrayNode();
-        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        options.forEach(argv::add);
-        argv.add("-jar").add(bridge.toString());
+        JavaCommand.of(ClassDataArchive.options(home, bridge, true), "-jar", bridge.toString()).forEach(argv::add);
         return Map.of("LAB_BRIDGE_COMMAND", argv.toString());
     }
 }

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import lab.continuationreplay.matrix.LabProcess;
+import lab.continuationreplay.matrix.servers.JavaCommand;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
 class AdversarialExperimentsIT {
     @Test
     void theProxyRefusesBadArgumentsWithOneLineAndExit2() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String jar = LabProcess.home().resolve("matrix/target/lab.jar").toString();
         String main = "lab.continuationreplay.matrix.faults.proxy.StdioProxyMain";
         List<List<String>> bad = List.of(
@@ -27,7 +25,7 @@ class AdversarialExperimentsIT {
                 List.of("--plan", "up.drop=0.1", "--", "cat"),
                 List.of("--seed", "x", "--plan", "none", "--", "cat"));
         for (List<String> args : bad) {
-            List<String> command = new ArrayList<>(List.of(java, "-cp", jar, main));
+            List<String> command = JavaCommand.of(List.of(), "-cp", jar, main);
             command.addAll(args);
             Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -38,10 +36,9 @@ class AdversarialExperimentsIT {
 
     @Test
     void theProxyForwardsEverythingWithTheEmptyPlan() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String jar = LabProcess.home().resolve("matrix/target/lab.jar").toString();
-        Process process = new ProcessBuilder(java, "-cp", jar, "lab.continuationreplay.matrix.faults.proxy.StdioProxyMain",
-                "--seed", "1", "--plan", "none", "--", "cat").start();
+        Process process = new ProcessBuilder(JavaCommand.of(List.of(), "-cp", jar, "lab.continuationreplay.matrix.faults.proxy.StdioProxyMain",
+                "--seed", "1", "--plan", "none", "--", "cat")).start();
         try (var in = process.getOutputStream()) {
             in.write("one\ntwo\n{\"x\":3}\n".getBytes(StandardCharsets.UTF_8));
         }

@@ -18,11 +18,9 @@ final class ChildProcesses {
     private ChildProcesses() {}
 
     static Process start(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
-                LedgerChild.class.getName()));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(lab.continuationreplay.store.stdio.WireStdout.JVM_OPTIONS); // a child's result line is on stdout
+        command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), LedgerChild.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }

@@ -15,6 +15,7 @@ import lab.continuationreplay.matrix.faults.common.Calls;
 import lab.continuationreplay.matrix.faults.common.LedgerRows;
 import lab.continuationreplay.matrix.run.CaseProcess;
 import lab.continuationreplay.matrix.run.Reply;
+import lab.continuationreplay.matrix.servers.JavaCommand;
 import lab.continuationreplay.matrix.servers.ServerKind;
 import lab.continuationreplay.matrix.servers.WireSettings;
 import lab.continuationreplay.matrix.wire.ServerProcess;
