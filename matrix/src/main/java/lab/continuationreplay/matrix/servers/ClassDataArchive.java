@@ -21,10 +21,12 @@ import lab.continuationreplay.store.guard.InputResponses;
  * Application class-data sharing (AppCDS) for the JVMs the matrix starts: the Java servers and the TypeScript
  * fixture's bridge. JVM start is the matrix's largest cost (docs/benchmarks.md); a dynamic archive of the classes a
  * server loads cuts it by about a third. JDK 17 has no {@code -XX:+AutoCreateSharedArchive}, so the archive is made
- * once per jar and JDK by a training run ({@code -XX:ArchiveClassesAtExit}: one continuation and a status on a
- * scratch database) into {@code <home>/target/cds/}, and remade when the jar is newer. Only class metadata is
- * archived: no keys, no rows. Any failure means no archive (the JVM starts as before), never a failed run;
- * {@code LAB_CDS=off} turns it off. The archive is advisory: {@code -Xshare:auto} ignores one that does not match.
+ * by a training run ({@code -XX:ArchiveClassesAtExit}: one continuation and a status on a scratch database) into
+ * {@code <home>/target/cds/}. The JVM accepts an archive only for the exact class path it was trained on (each jar's
+ * path, size and modification time), so the archive's name carries a digest of exactly that, and of the JDK: a build
+ * that copies a dependency jar again gets a new archive, never a rejected one. Only class metadata is archived: no
+ * keys, no rows. Any failure means no archive (the JVM starts as before), never a failed run; {@code LAB_CDS=off} turns
+ * it off. Were an archive rejected all the same, the JVM says so on stderr ({@link JavaCommand}), never on the wire.
  */
 public final class ClassDataArchive {
     private static final Map<String, List<String>> OPTIONS = new ConcurrentHashMap<>();
@@ -35,29 +37,94 @@ public final class ClassDataArchive {
         return !"off".equalsIgnoreCase(System.getenv().getOrDefault("LAB_CDS", ""));
     }
 
-    /** The options that make a JVM running {@code jar} use its archive, or none. Trains the archive on first use. */
+    /**
+     * The options that make a JVM running {@code jar} use its archive, or none. Trains the archive on first use, and
+     * again whenever the class path changed (a new digest, so a new archive), also in the middle of a long run.
+     */
     public static List<String> options(Path home, Path jar, boolean bridge) {
         if (!enabled()) {
             return List.of();
         }
-        return OPTIONS.computeIfAbsent(jar.toString(), key -> {
-            try {
-                Path archive = archiveFor(home, jar);
-                if (!Files.isRegularFile(archive) || Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) < 0) {
-                    train(home, jar, archive, bridge);
+        try {
+            Path archive = archiveFor(home, jar);
+            return OPTIONS.computeIfAbsent(archive.toString(), key -> {
+                try {
+                    if (!Files.isRegularFile(archive)) {
+                        train(home, jar, archive, bridge);
+                        removeStale(archive);
+                    }
+                    return List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto");
+                } catch (Exception | Error e) {
+                    return none(jar, e);
                 }
-                return List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto");
-            } catch (Exception | Error e) {
-                System.err.println("lab: no class-data archive for " + jar.getFileName() + " (" + e.getMessage() + "); JVMs start without one");
-                return List.of();
-            }
-        });
+            });
+        } catch (IOException e) {
+            return none(jar, e);
+        }
     }
 
-    static Path archiveFor(Path home, Path jar) {
+    private static List<String> none(Path jar, Throwable why) {
+        System.err.println("lab: no class-data archive for " + jar.getFileName() + " (" + why.getMessage() + "); JVMs start without one");
+        return List.of();
+    }
+
+    /** {@code <jar name>-jdk<version>-<digest of the JDK and the class path>.jsa}. */
+    static Path archiveFor(Path home, Path jar) throws IOException {
         String jdk = System.getProperty("java.vm.version").replaceAll("[^A-Za-z0-9._-]", "_");
-        String name = jar.getFileName().toString().replaceAll("\\.jar$", "");
-        return home.resolve("target").resolve("cds").resolve(name + "-jdk" + jdk + ".jsa");
+        return home.resolve("target").resolve("cds").resolve(prefix(jar) + jdk + "-" + classPathKey(jar) + ".jsa");
+    }
+
+    private static String prefix(Path jar) {
+        return jar.getFileName().toString().replaceAll("\\.jar$", "") + "-jdk";
+    }
+
+    /**
+     * A digest of what the JVM checks an archive against: the JDK it runs on, and every jar of the class path (the
+     * jar itself and its manifest's {@code Class-Path}) by absolute path, size and modification time.
+     */
+    static String classPathKey(Path jar) throws IOException {
+        StringBuilder key = new StringBuilder(System.getProperty("java.home")).append('\n')
+                .append(System.getProperty("java.vm.version")).append('\n');
+        for (Path entry : classPath(jar)) {
+            Path absolute = entry.toAbsolutePath().normalize();
+            key.append(absolute).append(' ').append(Files.size(absolute)).append(' ')
+                    .append(Files.getLastModifiedTime(absolute).toMillis()).append('\n');
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The jar and the entries of its manifest's {@code Class-Path}, resolved against the jar's folder. */
+    static List<Path> classPath(Path jar) throws IOException {
+        List<Path> entries = new ArrayList<>(List.of(jar));
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest manifest = file.getManifest();
+            String classPath = manifest == null ? null : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+            if (classPath != null) {
+                for (String entry : classPath.trim().split("\\s+")) {
+                    entries.add(jar.toAbsolutePath().getParent().resolve(entry));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** Archives of the same jar and JDK trained on another class path: never usable again. */
+    private static void removeStale(Path current) {
+        String name = current.getFileName().toString();
+        String prefix = name.substring(0, name.lastIndexOf('-') + 1);
+        try (var files = Files.list(current.getParent())) {
+            String unkeyed = prefix.substring(0, prefix.length() - 1) + ".jsa"; // the name before archives were keyed
+            files.filter(p -> !p.equals(current) && (p.getFileName().toString().equals(unkeyed)
+                    || p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".jsa")))
+                    .forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a stale archive only takes space
+        }
     }
 
     private static void train(Path home, Path jar, Path archive, boolean bridge) throws Exception {
@@ -65,12 +132,11 @@ public final class ClassDataArchive {
         Path scratch = Files.createTempDirectory(archive.getParent(), "training-");
         try {
             Path partial = scratch.resolve("archive.jsa");
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = new ArrayList<>(List.of(java, "-XX:ArchiveClassesAtExit=" + partial));
+            List<String> options = new ArrayList<>(List.of("-XX:ArchiveClassesAtExit=" + partial));
             if (!bridge) {
-                command.addAll(ServerKind.SERVER_JVM_OPTIONS.subList(0, 3));
+                options.addAll(ServerKind.SERVER_JVM_OPTIONS);
             }
-            command.addAll(List.of("-jar", jar.toString()));
+            List<String> command = JavaCommand.of(options, "-jar", jar.toString());
             WireSettings settings = WireSettings.matrix(scratch.resolve("store.sqlite3"), "alice");
             if (bridge) {
                 trainBridge(command, settings, scratch);
