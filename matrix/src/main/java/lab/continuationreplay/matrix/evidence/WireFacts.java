@@ -16,9 +16,17 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * What the wire says, recomputed from the transcripts alone (seed spec §9.14): every tools/call sent, every reply
- * received, paired by process and id. A line that is neither {@code > } nor {@code < } is a machinery error.
+ * received, paired by process and id. A line that is neither {@code > } nor {@code < } is a machinery error. A line
+ * received that is not a JSON-RPC 2.0 object (a JVM warning on stdout, say) is a server defect, kept in
+ * {@code nonFrames}.
  */
-public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies) {
+public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies, List<NonFrame> nonFrames) {
+    /** How much of a non-frame line the facts keep. */
+    static final int QUOTED = 120;
+
+    /** A line a process wrote to stdout that is not a frame: the process and the start of the line. */
+    public record NonFrame(String process, String start) {}
+
 
     /** One tools/call and what came back for it (null when no reply arrived). */
     public record Call(String source, long id, String tool, boolean continuation, boolean statePresent,
@@ -50,6 +58,7 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
         List<Call> calls = new ArrayList<>();
         TreeSet<String> versions = new TreeSet<>();
         int replies = 0;
+        List<NonFrame> nonFrames = new ArrayList<>();
         for (Path transcript : transcripts) {
             String source = transcript.getFileName().toString().replace(".transcript.log", "");
             Map<Long, JsonNode> sent = new TreeMap<>();
@@ -65,8 +74,13 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                         versions.add(version);
                     }
                 } else if (line.startsWith("< ")) {
+                    JsonNode reply = frameOrNull(line.substring(2));
+                    if (reply == null) {
+                        String text = line.substring(2);
+                        nonFrames.add(new NonFrame(source, text.length() > QUOTED ? text.substring(0, QUOTED) + "..." : text));
+                        continue;
+                    }
                     replies++;
-                    JsonNode reply = ExactJson.parse(line.substring(2));
                     if (reply.path("id").isIntegralNumber()) {
                         received.put(reply.get("id").longValue(), reply);
                     }
@@ -84,7 +98,16 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                         params.has("requestState"), params.path("arguments"), received.get(entry.getKey())));
             }
         }
-        return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies);
+        return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies, List.copyOf(nonFrames));
+    }
+
+    private static JsonNode frameOrNull(String text) {
+        try {
+            JsonNode node = ExactJson.parse(text);
+            return node.isObject() && "2.0".equals(node.path("jsonrpc").textValue()) ? node : null;
+        } catch (IllegalArgumentException notJson) {
+            return null;
+        }
     }
 
     public List<Call> continuations() {

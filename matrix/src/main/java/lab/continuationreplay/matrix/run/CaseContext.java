@@ -54,8 +54,9 @@ public final class CaseContext implements AutoCloseable {
         long started = System.nanoTime();
         java.util.Map<String, String> environment = new java.util.LinkedHashMap<>(settings.environment());
         environment.putAll(kind.environment(home));
-        ServerProcess server = ServerProcess.start(kind.command(home), environment,
-                folder.resolve(name + ".transcript.log"), folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
+        String label = kind.label() + " server " + folder.getFileName() + "/" + name;
+        ServerProcess server = ServerProcess.start(label, kind.command(home), environment, folder.resolve(name + ".transcript.log"),
+                folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
         CaseProcess process = new CaseProcess(name, server);
         processes.add(process);
         process.open();

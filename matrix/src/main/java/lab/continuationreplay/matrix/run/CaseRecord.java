@@ -76,6 +76,7 @@ public final class CaseRecord {
         }
         facts.set("protocol_versions", ExactJson.mapper().valueToTree(wire.protocolVersions()));
         facts.put("replies", wire.replies());
+        facts.set("non_frame_lines", ExactJson.mapper().valueToTree(wire.nonFrames()));
         facts.put("handshake", "modern per-request envelope; no initialize");
         return facts;
     }

@@ -67,6 +67,9 @@ public final class Predicate {
         String id = facts.caseId();
         rows(facts, id, problems);
         WireFacts wire = facts.wire();
+        for (WireFacts.NonFrame line : wire.nonFrames()) {
+            problems.add("server defect: process " + line.process() + " wrote a non-frame line to stdout: " + line.start());
+        }
         if (!wire.protocolVersions().equals(List.of("2026-07-28"))) {
             problems.add("protocol versions " + wire.protocolVersions());
         }

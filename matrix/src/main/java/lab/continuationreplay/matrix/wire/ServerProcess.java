@@ -23,6 +23,9 @@ import lab.continuationreplay.vectors.ExactJson;
  * One MCP server as a real process, driven with raw newline-delimited JSON-RPC over its stdin/stdout. Every line
  * either way goes to the transcript exactly as on the pipe. The environment is an allowlist: only what the caller
  * passes plus a few locale and path variables, so no secret of the parent process leaks into a server or its evidence.
+ * stdout carries frames only: a line that is not a JSON-RPC 2.0 object stops the caller waiting for a reply with a
+ * {@link ServerDefect}, unless the process was started {@link #toleratingDamagedLines() tolerating damaged lines} (a proxy that truncates frames
+ * on purpose).
  */
 public final class ServerProcess implements AutoCloseable {
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(8);
@@ -34,33 +37,62 @@ public final class ServerProcess implements AutoCloseable {
     private final Transcript transcript;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final Duration readTimeout;
+    private final String name;
+    private volatile boolean damagedLinesExpected;
     private long nextId = 1;
 
-    private ServerProcess(Process process, Transcript transcript, Duration readTimeout) {
+    private ServerProcess(Process process, Transcript transcript, Duration readTimeout, String name) {
         this.process = process;
         this.stdin = process.getOutputStream();
         this.transcript = transcript;
         this.readTimeout = readTimeout;
+        this.name = name;
         Thread reader = new Thread(this::pump, "server-stdout-" + process.pid());
         reader.setDaemon(true);
         reader.start();
     }
 
-    /** Starts {@code command}; stderr goes to {@code stderrLog} (diagnostics, never part of the wire). */
+    /**
+     * Starts {@code command}; stderr goes to {@code stderrLog} (diagnostics, never part of the wire). The process is
+     * named after its transcript ({@code server case-01/first}) in what this class reports.
+     */
     public static ServerProcess start(List<String> command, Map<String, String> environment, Path transcriptFile,
+            Path stderrLog, Duration readTimeout) throws IOException {
+        Path folder = transcriptFile.toAbsolutePath().getParent();
+        String file = transcriptFile.getFileName().toString().replace(".transcript.log", "");
+        return start("server " + (folder.getFileName() == null ? "" : folder.getFileName() + "/") + file, command, environment,
+                transcriptFile, stderrLog, readTimeout);
+    }
+
+    /** As above, named {@code name} in what this class reports ({@code java server case-01/first}, say). */
+    public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path transcriptFile,
             Path stderrLog, Duration readTimeout) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.clear();
-        for (String name : INHERITED) {
-            String value = System.getenv(name);
+        for (String variable : INHERITED) {
+            String value = System.getenv(variable);
             if (value != null) {
-                env.put(name, value);
+                env.put(variable, value);
             }
         }
         env.putAll(environment);
         builder.redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
-        return new ServerProcess(builder.start(), new Transcript(transcriptFile), readTimeout);
+        return new ServerProcess(builder.start(), new Transcript(transcriptFile), readTimeout, name);
+    }
+
+    /**
+     * For a process that damages frames on purpose (the fault lab's stdio proxy): a line that is not a frame is
+     * skipped while waiting for a reply (it stays in the transcript), not a {@link ServerDefect}.
+     */
+    public ServerProcess toleratingDamagedLines() {
+        damagedLinesExpected = true;
+        return this;
+    }
+
+    /** The name this process has in messages. */
+    public String name() {
+        return name;
     }
 
     /** Sends a request with the modern {@code _meta} envelope and waits for the reply with its id. */
@@ -147,19 +179,30 @@ public final class ServerProcess implements AutoCloseable {
                     lines.add(END_OF_STREAM);
                     throw new TransportFailure("server closed stdout" + exitNote());
                 }
-                JsonNode reply;
-                try {
-                    reply = ExactJson.parse(line);
-                } catch (IllegalArgumentException notJson) {
-                    continue; // recorded in the transcript; not a reply
+                JsonNode reply = frame(line);
+                if (reply == null) {
+                    if (damagedLinesExpected) {
+                        continue; // recorded in the transcript; not a reply
+                    }
+                    throw ServerDefect.nonFrame(name, line);
                 }
-                if (reply.isObject() && reply.path("id").isIntegralNumber() && reply.get("id").longValue() == id) {
+                if (reply.path("id").isIntegralNumber() && reply.get("id").longValue() == id) {
                     return (ObjectNode) reply;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransportFailure("interrupted while waiting for request " + id);
+        }
+    }
+
+    /** The line as a JSON-RPC 2.0 object, or null when it is not one. */
+    static JsonNode frame(String line) {
+        try {
+            JsonNode node = ExactJson.parse(line);
+            return node.isObject() && "2.0".equals(node.path("jsonrpc").textValue()) ? node : null;
+        } catch (IllegalArgumentException notJson) {
+            return null;
         }
     }
 

@@ -109,6 +109,35 @@ class LabMatrixIT {
     }
 
     @Test
+    void aNonFrameLineOnAServersStdoutIsAServerDefectEvenWithItsHashesFixed() throws Exception {
+        Path copy = dir.resolve("non-frame");
+        copyTree(out, copy);
+        Path attempt = copy.resolve("java");
+        Path transcript = attempt.resolve("case-01/server.transcript.log");
+        String warning = "[0.039s][warning][cds,dynamic] Unable to use shared archive. The top archive failed to load";
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(transcript));
+        lines.add(1, "< " + warning);
+        Files.write(transcript, lines);
+        // the forger fixes the hashes, so only the judgement of the history itself can catch it
+        Path results = attempt.resolve("results.jsonl");
+        List<String> records = new java.util.ArrayList<>(Files.readAllLines(results));
+        com.fasterxml.jackson.databind.node.ObjectNode first = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(records.get(0));
+        first.set("artifact_hashes", ExactJson.mapper().valueToTree(
+                lab.continuationreplay.matrix.evidence.Artifacts.hashes(attempt.resolve("case-01"), attempt)));
+        records.set(0, lab.continuationreplay.vectors.CanonicalJson.canonical(first));
+        Files.write(results, records);
+
+        var facts = lab.continuationreplay.matrix.evidence.CaseFacts.read("01", attempt.resolve("case-01"));
+        assertEquals(List.of(new lab.continuationreplay.matrix.evidence.WireFacts.NonFrame("server", warning)), facts.wire().nonFrames());
+        assertEquals(List.of("server defect: process server wrote a non-frame line to stdout: " + warning),
+                lab.continuationreplay.matrix.verify.Predicate.violations(facts, "java"));
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains("server defect: process server wrote a non-frame line to stdout: [0.039s][warning]"), verdict.stdout());
+        assertFalse(verdict.stdout().contains("artifacts differ"), verdict.stdout());
+    }
+
+    @Test
     void eachSdkMustShapeItsRefusalsItsOwnWay() throws Exception {
         var javaCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("java/case-05"));
         var typescriptCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("typescript/case-05"));

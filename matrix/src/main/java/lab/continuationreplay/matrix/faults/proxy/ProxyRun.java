@@ -54,9 +54,8 @@ final class ProxyRun {
 
     /** The command line: the proxy as its own JVM with the lab jar's class path, then the server's command. */
     static List<String> proxyCommand(Path home, long seed, String plan, Path log, List<String> server) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", home.resolve("matrix/target/lab.jar").toString(),
-                StdioProxyMain.class.getName(), "--seed", Long.toString(seed), "--plan", plan, "--log", log.toString(), "--"));
+        List<String> command = JavaCommand.of(List.of("-XX:TieredStopAtLevel=1"), "-cp", home.resolve("matrix/target/lab.jar").toString(),
+                StdioProxyMain.class.getName(), "--seed", Long.toString(seed), "--plan", plan, "--log", log.toString(), "--");
         command.addAll(server);
         return command;
     }
@@ -69,7 +68,8 @@ final class ProxyRun {
         List<String> clientBelievesApplied = new ArrayList<>();
         boolean stillServing;
         try (ServerProcess proxied = ServerProcess.start(proxyCommand(session.home(), seed, PLAN, log, sdk.command(session.home())),
-                settings.environment(), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)) {
+                settings.environment(), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)
+                .toleratingDamagedLines()) {
             for (int k = 0; k < operations; k++) {
                 ObjectNode arguments = Calls.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
                 if (operate(proxied, arguments)) {
