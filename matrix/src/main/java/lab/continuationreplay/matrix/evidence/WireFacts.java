@@ -16,9 +16,9 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * What the wire says, recomputed from the transcripts alone (seed spec §9.14): every tools/call sent, every reply
- * received, paired by process and id. A line that is neither {@code > } nor {@code < } is a machinery error. A line
- * received that is not a JSON-RPC 2.0 object (a JVM warning on stdout, say) is a server defect, kept in
- * {@code nonFrames}.
+ * received, paired by process and id, byte-exact lines ({@code >b }/{@code <b }: base64) included. A line that is
+ * neither sent nor received is a machinery error. A line received that is not a JSON-RPC 2.0 object in UTF-8 (a JVM
+ * warning on stdout, say) is a server defect, kept in {@code nonFrames}.
  */
 public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies, List<NonFrame> nonFrames) {
     /** How much of a non-frame line the facts keep. */
@@ -64,8 +64,11 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
             Map<Long, JsonNode> sent = new TreeMap<>();
             Map<Long, JsonNode> received = new TreeMap<>();
             for (String line : Files.readAllLines(transcript, StandardCharsets.UTF_8)) {
-                if (line.startsWith("> ")) {
-                    JsonNode request = ExactJson.parse(line.substring(2));
+                if (line.startsWith("> ") || line.startsWith(">b ")) {
+                    JsonNode request = frameOrNull(line.startsWith("> ") ? line.substring(2) : decoded(line.substring(3)));
+                    if (request == null) {
+                        continue; // bytes the runner sent that are no request (none in the frozen cases)
+                    }
                     if (request.path("id").isIntegralNumber()) {
                         sent.put(request.get("id").longValue(), request);
                     }
@@ -73,18 +76,19 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                     if (version != null) {
                         versions.add(version);
                     }
-                } else if (line.startsWith("< ")) {
-                    JsonNode reply = frameOrNull(line.substring(2));
+                } else if (line.startsWith("< ") || line.startsWith("<b ")) {
+                    String text = line.startsWith("< ") ? line.substring(2) : decoded(line.substring(3));
+                    JsonNode reply = frameOrNull(text);
                     if (reply == null) {
-                        String text = line.substring(2);
-                        nonFrames.add(new NonFrame(source, text.length() > QUOTED ? text.substring(0, QUOTED) + "..." : text));
+                        String shown = text != null ? text : "(not UTF-8, base64) " + line.substring(3);
+                        nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
                         continue;
                     }
                     replies++;
                     if (reply.path("id").isIntegralNumber()) {
                         received.put(reply.get("id").longValue(), reply);
                     }
-                } else {
+                } else if (!line.startsWith(">~ ")) {
                     throw new IllegalStateException(transcript.getFileName() + ": line is neither sent nor received: " + line);
                 }
             }
@@ -101,7 +105,20 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
         return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies, List.copyOf(nonFrames));
     }
 
+    /** The text of a base64 transcript line, or null when its bytes are not strict UTF-8. */
+    private static String decoded(String base64) {
+        try {
+            byte[] bytes = java.util.Base64.getDecoder().decode(base64);
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException notText) {
+            return null;
+        }
+    }
+
     private static JsonNode frameOrNull(String text) {
+        if (text == null) {
+            return null;
+        }
         try {
             JsonNode node = ExactJson.parse(text);
             return node.isObject() && "2.0".equals(node.path("jsonrpc").textValue()) ? node : null;

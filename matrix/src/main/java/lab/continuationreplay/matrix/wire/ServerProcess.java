@@ -3,11 +3,14 @@ package lab.continuationreplay.matrix.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +33,15 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class ServerProcess implements AutoCloseable {
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(8);
     private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TMPDIR", "HOME", "JAVA_HOME");
-    private static final String END_OF_STREAM = "\u0000end-of-stream";
+    /** One line the server wrote, decoded; {@code utf8} false when it was not UTF-8 (then decoded leniently). */
+    private record Line(String text, boolean utf8) {}
+
+    private static final Line END_OF_STREAM = new Line("", true);
 
     private final Process process;
     private final OutputStream stdin;
     private final Transcript transcript;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
     private final Duration readTimeout;
     private final String name;
     private volatile boolean damagedLinesExpected;
@@ -155,15 +161,15 @@ public final class ServerProcess implements AutoCloseable {
 
     /** The next line the server writes, or empty if none arrives within the timeout (or it closed stdout). */
     public Optional<String> nextLine(Duration timeout) throws InterruptedException {
-        String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Line line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (line == null) {
             return Optional.empty();
         }
-        if (line.equals(END_OF_STREAM)) {
+        if (line == END_OF_STREAM) {
             lines.add(END_OF_STREAM);
             return Optional.empty();
         }
-        return Optional.of(line);
+        return Optional.of(line.text());
     }
 
     private ObjectNode awaitReply(long id) throws TransportFailure {
@@ -171,20 +177,20 @@ public final class ServerProcess implements AutoCloseable {
         try {
             while (true) {
                 long left = deadline - System.nanoTime();
-                String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+                Line line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (line == null) {
                     throw new TransportFailure("no reply to request " + id + " within " + readTimeout.toSeconds() + " s");
                 }
-                if (line.equals(END_OF_STREAM)) {
+                if (line == END_OF_STREAM) {
                     lines.add(END_OF_STREAM);
                     throw new TransportFailure("server closed stdout" + exitNote());
                 }
-                JsonNode reply = frame(line);
+                JsonNode reply = line.utf8() ? frame(line.text()) : null;
                 if (reply == null) {
                     if (damagedLinesExpected) {
                         continue; // recorded in the transcript; not a reply
                     }
-                    throw ServerDefect.nonFrame(name, line);
+                    throw ServerDefect.nonFrame(name, line.utf8() ? line.text() : "(not UTF-8) " + line.text());
                 }
                 if (reply.path("id").isIntegralNumber() && reply.get("id").longValue() == id) {
                     return (ObjectNode) reply;
@@ -217,17 +223,39 @@ public final class ServerProcess implements AutoCloseable {
         return "";
     }
 
+    /**
+     * Reads stdout as bytes and splits it on 0x0A only, as the servers' transports do: a carriage return stays in its
+     * line, invalid UTF-8 stays exact in the transcript ({@link Transcript#receivedBytes}), and such a line can never
+     * pass for a frame.
+     */
     private void pump() {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                transcript.received(line);
-                lines.add(line);
+        try (InputStream out = new BufferedInputStream(process.getInputStream())) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            int b;
+            while ((b = out.read()) >= 0) {
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                deliver(line.toByteArray());
+                line.reset();
+            }
+            if (line.size() > 0) {
+                deliver(line.toByteArray()); // the last line, cut off without its newline
             }
         } catch (IOException | UncheckedIOException e) {
             // the process went away; end of stream below
         }
         lines.add(END_OF_STREAM);
+    }
+
+    private void deliver(byte[] line) {
+        transcript.receivedBytes(line);
+        try {
+            lines.add(new Line(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line)).toString(), true));
+        } catch (CharacterCodingException notUtf8) {
+            lines.add(new Line(new String(line, StandardCharsets.UTF_8), false));
+        }
     }
 
     /** Closes the server's stdin (end of input) but keeps reading what it still writes. */

@@ -10,7 +10,9 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A wire transcript: {@code > line} for every line sent, {@code < line} for every line received, byte for byte as
- * on the pipe. Lines are flushed as they happen, so a crash leaves everything up to the crash.
+ * on the pipe (without the 0x0A that ends it). A line that is not strict UTF-8, or that holds a carriage return (which
+ * a line reader of the transcript would take for a line end), is written as {@code >b } / {@code <b } and the base64
+ * of its exact bytes. Lines are flushed as they happen, so a crash leaves everything up to the crash.
  */
 public final class Transcript implements AutoCloseable {
     private final BufferedWriter out;
@@ -25,17 +27,38 @@ public final class Transcript implements AutoCloseable {
         }
     }
 
+    /** A line sent as text: the transcript holds the UTF-8 bytes that went out, as {@link #sentBytes} does. */
     public synchronized void sent(String line) {
-        write("> ", line);
+        sentBytes(line.getBytes(StandardCharsets.UTF_8));
     }
 
-    public synchronized void received(String line) {
-        write("< ", line);
+    /** A line received as bytes, exactly: {@code < text} when it is plain text, else {@code <b <base64>}. */
+    public synchronized void receivedBytes(byte[] line) {
+        String text = plainText(line);
+        if (text != null) {
+            write("< ", text);
+        } else {
+            write("<b ", java.util.Base64.getEncoder().encodeToString(line));
+        }
+    }
+
+    /** The line as text when it is strict UTF-8 without a carriage return, else null. */
+    public static String plainText(byte[] line) {
+        for (byte b : line) {
+            if (b == '\r') {
+                return null;
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(line)).toString();
+        } catch (java.nio.charset.CharacterCodingException notUtf8) {
+            return null;
+        }
     }
 
     /**
-     * A line sent as raw bytes. Valid UTF-8 up to {@link #VERBATIM_LIMIT} bytes is written as {@code > line}, like
-     * {@link #sent}; anything else as {@code >b <base64 of the bytes>} (invalid UTF-8 stays exact), and a longer line
+     * A line sent as raw bytes. Plain text ({@link #plainText}) up to {@link #VERBATIM_LIMIT} bytes is written as
+     * {@code > line}, like {@link #sent}; anything else as {@code >b <base64 of the bytes>} (exact), and a longer line
      * as {@code >~ <length> bytes sha256 <hex>} plus its first kilobyte in base64, so a fuzz run of thousands of
      * megabyte lines keeps a transcript of reasonable size. The bytes themselves are reproducible from the seed.
      */
@@ -45,10 +68,10 @@ public final class Transcript implements AutoCloseable {
                     + java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(line, 1024)));
             return;
         }
-        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
-        try {
-            write("> ", decoder.decode(java.nio.ByteBuffer.wrap(line)).toString());
-        } catch (java.nio.charset.CharacterCodingException notUtf8) {
+        String text = plainText(line);
+        if (text != null) {
+            write("> ", text);
+        } else {
             write(">b ", java.util.Base64.getEncoder().encodeToString(line));
         }
     }

@@ -141,9 +141,10 @@ class StdoutOnlyFramesIT {
         String stderr = Files.readString(dir.resolve(name + ".stderr.log"));
         assertTrue(stderr.contains("Unable to use shared archive"), "the archive really was stale and rejected: " + stderr);
         List<String> received = Files.readAllLines(dir.resolve(name + ".transcript.log")).stream()
-                .filter(line -> line.startsWith("< ")).toList();
+                .filter(line -> line.startsWith("<")).toList();
         assertEquals(2, received.size(), received.toString());
         for (String line : received) {
+            assertTrue(line.startsWith("< "), "plain text, not bytes: " + line);
             JsonNode frame = ExactJson.parse(line.substring(2));
             assertEquals("2.0", frame.path("jsonrpc").textValue(), line);
         }
