@@ -25,8 +25,9 @@ class ReceiveSideBytesIT {
 
     private ServerProcess writing(String printfFormat) throws Exception {
         // the process writes its bytes only once it has read our request, so the reply is a reply to it
-        return ServerProcess.start("printf server", List.of("sh", "-c", "read request; printf '" + printfFormat + "'; sleep 5"), Map.of(),
-                dir.resolve("p.transcript.log"), dir.resolve("p.stderr.log"), Duration.ofSeconds(5));
+        String script = "read request; printf '" + printfFormat + "'; cat >/dev/null";
+        return ServerProcess.start("printf server", List.of("sh", "-c", script), Map.of(), dir.resolve("p.transcript.log"),
+                dir.resolve("p.stderr.log"), Duration.ofSeconds(5));
     }
 
     private List<String> transcript() throws Exception {
