@@ -15,8 +15,8 @@
 # Environment (all optional):
 #   LAB_CONTAINER_CACHE      cache folder (default ${XDG_CACHE_HOME:-~/.cache}/continuation-replay-lab)
 #   LAB_DEBIAN_MIRROR        Debian archive for debootstrap (default: the first URIs of apt's debian.sources)
-#   LAB_JDK17_HOME           default /usr/lib/jvm/java-17-openjdk-amd64
-#   LAB_JDK25_HOME           default /usr/lib/jvm/temurin-25-jdk-amd64
+#   LAB_JDK17_HOME           default: the first JDK 17 found (JAVA_HOME, java on PATH, /usr/lib/jvm/*, /opt/java/*, /opt/*)
+#   LAB_JDK25_HOME           default: the first JDK 25 found, likewise
 #   LAB_NODE20               a Node.js 20 binary (default: node on PATH, checked to be v20)
 #   LAB_NODE22               a Node.js 22 binary (default: the npm package node@$NODE22_VERSION, installed into the cache)
 #   LAB_BASE_IMAGE_JDK17     on a machine with registry access: an official JDK image to build FROM instead of the
@@ -142,11 +142,18 @@ base_image() {
 }
 
 # --- runtimes on this machine ---------------------------------------------------------------------------------------
+# LAB_JDK<major>_HOME when set, else the first JDK of that major version found on this machine: JAVA_HOME, the JDK of
+# `java` on PATH, then every folder under /usr/lib/jvm, /opt/java and /opt (by its release file, not its name; a
+# symbolic link to a JDK found already is skipped, so the same JDK always has the same path and image hash).
 jdk_home() {
-  case "$1" in
-    17) echo "${LAB_JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}" ;;
-    25) echo "${LAB_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}" ;;
-  esac
+  local major="$1" var="LAB_JDK${1}_HOME" candidate on_path=""
+  if [[ -n "${!var:-}" ]]; then echo "${!var}"; return; fi
+  command -v java >/dev/null && on_path="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+  for candidate in "${JAVA_HOME:-}" "$on_path" /usr/lib/jvm/* /opt/java/* /opt/*; do
+    [[ -n "$candidate" && ! -L "$candidate" && -x "$candidate/bin/java" && -f "$candidate/release" ]] || continue
+    if grep -q "^JAVA_VERSION=\"$major[.\"]" "$candidate/release"; then echo "$candidate"; return; fi
+  done
+  echo "/no-jdk-$major-found"
 }
 
 # The JDK folder plus every file its absolute symbolic links point to outside it (Debian keeps the JDK's
