@@ -62,6 +62,14 @@ export class BridgeClient implements BridgeCaller {
     return this.#child?.pid;
   }
 
+  /**
+   * Settles, with the exit status or signal a machinery failure would name, once the current child has exited; from
+   * then on the next call starts a new child instead of writing to the dead one. Undefined while no child is running.
+   */
+  get childExit(): Promise<string> | undefined {
+    return this.#child?.exit;
+  }
+
   /** Ends the child's input (the bridge exits at end of input); kills it if it has not exited after `graceMs`. */
   async close(graceMs = 3000): Promise<void> {
     this.#closed = true;
@@ -107,8 +115,11 @@ class BridgeChild {
   #pending: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   #death: string | undefined;
   #exitWaiters: Array<() => void> = [];
+  /** Settles with how the child ended; #died sets #death before it runs the waiters, so `exited` is already true. */
+  readonly exit: Promise<string>;
 
   constructor(options: BridgeClientOptions) {
+    this.exit = new Promise((resolve) => this.#exitWaiters.push(() => resolve(this.#death!)));
     const [command, ...args] = options.argv;
     this.#process = spawn(command!, args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const stderr = options.stderr ?? process.stderr;
