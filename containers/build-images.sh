@@ -237,11 +237,11 @@ runtime_image() {
 # --- level 3: the runner image (the built lab) ---------------------------------------------------------------------
 lab_files() {
   local f
-  for f in matrix/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
+  for f in lab-cli/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
       ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js; do
     [[ -f "$home/$f" ]] || die "$f is missing; build the lab first (mvn -B -DskipTests install, or ./lab --help)"
   done
-  printf '%s\n' matrix/target/lab.jar matrix/target/lib java-server/target/java-server.jar java-server/target/lib \
+  printf '%s\n' lab-cli/target/lab.jar lab-cli/target/lib java-server/target/java-server.jar java-server/target/lib \
     bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json
 }
 

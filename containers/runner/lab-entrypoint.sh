@@ -4,4 +4,4 @@
 set -e
 # The JVM's own logging goes to stderr, never to a stdout that may be a wire (vectors/rules/stdio-jvm-options.json).
 exec "$JAVA_HOME/bin/java" -Xlog:disable -Xlog:all=warning:stderr -XX:+DisplayVMOutputToStderr ${LAB_JAVA_OPTS:-} \
-  -Dlab.home=/opt/lab -jar /opt/lab/matrix/target/lab.jar "$@"
+  -Dlab.home=/opt/lab -jar /opt/lab/lab-cli/target/lab.jar "$@"

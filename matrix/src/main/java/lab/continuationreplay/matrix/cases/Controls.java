@@ -7,10 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.run.CaseContext;
-import lab.continuationreplay.matrix.run.CaseProcess;
+import lab.continuationreplay.core.client.CaseProcess;
 import lab.continuationreplay.matrix.run.PhaseTimes;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.StoreRows;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.StoreRows;
 
 /**
  * The witnesses (seed spec §11): what happens without the guard, or when a client changes the identity. Duplicates
@@ -42,7 +42,7 @@ public final class Controls {
             String token = crash.roundOneOf("create_issue", title);
             try {
                 crash.commit("create_issue", title, token, "alpha");
-            } catch (lab.continuationreplay.matrix.wire.TransportFailure lost) {
+            } catch (lab.continuationreplay.core.wire.TransportFailure lost) {
                 crash.awaitExit();
             }
             c.spawn("restart", c.alice(), ServerKind.UNGUARDED).commit("create_issue", title, token, "alpha");

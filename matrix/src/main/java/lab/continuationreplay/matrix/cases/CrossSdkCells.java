@@ -1,8 +1,8 @@
 package lab.continuationreplay.matrix.cases;
 
 import java.util.List;
-import lab.continuationreplay.matrix.run.CaseProcess;
-import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.servers.ServerKind;
 
 /**
  * Beyond the seed: case 09 across SDKs. The commit whose reply is lost happens on one SDK's server; the status-only

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.matrix.run.CaseContext;
-import lab.continuationreplay.matrix.run.CaseProcess;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.TransportFailure;
+import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.TransportFailure;
 
 /**
  * The twelve cases of seed spec §9, the same processes, calls, clocks and faults for every SDK. The seed's

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.matrix.servers.StoreRows;
+import lab.continuationreplay.core.servers.StoreRows;
 
 /** The physical rows of a case's database, read read-only (seed spec §9.14). */
 public record DbFacts(

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import lab.continuationreplay.matrix.run.Reply;
+import lab.continuationreplay.core.client.Reply;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**

@@ -7,9 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.ServerProcess;
+import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**

@@ -2,7 +2,7 @@ package lab.continuationreplay.matrix.run;
 
 import java.nio.file.Path;
 import lab.continuationreplay.matrix.cases.MatrixCase;
-import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.core.servers.ServerKind;
 
 /** Runs one case's script in its folder; any exception is recorded as a machinery error, never hidden. */
 public final class CaseRun {

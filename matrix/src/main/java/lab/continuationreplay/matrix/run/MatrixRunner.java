@@ -10,7 +10,7 @@ import java.util.List;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
-import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.vectors.CanonicalJson;
 import lab.continuationreplay.vectors.ExactJson;
 

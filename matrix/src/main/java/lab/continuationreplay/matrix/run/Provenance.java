@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.matrix.evidence.Artifacts;
-import lab.continuationreplay.matrix.servers.ServerKind;
+import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Where an attempt came from: runtimes, SDK versions and hashes of the code that ran. Never environment values. */
@@ -29,7 +29,7 @@ public final class Provenance {
         p.put("typescript_sdk", packageVersion(home.resolve("ts-fixture/node_modules/@modelcontextprotocol/server/package.json")));
         ObjectNode hashes = p.putObject("source_hashes");
         for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
-                "matrix/target/lab.jar", "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
+                LabHome.LAB_JAR, "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
             Path file = home.resolve(artifact);
             hashes.put(artifact, Files.exists(file) ? Artifacts.sha256(file) : "missing");
         }

@@ -8,8 +8,8 @@ import java.util.Set;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
 import lab.continuationreplay.matrix.evidence.Outcomes;
 import lab.continuationreplay.matrix.evidence.WireFacts;
-import lab.continuationreplay.matrix.run.Reply;
-import lab.continuationreplay.matrix.servers.WireSettings;
+import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.vectors.CanonicalJson;
 
 /**

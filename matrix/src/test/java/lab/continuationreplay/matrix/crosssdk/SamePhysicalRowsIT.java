@@ -12,10 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.matrix.javaserver.Servers;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.StoreRows;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.ServerProcess;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

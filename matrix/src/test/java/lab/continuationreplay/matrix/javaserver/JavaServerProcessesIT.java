@@ -16,11 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.StoreRows;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.ServerProcess;
-import lab.continuationreplay.matrix.wire.TransportFailure;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -226,7 +226,7 @@ class JavaServerProcessesIT {
     @Test
     void requestsAlreadySentAreAnsweredWhenStdinCloses() throws Exception {
         try (ServerProcess server = Servers.start(ServerKind.JAVA, alice(), dir)) {
-            String meta = lab.continuationreplay.matrix.wire.WireEnvelope.meta().toString();
+            String meta = lab.continuationreplay.core.wire.WireEnvelope.meta().toString();
             server.sendRaw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":" + meta + "}}");
             server.sendRaw("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"_meta\":" + meta + "}}");
             server.closeInput();

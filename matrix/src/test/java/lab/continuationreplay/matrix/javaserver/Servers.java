@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import lab.continuationreplay.matrix.LabHome;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.ServerProcess;
-import lab.continuationreplay.matrix.wire.TransportFailure;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Test support: start a server of a kind in a folder, and the two rounds of a guarded call. */

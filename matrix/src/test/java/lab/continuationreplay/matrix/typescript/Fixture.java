@@ -11,11 +11,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import lab.continuationreplay.matrix.LabHome;
-import lab.continuationreplay.matrix.servers.ServerKind;
-import lab.continuationreplay.matrix.servers.WireSettings;
-import lab.continuationreplay.matrix.wire.ServerProcess;
-import lab.continuationreplay.matrix.wire.TransportFailure;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Test support: the built TypeScript fixture ({@code node ts-fixture/dist/server.js}) as a process, and its calls. */

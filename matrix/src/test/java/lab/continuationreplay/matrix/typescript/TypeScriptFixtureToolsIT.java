@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import lab.continuationreplay.matrix.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.matrix.LabHome;
+import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.vectors.FingerprintLines;
 import lab.continuationreplay.vectors.FingerprintVectors;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,93 @@
+package lab.continuationreplay.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bench.json}: the machine, the mode, each benchmark's figures and goals in the issue's order, and the tally.
+ * Renders nothing itself; {@link BenchMarkdown} and {@link BenchHtml} read this JSON only.
+ */
+public final class BenchReport {
+    public static final String SCHEMA = "continuation-replay-lab/bench/1";
+    /** The benchmarks of the issue, in its order. */
+    public static final List<String> BENCHMARKS = List.of("guard_overhead", "ledger_throughput", "bridge_round_trip",
+            "fingerprint", "matrix_wall_time", "memory");
+
+    private BenchReport() {}
+
+    public static ObjectNode of(boolean quick, String startedUtc, double seconds, ObjectNode machine,
+            Map<String, BenchResult> results, Map<String, Double> durations) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("schema", SCHEMA);
+        json.put("mode", quick ? "quick" : "full");
+        json.put("started_utc", startedUtc);
+        json.put("duration_s", Round.of(seconds));
+        json.set("machine", machine);
+        ObjectNode benchmarks = json.putObject("benchmarks");
+        int met = 0;
+        int total = 0;
+        for (String id : BENCHMARKS) {
+            BenchResult result = results.get(id);
+            if (result == null) {
+                throw new IllegalStateException("benchmark " + id + " has no result");
+            }
+            benchmarks.set(id, result.toJson(durations.getOrDefault(id, 0.0)));
+            for (Goal goal : result.goals()) {
+                total++;
+                met += goal.met() ? 1 : 0;
+            }
+        }
+        json.put("goals_met", met);
+        json.put("goals_total", total);
+        return json;
+    }
+
+    /** Every goal of a report, in order, each with its benchmark's number (1–6) and id added. */
+    public static List<ObjectNode> goals(JsonNode report) {
+        List<ObjectNode> goals = new ArrayList<>();
+        int number = 0;
+        for (String id : BENCHMARKS) {
+            number++;
+            for (JsonNode goal : report.path("benchmarks").path(id).path("goals")) {
+                ObjectNode copy = ((ObjectNode) goal).deepCopy();
+                copy.put("benchmark", id);
+                copy.put("number", number);
+                goals.add(copy);
+            }
+        }
+        return goals;
+    }
+
+    /** The figures of one benchmark flattened to {@code a.b.c = value} lines, for the details sections. */
+    public static List<String[]> flatten(JsonNode figures) {
+        List<String[]> rows = new ArrayList<>();
+        flatten("", figures, rows);
+        return rows;
+    }
+
+    private static void flatten(String prefix, JsonNode node, List<String[]> rows) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), rows));
+        } else if (node.isArray()) {
+            ArrayNode array = (ArrayNode) node;
+            for (int i = 0; i < array.size(); i++) {
+                flatten(prefix + "[" + i + "]", array.get(i), rows);
+            }
+        } else {
+            rows.add(new String[] {prefix, node.asText()});
+        }
+    }
+
+    static String number(JsonNode value) {
+        double v = value.asDouble();
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return value.asText();
+    }
+}

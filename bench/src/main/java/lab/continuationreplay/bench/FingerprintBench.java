@@ -1,0 +1,108 @@
+package lab.continuationreplay.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.vectors.ExactJson;
+import lab.continuationreplay.vectors.FingerprintKey;
+import lab.continuationreplay.vectors.LogicalRequestReader;
+import lab.continuationreplay.vectors.RequestFingerprint;
+
+/**
+ * Benchmark 4: fingerprints per second for case 01's request and a 64 KiB arguments object, in Java (JMH) and in
+ * TypeScript ({@code ts-fixture/dist/bench/fingerprint-bench.js}), each against the bare HMAC-SHA256 + SHA-256 cost
+ * of the same canonical bytes in its own language. Both sides must produce the same digest.
+ */
+final class FingerprintBench {
+    private FingerprintBench() {}
+
+    static BenchResult run(BenchPlan plan, PrintStream progress) throws Exception {
+        Path folder = Files.createDirectories(plan.work().resolve("fingerprint"));
+        Map<String, ObjectNode> requests = FingerprintRequests.all();
+        Path lines = folder.resolve("requests.jsonl");
+        StringBuilder text = new StringBuilder();
+        requests.forEach((name, request) -> {
+            ObjectNode line = JsonNodeFactory.instance.objectNode().put("name", name);
+            line.set("request", request);
+            text.append(line).append('\n');
+        });
+        Files.writeString(lines, text);
+
+        Map<String, Double> java = JmhRun.opsPerSecond(FingerprintJmh.class.getName() + "\\.", Map.of(), plan.jmh(),
+                folder.resolve("jmh.log"));
+        JsonNode typescript = runNode(plan, lines, folder);
+        RequestFingerprint fingerprint = new RequestFingerprint(FingerprintKey.of(HexFormat.of().parseHex(WireSettings.FINGERPRINT_KEY_HEX)));
+
+        ObjectNode figures = JsonNodeFactory.instance.objectNode();
+        figures.put("node", typescript.path("node").asText());
+        List<Goal> goals = new ArrayList<>();
+        for (JsonNode ts : typescript.path("results")) {
+            String name = ts.path("name").asText();
+            String javaDigest = fingerprint.digest(LogicalRequestReader.read(requests.get(name)));
+            if (!javaDigest.equals(ts.path("digest").asText())) {
+                throw new IllegalStateException(name + ": Java and TypeScript digests differ");
+            }
+            double javaNs = 1e9 / java.get("fingerprint[" + name + "]");
+            double javaBareNs = 1e9 / java.get("bareHashing[" + name + "]");
+            double tsNs = ts.path("fingerprint_ns_per_op").asDouble();
+            double tsBareNs = ts.path("bare_ns_per_op").asDouble();
+            ObjectNode row = figures.putObject(name);
+            row.put("canonical_arguments_bytes", FingerprintRequests.size((ObjectNode) requests.get(name).get("arguments")));
+            row.put("canonical_payload_bytes", ts.path("canonical_payload_bytes").asInt());
+            row.put("java_fingerprints_per_s", Round.of(1e9 / javaNs));
+            row.put("java_bare_hashing_per_s", Round.of(1e9 / javaBareNs));
+            row.put("typescript_fingerprints_per_s", Round.of(1e9 / tsNs));
+            row.put("typescript_bare_hashing_per_s", Round.of(1e9 / tsBareNs));
+            row.put("java_us_per_fingerprint", Round.of(javaNs / 1000));
+            row.put("java_bare_us", Round.of(javaBareNs / 1000));
+            row.put("typescript_us_per_fingerprint", Round.of(tsNs / 1000));
+            row.put("typescript_bare_us", Round.of(tsBareNs / 1000));
+            row.put("digests_agree", true);
+            if (name.equals(FingerprintRequests.CASE_01)) {
+                goals.add(Goal.atMost("fingerprint_java_vs_bare", "Java fingerprint <= 3x the bare hashing cost (case-01)",
+                        "Java fingerprint", javaNs / 1000, "Java bare HMAC+SHA-256", javaBareNs / 1000, "us/op", 3));
+            }
+            boolean javaSlower = javaNs >= tsNs;
+            goals.add(Goal.atMost("fingerprint_java_vs_typescript_" + name, "Java and TS fingerprint within 2x (" + name + ")",
+                    (javaSlower ? "Java" : "TS") + " fingerprint (slower)", Math.max(javaNs, tsNs) / 1000,
+                    (javaSlower ? "TS" : "Java") + " fingerprint (faster)", Math.min(javaNs, tsNs) / 1000, "us/op", 2));
+        }
+        progress.printf("bench      fingerprint: case-01 Java %.1f us, TS %.1f us%n",
+                figures.path(FingerprintRequests.CASE_01).path("java_us_per_fingerprint").asDouble(),
+                figures.path(FingerprintRequests.CASE_01).path("typescript_us_per_fingerprint").asDouble());
+        return new BenchResult("fingerprint", "Request fingerprint",
+                "JMH (throughput, " + (plan.jmh().forks() == 0 ? "in the lab's JVM" : plan.jmh().forks() + " fork") + ") for Java;"
+                        + " a timed loop in node (dist/bench/fingerprint-bench.js) for TypeScript; bare = HMAC-SHA256 of both"
+                        + " opaque-field messages + SHA-256 of the canonical payload, same bytes, same language",
+                figures, goals, List.of());
+    }
+
+    private static JsonNode runNode(BenchPlan plan, Path lines, Path folder) throws IOException, InterruptedException {
+        Path script = LabHome.requireFile(plan.home().resolve("ts-fixture/dist/bench/fingerprint-bench.js"),
+                "build the lab first (./lab builds it)");
+        ProcessBuilder builder = new ProcessBuilder(LabHome.node(), script.toString(), lines.toString(),
+                Long.toString(plan.nodeBenchMillis()));
+        builder.environment().clear();
+        builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        builder.environment().put("CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX", WireSettings.FINGERPRINT_KEY_HEX);
+        builder.redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("node.stderr.log").toFile()));
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException("the TypeScript fingerprint benchmark failed (see " + folder.resolve("node.stderr.log") + ")");
+        }
+        return ExactJson.parse(out.trim());
+    }
+}

@@ -1,0 +1,90 @@
+package lab.continuationreplay.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HexFormat;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.vectors.CanonicalJson;
+import lab.continuationreplay.vectors.FingerprintKey;
+import lab.continuationreplay.vectors.LogicalRequest;
+import lab.continuationreplay.vectors.LogicalRequestReader;
+import lab.continuationreplay.vectors.RequestFingerprint;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * JMH, benchmark 4: the Java request fingerprint of each request, and the bare cost under it: HMAC-SHA256 of the two
+ * opaque fields' messages and SHA-256 of the canonical payload, over the same bytes, precomputed, reusing one Mac and
+ * one MessageDigest.
+ */
+public class FingerprintJmh {
+
+    @State(Scope.Benchmark)
+    public static class Request {
+        @Param({FingerprintRequests.CASE_01, FingerprintRequests.ARGS_64_KIB})
+        public String request;
+        RequestFingerprint fingerprint;
+        LogicalRequest logical;
+        byte[] stateMessage;
+        byte[] responsesMessage;
+        byte[] payload;
+        Mac mac;
+        MessageDigest sha256;
+
+        @Setup(Level.Trial)
+        public void prepare() throws Exception {
+            byte[] key = HexFormat.of().parseHex(WireSettings.FINGERPRINT_KEY_HEX);
+            fingerprint = new RequestFingerprint(FingerprintKey.of(key));
+            logical = LogicalRequestReader.read(FingerprintRequests.all().get(request));
+            stateMessage = opaqueMessage(RequestFingerprint.CONTINUATION_STATE, CanonicalJson.canonical(logical.continuationState()));
+            responsesMessage = opaqueMessage(RequestFingerprint.INPUT_RESPONSES, CanonicalJson.canonical(logical.inputResponses()));
+            ObjectNode bound = JsonNodeFactory.instance.objectNode();
+            bound.put("principal", logical.principal());
+            bound.put("tool_id", logical.toolId());
+            bound.put("tool_version", logical.toolVersion());
+            bound.set("arguments", logical.arguments());
+            bound.put(RequestFingerprint.CONTINUATION_STATE, fingerprint.bindOpaqueField(RequestFingerprint.CONTINUATION_STATE, logical.continuationState()));
+            bound.put(RequestFingerprint.INPUT_RESPONSES, fingerprint.bindOpaqueField(RequestFingerprint.INPUT_RESPONSES, logical.inputResponses()));
+            payload = CanonicalJson.canonical(bound).getBytes(StandardCharsets.UTF_8);
+            mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            sha256 = MessageDigest.getInstance("SHA-256");
+            String check = HexFormat.of().formatHex(sha256.digest(payload));
+            if (!check.equals(fingerprint.digest(logical))) {
+                throw new IllegalStateException("the bare bytes are not the fingerprint's bytes");
+            }
+        }
+
+        private static byte[] opaqueMessage(String field, String canonical) {
+            byte[] name = field.getBytes(StandardCharsets.UTF_8);
+            byte[] value = canonical.getBytes(StandardCharsets.UTF_8);
+            byte[] message = new byte[name.length + 1 + value.length];
+            System.arraycopy(name, 0, message, 0, name.length);
+            System.arraycopy(value, 0, message, name.length + 1, value.length);
+            return message;
+        }
+    }
+
+    /** The whole fingerprint: canonical JSON, two HMACs, SHA-256, hex. */
+    @Benchmark
+    public String fingerprint(Request state) {
+        return state.fingerprint.digest(state.logical);
+    }
+
+    /** The floor: the same three hashes over precomputed bytes. */
+    @Benchmark
+    public void bareHashing(Request state, Blackhole blackhole) {
+        blackhole.consume(state.mac.doFinal(state.stateMessage));
+        blackhole.consume(state.mac.doFinal(state.responsesMessage));
+        blackhole.consume(state.sha256.digest(state.payload));
+    }
+}

@@ -1,0 +1,92 @@
+package lab.continuationreplay.containers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import lab.continuationreplay.matrix.verify.MatrixFolder;
+import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.vectors.CanonicalJson;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * What the host concludes about one runtime cell's matrix folder, written inside a container: every attempt verified
+ * again from its artifacts alone ({@link Verifier}, trusting nothing the container concluded), the SDKs' outcomes
+ * compared from the verified records, and the runtimes the attempts recorded checked against the cell's name.
+ */
+public record CellVerdict(
+        RuntimeCell cell,
+        String image,
+        int exitCode,
+        double wallSeconds,
+        Path folder,
+        String javaVersion,
+        String javaVm,
+        String nodeVersion,
+        Map<String, Verifier.Verdict> attempts,
+        boolean outcomesAgree,
+        List<String> problems) {
+
+    public boolean ok() {
+        return problems.isEmpty();
+    }
+
+    public Verifier.Verdict attempt(String name) {
+        return attempts.get(name);
+    }
+
+    /** Verifies {@code folder} (the cell's {@code /out}) after its container exited with {@code exitCode}. */
+    public static CellVerdict of(RuntimeCell cell, String image, int exitCode, double wallSeconds, Path folder) throws Exception {
+        List<String> problems = new ArrayList<>();
+        if (exitCode != 0) {
+            problems.add("the container exited " + exitCode);
+        }
+        Map<String, Verifier.Verdict> attempts = Files.isDirectory(folder) ? MatrixFolder.verify(folder) : Map.of();
+        if (attempts.isEmpty()) {
+            problems.add("no attempt in " + folder);
+        }
+        attempts.forEach((name, verdict) -> {
+            verdict.problems().forEach(p -> problems.add(name + ": " + p));
+            if (verdict.problems().isEmpty() && verdict.passed() != verdict.requested()) {
+                problems.add(name + ": passed " + verdict.passed() + " of " + verdict.requested());
+            }
+        });
+        boolean agree = true;
+        if (attempts.containsKey("java") && attempts.containsKey("typescript")) {
+            Map<String, String> java = outcomes(attempts.get("java"));
+            Map<String, String> typescript = outcomes(attempts.get("typescript"));
+            for (String id : java.keySet()) {
+                if (!java.get(id).equals(typescript.get(id))) {
+                    agree = false;
+                    problems.add("case " + id + ": the SDKs' outcomes differ");
+                }
+            }
+            agree &= java.keySet().equals(typescript.keySet());
+        }
+        // Each attempt records the runtimes that ran it; all of them must be the cell's.
+        JsonNode first = null;
+        for (String name : attempts.keySet()) {
+            Path file = folder.resolve(name).resolve("provenance.json");
+            JsonNode provenance = Files.exists(file) ? ExactJson.parse(Files.readString(file)) : ExactJson.mapper().createObjectNode();
+            String java = provenance.path("java_version").asText(null);
+            String node = provenance.path("node_version").asText(null);
+            if (!cell.matches(java, node)) {
+                problems.add(name + ": ran on Java " + java + " and Node.js " + node + ", not on " + cell);
+            }
+            first = first == null ? provenance : first;
+        }
+        first = first == null ? ExactJson.mapper().createObjectNode() : first;
+        return new CellVerdict(cell, image, exitCode, wallSeconds, folder, first.path("java_version").asText(null),
+                first.path("java_vm").asText(null), first.path("node_version").asText(null), attempts, agree, List.copyOf(problems));
+    }
+
+    /** Case id to canonical outcome, from an attempt's verified records. */
+    static Map<String, String> outcomes(Verifier.Verdict verdict) {
+        Map<String, String> outcomes = new TreeMap<>();
+        verdict.records().forEach(r -> outcomes.put(r.path("case_id").asText(), CanonicalJson.canonical(r.path("outcome"))));
+        return outcomes;
+    }
+}

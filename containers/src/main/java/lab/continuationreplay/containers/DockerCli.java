@@ -1,0 +1,96 @@
+package lab.continuationreplay.containers;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The {@code docker} command line, for {@code lab matrix --in-container} (the tests use Testcontainers instead).
+ * Containers run with network {@code none}, {@code --pull never}, as the owner of the output folder, and are removed
+ * when they exit.
+ */
+public final class DockerCli {
+    /** What the container printed, kept next to its evidence (not named *.stderr.log: those are the processes' logs). */
+    public static final String STDOUT = "lab-matrix.out.txt";
+    public static final String STDERR = "lab-matrix.err.txt";
+
+    private DockerCli() {}
+
+    /** Null when {@code docker info} answers, else why not. */
+    public static String engineProblem() {
+        try {
+            Process info = new ProcessBuilder("docker", "info", "--format", "{{.ServerVersion}}").redirectErrorStream(true).start();
+            info.getOutputStream().close();
+            CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> read(info.getInputStream()));
+            if (!info.waitFor(30, TimeUnit.SECONDS)) {
+                info.destroyForcibly();
+                return "docker info did not answer in 30 s";
+            }
+            String text = output.join().strip();
+            return info.exitValue() == 0 ? null : "docker info failed: " + text.lines().reduce((a, b) -> b).orElse("exit " + info.exitValue());
+        } catch (IOException e) {
+            return "no docker command (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    /**
+     * Runs {@code lab <args>} in {@code image} with {@code folder} mounted at {@code /out}; returns the exit status
+     * (124 after {@code timeout}, when the container is killed).
+     */
+    public static int run(String image, String name, Path folder, List<String> args, Consumer<String> progress, Duration timeout)
+            throws IOException, InterruptedException {
+        Path out = folder.toAbsolutePath();
+        Files.createDirectories(out);
+        List<String> command = new ArrayList<>(List.of("docker", "run", "--rm", "--name", name, "--network", "none",
+                "--pull", "never", "--user", owner(out), "--volume", out + ":/out", image));
+        command.addAll(args);
+        Process docker = new ProcessBuilder(command).redirectOutput(out.resolve(STDOUT).toFile()).start();
+        docker.getOutputStream().close();
+        CompletableFuture<Void> errors = CompletableFuture.runAsync(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(docker.getErrorStream(), StandardCharsets.UTF_8));
+                    PrintWriter log = new PrintWriter(Files.newBufferedWriter(out.resolve(STDERR)))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    log.println(line);
+                    progress.accept(line);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        if (!docker.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+            progress.accept("no result after " + timeout.toMinutes() + " min; killing container " + name);
+            new ProcessBuilder("docker", "kill", name).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+            docker.destroyForcibly();
+            docker.waitFor(30, TimeUnit.SECONDS);
+            return 124;
+        }
+        errors.join();
+        return docker.exitValue();
+    }
+
+    /** {@code uid:gid} of a folder: the container writes its evidence as the folder's owner, not as root. */
+    public static String owner(Path folder) throws IOException {
+        return Files.getAttribute(folder, "unix:uid") + ":" + Files.getAttribute(folder, "unix:gid");
+    }
+
+    private static String read(java.io.InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}

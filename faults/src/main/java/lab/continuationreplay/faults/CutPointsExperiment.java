@@ -1,0 +1,147 @@
+package lab.continuationreplay.faults;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.readback.EffectState;
+import lab.continuationreplay.store.recovery.RecoveryAction;
+import lab.continuationreplay.store.recovery.RecoveryState;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * A hard exit at each of the four cut points, then recovery by status only. The consumer must end where the rows
+ * are: nothing for 71/72, the stored result for 70, a durable first effect that stops it for 73; and a retry of
+ * the same continuation afterwards must not add a second effect.
+ */
+final class CutPointsExperiment implements FaultExperiment {
+    /** A lab fault, the mode it needs, its exit status, and what the rows and the consumer must show afterwards. */
+    private record Cut(String fault, String mode, int exitStatus, long issues, String operationState, EffectState effect,
+            RecoveryAction action, String retry) {}
+
+    private static final List<Cut> CUTS = List.of(
+            new Cut("drop-after-commit", "atomic", 70, 1, "applied", EffectState.APPLIED, RecoveryAction.RETURN_STORED_RESULT, "replayed"),
+            new Cut("exit-after-ledger-insert", "atomic", 71, 0, null, EffectState.UNKNOWN, RecoveryAction.STOP, "created"),
+            new Cut("exit-after-issue-insert", "atomic", 72, 0, null, EffectState.UNKNOWN, RecoveryAction.STOP, "created"),
+            new Cut("exit-after-partial-first-commit", "partial", 73, 1, "in_progress", EffectState.UNKNOWN, RecoveryAction.STOP,
+                    "operation_in_progress"));
+
+    @Override
+    public String name() {
+        return "cut-points";
+    }
+
+    @Override
+    public String title() {
+        return "hard exit at each ledger cut point, then status-only recovery; the consumer matches the rows, no duplicate";
+    }
+
+    @Override
+    public ExperimentReport run(FaultSession session) throws Exception {
+        ObjectNode figures = ExactJson.mapper().createObjectNode();
+        List<String> findings = new ArrayList<>();
+        int repetitions = session.size(1, 3);
+        for (ServerKind sdk : session.sdks()) {
+            int runs = 0;
+            int matched = 0;
+            long duplicates = 0;
+            ObjectNode outcomes = ExactJson.mapper().createObjectNode();
+            for (Cut cut : CUTS) {
+                for (int rep = 1; rep <= repetitions; rep++) {
+                    runs++;
+                    Path folder = session.folder(name(), sdk.label(), cut.fault() + "-" + rep);
+                    List<String> problems = new ArrayList<>();
+                    String outcome = once(session, sdk, cut, folder, problems);
+                    LedgerInvariants rows = LedgerInvariants.of(folder.resolve("store.sqlite3"));
+                    problems.addAll(rows.violations());
+                    duplicates += rows.duplicateEffects() + rows.orphanIssues() + Math.max(0, rows.issues() - 1);
+                    if (problems.isEmpty()) {
+                        matched++;
+                    } else {
+                        findings.add(sdk.label() + " " + cut.fault() + " #" + rep + ": " + String.join("; ", problems));
+                    }
+                    outcomes.put(cut.fault(), outcome);
+                }
+            }
+            figures.putObject(sdk.label()).put("runs", runs).put("matched", matched).put("duplicates", duplicates)
+                    .setAll(outcomes);
+        }
+        return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
+    }
+
+    private String once(FaultSession session, ServerKind sdk, Cut cut, Path folder, List<String> problems) throws Exception {
+        Path database = folder.resolve("store.sqlite3");
+        WireSettings settings = WireSettings.matrix(database, "alice");
+        String operationId = "cut-" + cut.exitStatus();
+        ObjectNode arguments = WireClient.arguments(operationId, cut.mode());
+        String state;
+        String exit;
+        try (WireClient faulty = WireClient.start(session, sdk, settings.withFault(cut.fault()), folder, "faulty")) {
+            state = faulty.roundOne(arguments);
+            exit = lostReply(faulty, arguments, state, sdk);
+        }
+        if (!exit.equals(Integer.toString(cut.exitStatus()))) {
+            problems.add("exit " + exit + ", expected " + cut.exitStatus());
+        }
+        long issuesAfterCut = StoreRows.count(database, "issues");
+        if (issuesAfterCut != cut.issues()) {
+            problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
+        }
+        List<Map<String, Object>> operation = StoreRows.rows(database,
+                "SELECT state, result FROM operations WHERE operation_id = '" + operationId + "'");
+        String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
+        if (!java.util.Objects.equals(rowState, cut.operationState())) {
+            problems.add("operation row state " + rowState + ", expected " + cut.operationState());
+        }
+        String retry;
+        RecoveryState settled;
+        try (WireClient recovery = WireClient.start(session, sdk, settings, folder, "recovery")) {
+            settled = StatusRecovery.settle(recovery, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
+                    new TransportFailure("reply lost at " + cut.fault()));
+            Reply again = recovery.continuation(arguments, state, "fault body");
+            retry = again.refused() ? again.mechanism()
+                    : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
+        }
+        if (settled.effect() != cut.effect() || settled.action() != cut.action()) {
+            problems.add("consumer " + settled.effect().wire() + "/" + settled.action() + ", expected "
+                    + cut.effect().wire() + "/" + cut.action());
+        }
+        if (settled.action() == RecoveryAction.RETURN_STORED_RESULT
+                && !settled.storedResult().equals(operation.isEmpty() ? null : operation.get(0).get("result"))) {
+            problems.add("stored result " + settled.storedResult() + " does not match the row " + operation);
+        }
+        if (settled.freshWriteAuthorized()) {
+            problems.add("recovery authorised a fresh write");
+        }
+        if (!retry.equals(cut.retry())) {
+            problems.add("retry of the same continuation: " + retry + ", expected " + cut.retry());
+        }
+        return "exit " + exit + "; rows " + issuesAfterCut + " issue(s), operation " + rowState + "; consumer "
+                + settled.effect().wire() + ", " + settled.action().wire() + "; retry " + retry;
+    }
+
+    /**
+     * The continuation whose reply the fault loses. Java exits at every cut; the TypeScript fixture exits at 70 (it
+     * drops its own reply) and survives 71–73, which kill its bridge child and fail the call with the child's status.
+     */
+    private static String lostReply(WireClient faulty, ObjectNode arguments, String state, ServerKind sdk) throws Exception {
+        try {
+            Reply reply = faulty.continuation(arguments, state, "fault body");
+            String text = reply.refusalText();
+            String prefix = "bridge machinery failure: ";
+            if (sdk == ServerKind.TYPESCRIPT && text != null && text.startsWith(prefix)) {
+                return text.substring(prefix.length()).split(";", 2)[0];
+            }
+            return "none (a terminal reply arrived: " + reply.raw() + ")";
+        } catch (TransportFailure lost) {
+            return Integer.toString(faulty.process().awaitExit(java.time.Duration.ofSeconds(15)));
+        }
+    }
+}

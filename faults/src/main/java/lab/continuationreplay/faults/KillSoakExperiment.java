@@ -1,0 +1,203 @@
+package lab.continuationreplay.faults;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.readback.EffectState;
+import lab.continuationreplay.store.recovery.RecoveryState;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * Hundreds of operations while a killer sends SIGKILL at random moments; the driver restarts the server and settles
+ * every operation whose reply was lost by status only, never by sending the write again. At the end the SQLite rows
+ * alone must show one effect per applied operation and the stored result of every reported success.
+ */
+final class KillSoakExperiment implements FaultExperiment {
+    private static final int ATTEMPTS = 40;
+
+    @Override
+    public String name() {
+        return "kill-soak";
+    }
+
+    @Override
+    public String title() {
+        return "SIGKILL at random moments during hundreds of operations; lost replies settled by status only";
+    }
+
+    @Override
+    public ExperimentReport run(FaultSession session) throws Exception {
+        ObjectNode figures = ExactJson.mapper().createObjectNode();
+        List<String> findings = new ArrayList<>();
+        for (ServerKind sdk : session.sdks()) {
+            figures.set(sdk.label(), soak(session, sdk, findings));
+        }
+        return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
+    }
+
+    private ObjectNode soak(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
+        Path folder = session.folder(name(), sdk.label());
+        Path database = folder.resolve("store.sqlite3");
+        WireSettings settings = WireSettings.matrix(database, "alice");
+        int operations = session.size(40, 300);
+        Map<String, String> reported = new LinkedHashMap<>();
+        int lostReplies = 0;
+        int reconciledApplied = 0;
+        int reconciledAbsent = 0;
+        int starts = 0;
+        Server server = new Server(session, sdk, settings, folder);
+        try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700)) {
+            for (int i = 0; i < operations; i++) {
+                String operationId = "soak-" + i;
+                ObjectNode arguments = WireClient.arguments(operationId, "atomic");
+                String state = roundOne(server, killer, arguments);
+                Reply reply;
+                try {
+                    reply = server.ready(killer).continuation(arguments, state, "soak body " + i);
+                } catch (TransportFailure lost) {
+                    reply = null;
+                }
+                if (reply != null && !reply.refused()) {
+                    reported.put(operationId, reply.structured().path("result").asText());
+                    continue;
+                }
+                if (reply != null && !isMachineryFailure(reply)) {
+                    findings.add(sdk.label() + " " + operationId + ": unexpected refusal " + reply.refusalText());
+                    continue;
+                }
+                lostReplies++;
+                RecoveryState settled = settle(server, killer, new OperationIdentity(operationId, "alice", WireSettings.BACKEND));
+                if (settled.effect() == EffectState.APPLIED) {
+                    reconciledApplied++;
+                    reported.put(operationId, settled.storedResult());
+                } else {
+                    reconciledAbsent++;
+                }
+            }
+            killer.aimAt(null);
+            starts = server.starts;
+            server.close();
+            ObjectNode sdkFigures = JsonNodeFactory.instance.objectNode();
+            sdkFigures.put("operations", operations).put("kills", killer.serverKills() + killer.bridgeKills());
+            if (sdk == ServerKind.TYPESCRIPT) {
+                sdkFigures.put("bridge_kills", killer.bridgeKills());
+            }
+            server.awaitOrphans(killer.orphans());
+            LedgerInvariants rows = LedgerInvariants.of(database);
+            long lostEffects = 0;
+            for (Map.Entry<String, String> success : reported.entrySet()) {
+                List<Map<String, Object>> row = StoreRows.rows(database,
+                        "SELECT state, result FROM operations WHERE operation_id = '" + success.getKey() + "'");
+                if (row.isEmpty() || !"applied".equals(row.get(0).get("state"))) {
+                    lostEffects++;
+                    findings.add(sdk.label() + " " + success.getKey() + ": reported " + success.getValue() + " but the row is " + row);
+                } else if (!success.getValue().equals(row.get(0).get("result"))) {
+                    findings.add(sdk.label() + " " + success.getKey() + ": reported " + success.getValue()
+                            + " but the stored result is " + row.get(0).get("result"));
+                }
+            }
+            rows.violations().forEach(v -> findings.add(sdk.label() + ": " + v));
+            sdkFigures.put("starts", starts).put("lost_replies", lostReplies).put("reconciled", reconciledApplied + reconciledAbsent)
+                    .put("reconciled_applied", reconciledApplied).put("reconciled_absent", reconciledAbsent)
+                    .put("issues", rows.issues()).put("applied", rows.appliedOrPartial())
+                    .put("duplicates", rows.duplicateEffects() + rows.orphanIssues()).put("lost_effects", lostEffects);
+            return sdkFigures;
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Round one has no effect, so a lost round one is simply asked again. */
+    private static String roundOne(Server server, Killer killer, ObjectNode arguments) throws Exception {
+        Exception last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                return server.ready(killer).roundOne(arguments);
+            } catch (TransportFailure | IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw new IllegalStateException("round one never answered in " + ATTEMPTS + " attempts", last);
+    }
+
+    /** Status only: asked again (on a restarted server if need be) until an authoritative answer arrives. */
+    private static RecoveryState settle(Server server, Killer killer, OperationIdentity identity) throws Exception {
+        Exception last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                return StatusRecovery.settle(server.ready(killer), identity, new TransportFailure("reply lost to a kill"));
+            } catch (TransportFailure | IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw new IllegalStateException("status of " + identity.operationId() + " never answered", last);
+    }
+
+    /** The TypeScript fixture's answer when its bridge child died mid-call: the outcome is unknown, as for a lost reply. */
+    private static boolean isMachineryFailure(Reply reply) {
+        String text = reply.refusalText();
+        return text != null && text.startsWith("bridge machinery failure");
+    }
+
+    /** The serving process, restarted whenever it is found dead; every start is a new transcript. */
+    private static final class Server {
+        private final FaultSession session;
+        private final ServerKind sdk;
+        private final WireSettings settings;
+        private final Path folder;
+        private WireClient current;
+        private int starts;
+
+        Server(FaultSession session, ServerKind sdk, WireSettings settings, Path folder) {
+            this.session = session;
+            this.sdk = sdk;
+            this.settings = settings;
+            this.folder = folder;
+        }
+
+        WireClient ready(Killer killer) throws Exception {
+            if (current != null && current.isAlive()) {
+                return current;
+            }
+            if (current != null) {
+                current.close();
+            }
+            starts++;
+            current = WireClient.start(session, sdk, settings, folder, String.format("server-%03d", starts));
+            current.process().request("tools/list", JsonNodeFactory.instance.objectNode());
+            // A cold first call (class loading, opening the ledger) takes longer than most kill delays; warm the
+            // status path first so the kills land among operations rather than always on the first one.
+            current.status("soak-warm-up");
+            killer.aimAt(current.process());
+            return current;
+        }
+
+        /** A killed fixture's bridge child finishes on its own; wait for it before reading the final rows. */
+        void awaitOrphans(List<ProcessHandle> orphans) throws InterruptedException {
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            for (ProcessHandle orphan : orphans) {
+                while (orphan.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                orphan.destroyForcibly();
+            }
+        }
+
+        void close() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+}

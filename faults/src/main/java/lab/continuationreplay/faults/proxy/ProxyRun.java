@@ -1,0 +1,241 @@
+package lab.continuationreplay.faults.proxy;
+
+import lab.continuationreplay.core.LabHome;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.common.Calls;
+import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.servers.JavaCommand;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.vectors.ExactJson;
+
+/** One SDK behind the proxy: run the operations, recover each one, then judge the rows. */
+final class ProxyRun {
+    /** The plan of every run: each direction loses, doubles, holds back, swaps or cuts about a third of its frames. */
+    static final String PLAN = "up.drop=0.06,up.duplicate=0.12,up.delay=0.06,up.reorder=0.04,up.truncate=0.05,"
+            + "down.drop=0.08,down.duplicate=0.08,down.delay=0.06,down.reorder=0.04,down.truncate=0.05,delay-ms=150";
+    private static final Duration READ_TIMEOUT = Duration.ofMillis(1000);
+    private static final int ATTEMPTS = 12;
+
+    private final FaultSession session;
+    private final ServerKind sdk;
+    private final Path folder;
+    private final long seed;
+    private final List<String> findings = new ArrayList<>();
+    private int recoveredByStatus;
+    private int recoveredByRetry;
+    private int continuationRetries;
+    private int unresolved;
+    private int stateRefusals;
+
+    ProxyRun(FaultSession session, ServerKind sdk, Path folder, long seed) {
+        this.session = session;
+        this.sdk = sdk;
+        this.folder = folder;
+        this.seed = seed;
+    }
+
+    List<String> findings() {
+        return findings;
+    }
+
+    /** The command line: the proxy as its own JVM with the lab jar's class path, then the server's command. */
+    static List<String> proxyCommand(Path home, long seed, String plan, Path log, List<String> server) {
+        List<String> command = JavaCommand.of(List.of("-XX:TieredStopAtLevel=1"), "-cp", LabHome.labJar(home).toString(),
+                StdioProxyMain.class.getName(), "--seed", Long.toString(seed), "--plan", plan, "--log", log.toString(), "--");
+        command.addAll(server);
+        return command;
+    }
+
+    ObjectNode drive(int operations) throws Exception {
+        Path database = folder.resolve("store.sqlite3");
+        Path log = folder.resolve("proxy-faults.jsonl");
+        WireSettings settings = WireSettings.matrix(database, "alice");
+        Files.writeString(folder.resolve("proxy-command.txt"), "seed " + seed + "\nplan " + PLAN + "\n");
+        List<String> clientBelievesApplied = new ArrayList<>();
+        boolean stillServing;
+        try (ServerProcess proxied = ServerProcess.start(proxyCommand(session.home(), seed, PLAN, log, sdk.command(session.home())),
+                settings.environment(), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)
+                .toleratingDamagedLines()) {
+            for (int k = 0; k < operations; k++) {
+                ObjectNode arguments = Calls.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
+                if (operate(proxied, arguments)) {
+                    clientBelievesApplied.add(arguments.path("operation_id").asText());
+                }
+            }
+            stillServing = statusOf(proxied, "px-" + sdk.label() + "-0") != null;
+        }
+        // The proxy has ended (its stdin closed); its summary is the last line of the fault log.
+        Map<String, String> rows = LedgerRows.operations(database);
+        Map<String, Long> issuesByTitle = LedgerRows.issuesByTitle(database);
+        long duplicates = issuesByTitle.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
+        long lost = clientBelievesApplied.stream().filter(id -> !isEffect(rows.get(id))).count();
+        long effects = rows.values().stream().filter(ProxyRun::isEffect).count();
+        long issues = LedgerRows.count(database).issues();
+        if (duplicates != 0) {
+            findings.add(sdk.label() + ": duplicate effects " + duplicates + " " + issuesByTitle);
+        }
+        if (lost != 0) {
+            findings.add(sdk.label() + ": lost effects " + lost + " (told applied, no applied row)");
+        }
+        if (issues != effects) {
+            findings.add(sdk.label() + ": issues " + issues + " != applied or partial operations " + effects);
+        }
+        for (String id : rows.keySet()) {
+            if (!id.startsWith("px-" + sdk.label() + "-")) {
+                findings.add(sdk.label() + ": a row for an operation never sent: " + id);
+            }
+        }
+        if (!stillServing) {
+            findings.add(sdk.label() + ": the server behind the proxy stopped answering");
+        }
+
+        ObjectNode figures = JsonNodeFactory.instance.objectNode();
+        JsonNode summary = summary(log);
+        figures.put("frames_seen", summary.path("up").path("seen").asLong() + summary.path("down").path("seen").asLong());
+        for (String fault : List.of("drop", "duplicate", "delay", "reorder", "truncate")) {
+            figures.put(fault.equals("drop") ? "dropped" : fault.equals("duplicate") ? "duplicated" : fault.equals("delay") ? "delayed"
+                    : fault.equals("reorder") ? "reordered" : "truncated",
+                    summary.path("up").path(fault).asLong() + summary.path("down").path(fault).asLong());
+        }
+        figures.put("operations", operations);
+        figures.put("applied_rows", effects);
+        figures.put("recovered_by_status", recoveredByStatus);
+        figures.put("recovered_by_retry", recoveredByRetry);
+        figures.put("continuation_retries", continuationRetries);
+        figures.put("replayed_replies_seen", countReceived(folder.resolve("proxied.transcript.log"), "\"replayed\":true"));
+        figures.put("state_refusals_restarted", stateRefusals);
+        figures.put("unresolved", unresolved);
+        figures.put("duplicates", duplicates);
+        figures.put("lost_effects", lost);
+        figures.put("still_serving", stillServing);
+        if (summary.isMissingNode()) {
+            findings.add(sdk.label() + ": the proxy wrote no summary");
+        }
+        return figures;
+    }
+
+    /**
+     * Round one, then the continuation until the client knows the outcome; true if it learns the effect applied. A
+     * continuation the proxy duplicated is two requests with one id in flight; the TypeScript fixture then verifies
+     * neither (an ambiguous id) and refuses the state. Nothing applied, so the client starts over with a new round one.
+     */
+    private boolean operate(ServerProcess server, ObjectNode arguments) throws Exception {
+        for (int start = 0; start < 3; start++) {
+            Boolean outcome = attempt(server, arguments);
+            if (outcome != null) {
+                return outcome;
+            }
+            stateRefusals++;
+            JsonNode status = statusOf(server, arguments.path("operation_id").asText());
+            if (status != null && isEffect(status.path("state").asText())) {
+                recoveredByStatus++;
+                return true;
+            }
+        }
+        unresolved++;
+        return false;
+    }
+
+    /** One round one and its continuation: true/false as the client learns it, null for a refused state. */
+    private Boolean attempt(ServerProcess server, ObjectNode arguments) throws Exception {
+        String operationId = arguments.path("operation_id").asText();
+        String token = null;
+        for (int attempt = 0; attempt < ATTEMPTS && token == null; attempt++) {
+            try {
+                Reply reply = new Reply(server.callTool(CaseProcess.CREATE, arguments, null, null));
+                token = reply.inputRequired() ? reply.requestState() : null;
+            } catch (TransportFailure lost) {
+                // round one has no effect: simply ask again
+            }
+        }
+        if (token == null) {
+            unresolved++;
+            return false;
+        }
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                continuationRetries++;
+            }
+            try {
+                Reply reply = Calls.continuation(server, CaseProcess.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "proxy body");
+                if (Calls.isSuccess(reply)) {
+                    if (attempt > 0) {
+                        recoveredByRetry++;
+                    }
+                    return true;
+                }
+                if (Calls.isStateRefusal(reply)) {
+                    return null;
+                }
+                if (!"operation_in_progress".equals(reply.mechanism())) {
+                    findings.add(sdk.label() + ": " + operationId + " refused: " + reply.refusalText());
+                    return false;
+                }
+            } catch (TransportFailure lost) {
+                // the reply (or the request) was lost: ask for the status, as a client should
+            }
+            JsonNode status = statusOf(server, operationId);
+            if (status != null && (status.path("state").asText().equals("applied") || status.path("state").asText().equals("partial"))) {
+                recoveredByStatus++;
+                return true;
+            }
+            // unknown: the continuation may never have arrived; sending the same one again is safe
+        }
+        unresolved++;
+        return false;
+    }
+
+    /** The status object, retried through the faults; null if no valid status arrived. */
+    private JsonNode statusOf(ServerProcess server, String operationId) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                Reply reply = Calls.status(server, operationId);
+                if (Calls.isSuccess(reply) && reply.structured().path("operationId").asText().equals(operationId)) {
+                    return reply.structured();
+                }
+            } catch (TransportFailure lost) {
+                // try again
+            }
+        }
+        return null;
+    }
+
+    private static boolean isEffect(String state) {
+        return "applied".equals(state) || "partial".equals(state);
+    }
+
+    private static JsonNode summary(Path log) throws Exception {
+        if (!Files.exists(log)) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            JsonNode line = ExactJson.parse(lines.get(i));
+            if ("summary".equals(line.path("event").asText())) {
+                return line;
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private static long countReceived(Path transcript, String needle) throws Exception {
+        try (var lines = Files.lines(transcript, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.startsWith("< ") && l.contains(needle)).count();
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package lab.continuationreplay.faults.token;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.common.Calls;
+import lab.continuationreplay.faults.common.FaultServers;
+import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.vectors.ExactJson;
+
+/** The attacks on one SDK's server: minting the material, sending each attack, judging the reply and the rows. */
+final class TokenAttackRun {
+    /** A token and the arguments it was minted for. */
+    record Minted(ObjectNode arguments, String token) {}
+
+    /** One attack: the tool called, the arguments sent, the requestState value sent, and where it goes. */
+    record Attack(String kind, String variant, String tool, ObjectNode arguments, JsonNode requestState, ServerProcess target) {}
+
+    static final String OTHER_STATE_KEY_HEX = lab.continuationreplay.faults.FaultKeys.OTHER_STATE_KEY_HEX;
+    private static final int MAX_FINDINGS = 20;
+
+    private final FaultSession session;
+    private final ServerKind sdk;
+    private final Path folder;
+    private final Random random;
+    private final ServerProcess main;
+    private final ServerProcess otherSdk;
+    private final List<ServerProcess> extra;
+    private final TokenMutator mutator;
+    private final TokenForge forge = new TokenForge(WireSettings.STATE_KEY_HEX);
+    private final List<String> findings = new ArrayList<>();
+    private final Map<String, Integer> byKind = new TreeMap<>();
+    private int accepted;
+    private int wrongShape;
+    private int noReply;
+    private int sequence;
+
+    TokenAttackRun(FaultSession session, ServerKind sdk, Path folder, Random random, ServerProcess main, ServerProcess otherSdk,
+            List<ServerProcess> extra) {
+        this.session = session;
+        this.sdk = sdk;
+        this.folder = folder;
+        this.random = random;
+        this.main = main;
+        this.otherSdk = otherSdk;
+        this.extra = extra;
+        this.mutator = new TokenMutator(random);
+    }
+
+    List<String> findings() {
+        return findings;
+    }
+
+    boolean passed() {
+        return findings.isEmpty();
+    }
+
+    ObjectNode attack(int count) throws Exception {
+        WireSettings alice = WireSettings.matrix(folder.resolve("main.sqlite3"), "alice");
+        List<Minted> own = mint(main, "own", session.size(6, 12));
+        List<Minted> foreignSdk = mint(otherSdk, "other-sdk", 3);
+        ServerProcess otherKeyServer = start("other-key", new WireSettings(folder.resolve("other-key.sqlite3"), WireSettings.BACKEND,
+                "alice", WireSettings.T0, 300, 360, 600, OTHER_STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, null));
+        List<Minted> otherKey = mint(otherKeyServer, "other-key", 3);
+        ServerProcess bobServer = start("other-principal", WireSettings.matrix(folder.resolve("other-principal.sqlite3"), "bob"));
+        List<Minted> otherPrincipal = mint(bobServer, "other-principal", 3);
+        long later = WireSettings.T0 + alice.requestStateTtl() + 1 + random.nextInt(5000);
+        ServerProcess laterServer = start("later-clock", WireSettings.matrix(folder.resolve("later-clock.sqlite3"), "alice").at(later));
+        if (sdk == ServerKind.TYPESCRIPT && !forge.signsLike(own.get(0).token())) {
+            findings.add(sdk.label() + ": the forge does not hold the server's key; forged-claims attacks test only the seal");
+        }
+
+        List<Path> databases = List.of(folder.resolve("main.sqlite3"), folder.resolve("other-key.sqlite3"),
+                folder.resolve("other-principal.sqlite3"), folder.resolve("later-clock.sqlite3"));
+        LedgerRows.Counts before = total(databases);
+        try (BufferedWriter log = Files.newBufferedWriter(folder.resolve("attacks.jsonl"), StandardCharsets.UTF_8)) {
+            for (int i = 0; i < count; i++) {
+                Attack attack = next(own, foreignSdk, otherKey, otherPrincipal, laterServer, later);
+                String outcome = send(attack);
+                ObjectNode line = JsonNodeFactory.instance.objectNode().put("n", i).put("kind", attack.kind())
+                        .put("variant", attack.variant()).put("tool", attack.tool());
+                line.set("arguments", attack.arguments());
+                line.set("requestState", attack.requestState());
+                line.put("outcome", outcome);
+                log.write(line.toString());
+                log.write('\n');
+            }
+        }
+        LedgerRows.Counts after = total(databases);
+        long rowsAdded = (after.issues() - before.issues()) + (after.operations() - before.operations());
+        if (rowsAdded != 0) {
+            findings.add(sdk.label() + ": attacks added rows: " + before + " -> " + after);
+        }
+        boolean controlCommitted = control();
+
+        ObjectNode figures = JsonNodeFactory.instance.objectNode();
+        figures.put("attacks", count);
+        ObjectNode kinds = figures.putObject("by_kind");
+        byKind.forEach(kinds::put);
+        figures.put("accepted", accepted);
+        figures.put("wrong_refusal_shape", wrongShape);
+        figures.put("no_reply", noReply);
+        figures.put("rows_added", rowsAdded);
+        figures.put("valid_control_committed", controlCommitted);
+        return figures;
+    }
+
+    private Attack next(List<Minted> own, List<Minted> foreignSdk, List<Minted> otherKey, List<Minted> otherPrincipal,
+            ServerProcess laterServer, long later) throws Exception {
+        Minted base = own.get(random.nextInt(own.size()));
+        String token = base.token();
+        int roll = random.nextInt(26);
+        if (roll < 3) {
+            return attack("bit-flip", "", base, text(mutator.bitFlip(token)));
+        } else if (roll < 6) {
+            return attack("byte-mutation", "", base, text(mutator.byteMutation(token)));
+        } else if (roll < 8) {
+            return attack("truncation", "", base, text(mutator.truncation(token)));
+        } else if (roll < 10) {
+            return attack("extension", "", base, text(mutator.extension(token)));
+        } else if (roll < 13) {
+            return attack("re-encoding", "", base, text(mutator.reEncoding(token)));
+        } else if (roll < 14) {
+            return attack("other-key", "", pick(otherKey), null);
+        } else if (roll < 15) {
+            return attack("other-principal", "", pick(otherPrincipal), null);
+        } else if (roll < 16) {
+            return attack("other-sdk", "", pick(foreignSdk), null);
+        } else if (roll < 18) {
+            return otherArguments(base);
+        } else if (roll < 19) {
+            ObjectNode status = JsonNodeFactory.instance.objectNode().put("operation_id", base.arguments().path("operation_id").asText());
+            return new Attack("other-tool", "get_operation_status", CaseProcess.STATUS, status, text(token), main);
+        } else if (roll < 20) {
+            return new Attack("expired", "clock " + (later - WireSettings.T0) + " s after issue", CaseProcess.CREATE,
+                    base.arguments(), text(token), laterServer);
+        } else if (roll < 22) {
+            return nonString(base);
+        } else {
+            return forged(base);
+        }
+    }
+
+    private Attack attack(String kind, String variant, Minted base, JsonNode state) {
+        return new Attack(kind, variant, CaseProcess.CREATE, base.arguments(), state == null ? text(base.token()) : state, main);
+    }
+
+    private Attack otherArguments(Minted base) {
+        ObjectNode changed = base.arguments().deepCopy();
+        String variant;
+        switch (random.nextInt(4)) {
+            case 0 -> {
+                changed.put("title", changed.path("title").asText() + "-changed");
+                variant = "title";
+            }
+            case 1 -> {
+                changed.put("operation_id", changed.path("operation_id").asText() + "-other");
+                variant = "operation_id";
+            }
+            case 2 -> {
+                changed.put("mode", "atomic".equals(changed.path("mode").asText()) ? "partial" : "atomic");
+                variant = "mode";
+            }
+            default -> {
+                changed.put("title", changed.path("title").asText().toUpperCase(java.util.Locale.ROOT));
+                variant = "title case";
+            }
+        }
+        return new Attack("other-arguments", variant, CaseProcess.CREATE, changed, text(base.token()), main);
+    }
+
+    private Attack nonString(Minted base) {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        JsonNode value = switch (random.nextInt(7)) {
+            case 0 -> json.numberNode(random.nextInt());
+            case 1 -> json.numberNode(1.5);
+            case 2 -> json.booleanNode(random.nextBoolean());
+            case 3 -> json.objectNode();
+            case 4 -> json.objectNode().put("v", 1).put("token", base.token());
+            case 5 -> json.arrayNode().add(base.token());
+            default -> json.arrayNode();
+        };
+        return new Attack("non-string", value.getNodeType().name().toLowerCase(java.util.Locale.ROOT), CaseProcess.CREATE,
+                base.arguments(), value, main);
+    }
+
+    /** A token sealed or signed with the right key whose claims are wrong in one way. */
+    private Attack forged(Minted base) throws Exception {
+        long now = WireSettings.T0;
+        if (sdk == ServerKind.JAVA) {
+            ObjectNode claims = forge.openJava(base.token());
+            String variant;
+            switch (random.nextInt(10)) {
+                case 0 -> { claims.put("t", CaseProcess.STATUS); variant = "tool"; }
+                case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
+                case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
+                case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
+                case 4 -> { claims.put("exp", now - random.nextInt(2)); variant = "expired (exp <= now)"; }
+                case 5 -> { claims.put("v", 2); variant = "version"; }
+                case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
+                case 7 -> { claims.remove("p"); variant = "no principal"; }
+                case 8 -> { claims.put("x", 1); variant = "extra claim"; }
+                default -> { claims.put("s", 5); variant = "state not a string"; }
+            }
+            return new Attack("forged-claims", variant, CaseProcess.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
+        }
+        ObjectNode envelope = TokenForge.readTypeScript(base.token());
+        String variant;
+        switch (random.nextInt(6)) {
+            case 0 -> { envelope.put("exp", now - 1 - random.nextInt(1000)); variant = "expired (exp < now)"; }
+            case 1 -> { envelope.put("exp", String.valueOf(now + 600)); variant = "exp not a number"; }
+            case 2 -> { envelope.remove("b"); variant = "no bind tag"; }
+            case 3 -> { envelope.put("b", forge.typeScriptBindTag("bob")); variant = "principal bob"; }
+            case 4 -> { ((ObjectNode) envelope.path("p")).put("tool", CaseProcess.STATUS); variant = "tool"; }
+            default -> { ((ObjectNode) envelope.path("p")).put("arguments_digest", sha256Hex("other arguments")); variant = "arguments digest"; }
+        }
+        return new Attack("forged-claims", variant, CaseProcess.CREATE, base.arguments(), text(forge.signTypeScript(envelope.toString())), main);
+    }
+
+    private String send(Attack attack) throws Exception {
+        byKind.merge(attack.kind(), 1, Integer::sum);
+        Reply reply;
+        try {
+            reply = Calls.continuation(attack.target(), attack.tool(), attack.arguments(), attack.requestState(), "attack body");
+        } catch (TransportFailure failure) {
+            noReply++;
+            finding("no reply to " + attack.kind() + " (" + attack.variant() + "): " + failure.getMessage());
+            return "no_reply";
+        }
+        if (Calls.isStateRefusal(reply)) {
+            return "refused";
+        }
+        if (Calls.isSuccess(reply)) {
+            accepted++;
+            finding("ACCEPTED " + attack.kind() + " (" + attack.variant() + ") on " + attack.tool() + ": " + abbreviated(reply.raw()));
+            return "accepted";
+        }
+        wrongShape++;
+        finding("refused with another shape: " + attack.kind() + " (" + attack.variant() + "): " + abbreviated(reply.raw()));
+        return "other_refusal";
+    }
+
+    /** A valid continuation after all attacks still commits: the server refused attacks, not everything. */
+    private boolean control() throws Exception {
+        ObjectNode arguments = Calls.arguments("ta-" + sdk.label() + "-control", "token-attacks control", "atomic");
+        String token = Calls.roundOne(main, arguments);
+        Reply reply = Calls.continuation(main, CaseProcess.CREATE, arguments, text(token), "control body");
+        boolean committed = Calls.isSuccess(reply) && reply.structured().path("replayed").isBoolean()
+                && !reply.structured().path("replayed").booleanValue();
+        if (!committed) {
+            finding("the valid control continuation did not commit: " + abbreviated(reply.raw()));
+        }
+        return committed;
+    }
+
+    private List<Minted> mint(ServerProcess server, String label, int count) throws Exception {
+        List<Minted> minted = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ObjectNode arguments = Calls.arguments("ta-" + sdk.label() + "-" + label + "-" + i, "token attack " + label + " " + i,
+                    i % 3 == 2 ? "partial" : "atomic");
+            minted.add(new Minted(arguments, Calls.roundOne(server, arguments)));
+        }
+        return minted;
+    }
+
+    private ServerProcess start(String name, WireSettings settings) throws Exception {
+        ServerProcess server = FaultServers.start(session.home(), sdk, settings, folder, name, ServerProcess.READ_TIMEOUT);
+        extra.add(server);
+        return server;
+    }
+
+    private Minted pick(List<Minted> pool) {
+        return pool.get(random.nextInt(pool.size()));
+    }
+
+    private static LedgerRows.Counts total(List<Path> databases) throws Exception {
+        LedgerRows.Counts sum = new LedgerRows.Counts(0, 0);
+        for (Path database : databases) {
+            sum = sum.plus(LedgerRows.count(database));
+        }
+        return sum;
+    }
+
+    private void finding(String text) {
+        if (findings.size() < MAX_FINDINGS) {
+            findings.add(sdk.label() + ": " + text);
+        }
+    }
+
+    private static JsonNode text(String token) {
+        return JsonNodeFactory.instance.textNode(token);
+    }
+
+    private static String abbreviated(JsonNode node) {
+        String text = node.toString();
+        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
+    }
+
+    static String sha256Hex(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

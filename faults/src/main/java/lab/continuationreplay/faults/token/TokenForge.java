@@ -1,0 +1,138 @@
+package lab.continuationreplay.faults.token;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import lab.continuationreplay.store.crypto.Hkdf;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * What an attacker who holds the state key could do: open a real token, change one claim and seal it again, in either
+ * SDK's format (Java: AES-256-GCM as {@code SealedRequestState}; TypeScript: the SDK codec's HMAC). The lab holds its
+ * own synthetic keys, so it can test the checks that sit behind the seal (tool, method, audience, expiry, principal)
+ * and not only the seal itself. Written from the formats in docs/java-server.md and seed spec §4; the key stays in
+ * memory and never reaches a file.
+ */
+public final class TokenForge {
+    private static final String PREFIX = "v1.";
+    private static final byte[] HKDF_INFO = "mcp/request-state/v1/aes-256-gcm".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KID_LABEL = "mcp/request-state/v1/kid:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PRINCIPAL_LABEL = "mcp/request-state/principal:".getBytes(StandardCharsets.US_ASCII);
+    private static final String BIND_LABEL = "mcp.requestState.bind:";
+
+    private final byte[] secret;
+    private final SecretKeySpec aesKey;
+    private final byte[] kid;
+    private final SecureRandom random = new SecureRandom();
+
+    public TokenForge(String keyHex) {
+        this.secret = HexFormat.of().parseHex(keyHex);
+        byte[] key = Hkdf.sha256(secret, HKDF_INFO, 32);
+        this.aesKey = new SecretKeySpec(key, "AES");
+        this.kid = Arrays.copyOf(sha256(concat(KID_LABEL, key)), 4);
+    }
+
+    @Override
+    public String toString() {
+        return "TokenForge[key hidden]";
+    }
+
+    // ---- Java: sealed claims ----
+
+    /** The claims inside a Java token, or throws if it was not sealed with this key. */
+    public ObjectNode openJava(String token) throws GeneralSecurityException {
+        byte[] raw = Base64.getUrlDecoder().decode(token.substring(PREFIX.length()));
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.DECRYPT_MODE, aesKey, new GCMParameterSpec(128, raw, 4, 12));
+        cipher.updateAAD(concat(PREFIX.getBytes(StandardCharsets.US_ASCII), kid));
+        byte[] plain = cipher.doFinal(raw, 16, raw.length - 16);
+        return (ObjectNode) ExactJson.parse(new String(plain, StandardCharsets.UTF_8));
+    }
+
+    /** Seals any plaintext (claims or not) as a Java token under this key. */
+    public String sealJava(String plaintext) throws GeneralSecurityException {
+        byte[] nonce = new byte[12];
+        random.nextBytes(nonce);
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.ENCRYPT_MODE, aesKey, new GCMParameterSpec(128, nonce));
+        cipher.updateAAD(concat(PREFIX.getBytes(StandardCharsets.US_ASCII), kid));
+        byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
+        return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(concat(kid, nonce, sealed));
+    }
+
+    /** The Java principal claim for {@code principal}: salt and salted digest. */
+    public String javaPrincipalTag(String principal) {
+        byte[] salt = new byte[8];
+        random.nextBytes(salt);
+        byte[] digest = Arrays.copyOf(sha256(concat(PRINCIPAL_LABEL, salt, principal.getBytes(StandardCharsets.UTF_8))), 16);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(concat(salt, digest));
+    }
+
+    // ---- TypeScript: signed envelope ----
+
+    /** The signed envelope {@code {"p":…,"exp":…,"b":…}} of a TypeScript token (readable without the key). */
+    public static ObjectNode readTypeScript(String token) {
+        String body = token.substring(PREFIX.length(), token.lastIndexOf('.'));
+        return (ObjectNode) ExactJson.parse(new String(Base64.getUrlDecoder().decode(body), StandardCharsets.UTF_8));
+    }
+
+    /** Signs {@code envelope} (any JSON text) as a TypeScript token under this key. */
+    public String signTypeScript(String envelope) throws GeneralSecurityException {
+        String body = Base64.getUrlEncoder().withoutPadding().encodeToString(envelope.getBytes(StandardCharsets.UTF_8));
+        return PREFIX + body + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(hmac((PREFIX + body).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The TypeScript bind tag of {@code principal}. */
+    public String typeScriptBindTag(String principal) throws GeneralSecurityException {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                Arrays.copyOf(hmac((BIND_LABEL + principal).getBytes(StandardCharsets.UTF_8)), 16));
+    }
+
+    /** True if re-signing the token's own body gives its signature: the forge holds the server's key. */
+    public boolean signsLike(String typeScriptToken) throws GeneralSecurityException {
+        String body = typeScriptToken.substring(PREFIX.length(), typeScriptToken.lastIndexOf('.'));
+        return typeScriptToken.equals(PREFIX + body + "." + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(hmac((PREFIX + body).getBytes(StandardCharsets.UTF_8))));
+    }
+
+    public static String json(JsonNode node) {
+        return node.toString();
+    }
+
+    private byte[] hmac(byte[] data) throws GeneralSecurityException {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+        return mac.doFinal(data);
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int length = 0;
+        for (byte[] part : parts) {
+            length += part.length;
+        }
+        ByteBuffer out = ByteBuffer.allocate(length);
+        for (byte[] part : parts) {
+            out.put(part);
+        }
+        return out.array();
+    }
+}

@@ -1,0 +1,68 @@
+package lab.continuationreplay.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.Test;
+
+class FaultsReportTest {
+    private static final FaultSession SESSION = new FaultSession(Path.of("/tmp/none"), Path.of("/tmp/none"), true, 7,
+            List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT), new PrintStream(PrintStream.nullOutputStream()));
+
+    @Test
+    void oneRowPerScopeAndOneForFlatFigures() {
+        ObjectNode perSdk = ExactJson.mapper().createObjectNode();
+        perSdk.putObject("java").put("duplicates", 0).put("kills", 3);
+        perSdk.putObject("typescript").put("duplicates", 0).put("kills", 5);
+        ObjectNode flat = ExactJson.mapper().createObjectNode().put("files", 12);
+        ObjectNode json = FaultsReport.toJson(SESSION, List.of(
+                new ExperimentReport("soak", "kills", true, perSdk, List.of(), 10),
+                new ExperimentReport("scan", "secrets", false, flat, List.of("found a key in x.log"), 20)));
+        assertFalse(json.path("passed").asBoolean());
+        assertEquals(7, json.path("seed").asLong());
+        String table = FaultsReport.table(json);
+        assertEquals(List.of(
+                "| experiment | scope | verdict | figures |",
+                "|---|---|---|---|",
+                "| soak | java | pass | duplicates 0, kills 3 |",
+                "| soak | typescript | pass | duplicates 0, kills 5 |",
+                "| scan | all | FAIL | files 12 |"), table.lines().toList());
+        String markdown = FaultsReport.markdown(json);
+        assertTrue(markdown.contains("Quick run, seed 7. Overall: **FAIL**."), markdown);
+        assertTrue(markdown.contains("## scan: findings\n\n- found a key in x.log\n"), markdown);
+    }
+
+    @Test
+    void allPassingIsAPass() {
+        ObjectNode json = FaultsReport.toJson(SESSION, List.of(
+                new ExperimentReport("a", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)));
+        assertTrue(json.path("passed").asBoolean());
+        assertEquals("| a | all | pass |  |", FaultsReport.table(json).lines().toList().get(2));
+    }
+
+    @Test
+    void selectingExperimentsKeepsTheRunOrderAndRefusesUnknownNames() {
+        List<String> all = FaultExperiments.all().stream().map(FaultExperiment::name).toList();
+        assertEquals("secrets", all.get(all.size() - 1), "the scan reads what the others wrote, so it runs last");
+        assertEquals(List.of("cut-points", "storage"),
+                FaultExperiments.select(List.of("storage", "cut-points")).stream().map(FaultExperiment::name).toList());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FaultExperiments.select(List.of("cut-points", "nope")));
+        assertTrue(e.getMessage().startsWith("unknown experiment 'nope' (one of cut-points, "), e.getMessage());
+    }
+
+    @Test
+    void theSeedMakesEveryExperimentsRandomChoicesReproducible() {
+        assertEquals(SESSION.random("kill-soak").nextLong(), SESSION.random("kill-soak").nextLong());
+        assertFalse(SESSION.random("kill-soak").nextLong() == SESSION.random("wire-fuzz").nextLong());
+        assertEquals(3, SESSION.size(3, 300));
+    }
+}

@@ -1,0 +1,105 @@
+package lab.continuationreplay.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.faults.ExperimentReport;
+import lab.continuationreplay.faults.FaultExperiment;
+import lab.continuationreplay.faults.FaultExperiments;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.FaultsReport;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.vectors.ExactJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "faults",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The fault lab: hard exits at the ledger's cut points, a kill soak, a faulty stdio intermediary, wire"
+                    + " fuzzing, requestState attacks, storage faults and a secrets scan, against each SDK's server as"
+                    + " real processes on real SQLite files. Every random choice comes from --seed.",
+            "Writes OUT/faults.json, OUT/FAULTS.md and each experiment's evidence in OUT/<experiment>/. Exit 0 only if"
+                    + " every invariant holds: no duplicate, no lost effect, nothing accepted that must be refused."
+        })
+final class FaultsCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "Smaller sizes (under 3 minutes); what the test command runs.")
+    boolean quick;
+
+    @Option(names = "--out", description = "Output folder (default: target/attempts/faults-<UTC time>); must be new or empty.")
+    Path out;
+
+    @Option(names = "--seed", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
+    long seed = 20260728L;
+
+    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
+    List<String> sdks = List.of("all");
+
+    @Option(names = "--only", split = ",", paramLabel = "EXPERIMENT", description = "Only these experiments, by name.")
+    List<String> only;
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = LabHome.resolve();
+        List<FaultExperiment> experiments = FaultExperiments.select(only);
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String label : sdks.contains("all") ? List.of("java", "typescript") : sdks) {
+            ServerKind kind = ServerKind.fromLabel(label);
+            if (kind == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            kinds.add(kind);
+        }
+        Path folder = out != null ? out.toAbsolutePath() : home.resolve("target").resolve("attempts").resolve("faults-"
+                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        requireNewOrEmpty(folder);
+        Files.createDirectories(folder);
+        FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr());
+        List<ExperimentReport> reports = new ArrayList<>();
+        for (FaultExperiment experiment : experiments) {
+            session.log(experiment.name() + ": " + experiment.title());
+            long started = System.nanoTime();
+            ExperimentReport report;
+            try {
+                report = experiment.run(session);
+            } catch (Exception | AssertionError e) {
+                // An experiment that cannot finish is a failed experiment, not a reason to skip the others.
+                report = new ExperimentReport(experiment.name(), experiment.title(), false,
+                        ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
+            }
+            report = report.withMillis((System.nanoTime() - started) / 1_000_000);
+            session.log(experiment.name() + ": " + (report.passed() ? "pass" : "FAIL") + " in " + report.millis() + " ms");
+            reports.add(report);
+        }
+        ObjectNode json = FaultsReport.toJson(session, reports);
+        FaultsReport.write(folder, json);
+        Streams.stdout().print(FaultsReport.table(json));
+        Streams.stdout().println();
+        Streams.stdout().println("faults     " + (json.path("passed").asBoolean() ? "every invariant holds" : "INVARIANTS VIOLATED (see FAULTS.md)"));
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        return json.path("passed").asBoolean() ? 0 : 1;
+    }
+
+    private static void requireNewOrEmpty(Path folder) throws java.io.IOException {
+        if (Files.exists(folder)) {
+            if (!Files.isDirectory(folder)) {
+                throw new IllegalArgumentException("--out " + folder + " is a file, not a folder");
+            }
+            try (Stream<Path> entries = Files.list(folder)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--out " + folder + " is not empty; the lab never overwrites evidence");
+                }
+            }
+        }
+    }
+}

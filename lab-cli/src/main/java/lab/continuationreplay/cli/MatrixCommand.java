@@ -1,0 +1,214 @@
+package lab.continuationreplay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.matrix.cases.MatrixCase;
+import lab.continuationreplay.matrix.cases.MatrixCases;
+import lab.continuationreplay.matrix.cases.Controls;
+import lab.continuationreplay.matrix.cases.CrossSdkCells;
+import lab.continuationreplay.containers.InContainerMatrix;
+import lab.continuationreplay.containers.RuntimeCell;
+import lab.continuationreplay.matrix.report.ReportFiles;
+import lab.continuationreplay.matrix.report.ResultTable;
+import lab.continuationreplay.matrix.run.MatrixRunner;
+import lab.continuationreplay.matrix.run.PhaseTimes;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
+import lab.continuationreplay.matrix.vectors.VectorComparison;
+import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.vectors.ExactJson;
+import lab.continuationreplay.vectors.FingerprintVectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "matrix",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the twelve frozen cases against each SDK's server over real stdio, keeps transcripts and databases as"
+                    + " evidence, verifies every case again from those artifacts alone, and compares the SDKs.",
+            "Writes OUT/<sdk>/ (case-NN/, results.jsonl, SUMMARY.json, MATRIX.md, provenance.json) and OUT/COMPARISON.md,"
+                    + " comparison.json, report.html. Exit 0 only if every case passes on every SDK, the independent"
+                    + " verification agrees, and the SDKs agree on every outcome.",
+            "With --in-container the same runs once per runtime cell in a container, into OUT/<cell>/, and"
+                    + " OUT/runtimes.md compares the cells."
+        })
+final class MatrixCommand implements Callable<Integer> {
+    @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
+    Path out;
+
+    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
+    List<String> sdks = List.of("all");
+
+    @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 (default: all twelve).")
+    List<String> only;
+
+    @Option(names = "--in-container", description = "Run the matrix inside containers on a local Docker engine, once per"
+            + " runtime cell (images built here, never pulled; network none), verify each cell on the host and write"
+            + " OUT/<cell>/ plus the runtime table OUT/runtimes.md and runtimes.json. See docs/containers.md.")
+    boolean inContainer;
+
+    @Option(names = "--runtime", split = ",", paramLabel = "CELL", description = "With --in-container: the runtime cells,"
+            + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
+    List<String> runtimes;
+
+    @Option(names = "--jobs", description = "How many attempts (an SDK's cases, a cross-SDK cell, the controls) run side by"
+            + " side, each on its own databases (default: 2, or 1 on a one-core machine).")
+    Integer jobs;
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = LabHome.resolve();
+        List<String> sdks = this.sdks.contains("all") ? List.of("java", "typescript") : this.sdks;
+        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve((inContainer ? "in-container-" : "matrix-")
+                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        if (runtimes != null && !inContainer) {
+            throw new IllegalArgumentException("--runtime needs --in-container");
+        }
+        if (inContainer) {
+            List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
+            List<String> passThrough = new ArrayList<>(List.of("--sdk", String.join(",", this.sdks)));
+            if (only != null) {
+                passThrough.addAll(List.of("--cases", String.join(",", only)));
+            }
+            Files.createDirectories(folder);
+            return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
+        }
+        Files.createDirectories(folder);
+        List<MatrixCase> cases = MatrixCases.all().stream().filter(c -> only == null || only.contains(c.id())).toList();
+        if (cases.isEmpty()) {
+            throw new IllegalArgumentException("no case matches " + only);
+        }
+        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
+        JsonNode controls;
+        boolean ok = true;
+        List<String> lines = new ArrayList<>();
+        // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
+        // side by side, `jobs` at a time; the output is assembled in the fixed order afterwards.
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String label : sdks) {
+            ServerKind sdk = ServerKind.fromLabel(label);
+            if (sdk == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            kinds.add(sdk);
+        }
+        int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());
+        if (parallel < 1) {
+            throw new IllegalArgumentException("--jobs must be at least 1");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        try {
+            Map<String, Future<Verifier.Verdict>> sdkRuns = new LinkedHashMap<>();
+            for (ServerKind sdk : kinds) {
+                sdkRuns.put(sdk.label(), pool.submit(() -> {
+                    MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
+                    return verified(folder.resolve(sdk.label()), cases);
+                }));
+            }
+            Map<String, Future<Verifier.Verdict>> crossRuns = new LinkedHashMap<>();
+            if (sdks.contains("java") && sdks.contains("typescript") && cases.stream().anyMatch(c -> c.id().equals("09"))) {
+                for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
+                    String name = CrossSdkCells.attemptName(pair[0], pair[1]);
+                    List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
+                    crossRuns.put(name, pool.submit(() -> {
+                        MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
+                        return verified(folder.resolve(name), cell);
+                    }));
+                }
+            }
+            Future<JsonNode> controlRun = pool.submit(() -> Controls.run(folder, home));
+            for (Map.Entry<String, Future<Verifier.Verdict>> run : sdkRuns.entrySet()) {
+                Verifier.Verdict verdict = result(run.getValue());
+                records.put(run.getKey(), verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", run.getKey(),
+                        verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
+            }
+            for (Map.Entry<String, Future<Verifier.Verdict>> run : crossRuns.entrySet()) {
+                Verifier.Verdict verdict = result(run.getValue());
+                crossCells.put(run.getKey(), verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-10s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
+                        verdict.ok() ? "applied, stored result, no redispatch; verification agrees" : "FAILED " + verdict.problems()));
+            }
+            controls = result(controlRun);
+        } finally {
+            pool.shutdownNow();
+        }
+        Files.writeString(folder.resolve("controls").resolve("controls.json"),
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(controls) + "\n");
+        ok &= controls.path("all_witnessed").asBoolean();
+        lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
+        long vectorsStarted = System.nanoTime();
+        JsonNode vectors = vectorTable(home);
+        PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
+        long reportsStarted = System.nanoTime();
+        JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls, vectors);
+        PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
+        boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
+        ok &= agree;
+        Streams.stdout().print(ResultTable.render(comparison));
+        Streams.stdout().println();
+        lines.forEach(Streams.stdout()::println);
+        if (records.size() > 1) {
+            Streams.stdout().println("outcomes   " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
+        }
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        PhaseTimes.writeIfAsked();
+        return ok ? 0 : 1;
+    }
+
+    private static Verifier.Verdict verified(Path attempt, List<MatrixCase> cases) throws Exception {
+        long verifying = System.nanoTime();
+        Verifier.Verdict verdict = Verifier.verify(attempt, cases);
+        PhaseTimes.add(PhaseTimes.VERIFICATION, System.nanoTime() - verifying);
+        return verdict;
+    }
+
+    private static <T> T result(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private static String controlSummary(JsonNode controls) {
+        List<String> parts = new ArrayList<>();
+        controls.fields().forEachRemaining(e -> {
+            if (e.getValue().isObject()) {
+                parts.add(e.getKey() + " " + e.getValue().path("issues").asInt() + " issues"
+                        + (e.getValue().path("witnessed").asBoolean() ? "" : " (NOT as expected)"));
+            }
+        });
+        return String.join(", ", parts);
+    }
+
+    private static JsonNode vectorTable(Path home) {
+        try {
+            VectorComparison.Report report = VectorComparison.compare(FingerprintVectors.TEST_KEY_HEX,
+                    new TypeScriptFingerprintCli(LabHome.node(), LabHome.typeScriptFingerprintCli(home), Duration.ofSeconds(60)));
+            return ExactJson.mapper().valueToTree(report);
+        } catch (RuntimeException e) {
+            return ExactJson.mapper().createObjectNode().put("unavailable", e.getMessage());
+        }
+    }
+}

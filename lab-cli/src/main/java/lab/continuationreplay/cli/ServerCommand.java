@@ -1,0 +1,29 @@
+package lab.continuationreplay.cli;
+
+import java.util.concurrent.Callable;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.ServerKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(
+        name = "server",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs one of the lab's MCP servers on this terminal's stdin/stdout (protocol 2026-07-28, newline-delimited"
+                    + " JSON-RPC), configured by the WIRE_* environment: WIRE_SERVER_DB, WIRE_BACKEND_ID, WIRE_PRINCIPAL,"
+                    + " WIRE_CLOCK_EPOCH, WIRE_AUTHORITY_TTL, WIRE_REPLAY_RETENTION_TTL, WIRE_REQUEST_STATE_TTL,"
+                    + " WIRE_STATE_KEY_HEX, WIRE_FINGERPRINT_KEY_HEX, optional WIRE_FAULT.",
+            "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
+        })
+final class ServerCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "KIND", description = "java, typescript or unguarded")
+    String kind;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerKind server = ServerKind.fromLabel(kind);
+        Process process = new ProcessBuilder(server.command(LabHome.resolve())).inheritIO().start();
+        return process.waitFor();
+    }
+}

@@ -1,0 +1,73 @@
+package lab.continuationreplay.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dependencies between the lab's modules point one way: lab-core ← matrix ← {bench, containers}; lab-core ← faults;
+ * everything ← lab-cli. Maven already refuses an import of a module a pom does not name; these rules also refuse a
+ * pom that names one the wrong way, and keep the jobs apart inside the matrix module. They read the main classes of
+ * every module (lab-cli sees them all), never test classes.
+ */
+class ModuleDirectionTest {
+    private static final String CORE = "lab.continuationreplay.core..";
+    private static final String MATRIX = "lab.continuationreplay.matrix..";
+    private static final String FAULTS = "lab.continuationreplay.faults..";
+    private static final String BENCH = "lab.continuationreplay.bench..";
+    private static final String CONTAINERS = "lab.continuationreplay.containers..";
+    private static final String CLI = "lab.continuationreplay.cli..";
+    private static final String SERVERS = "lab.continuationreplay.server..";
+    private static final String BRIDGE = "lab.continuationreplay.bridge..";
+
+    static List<ArchRule> rules() {
+        return List.of(
+                noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
+                        .resideInAnyPackage(MATRIX, FAULTS, BENCH, CONTAINERS, CLI)
+                        .because("lab-core is the bottom of the lab: the driver, the processes, the settings"),
+                noClasses().that().resideInAPackage(MATRIX).should().dependOnClassesThat()
+                        .resideInAnyPackage(FAULTS, BENCH, CONTAINERS, CLI)
+                        .because("the matrix is one job; the fault lab, the benchmarks and the containers build on it, not it on them"),
+                noClasses().that().resideInAPackage(FAULTS).should().dependOnClassesThat()
+                        .resideInAnyPackage(BENCH, CONTAINERS, CLI)
+                        .because("the fault lab is its own job"),
+                noClasses().that().resideInAPackage(BENCH).should().dependOnClassesThat()
+                        .resideInAnyPackage(FAULTS, CONTAINERS, CLI)
+                        .because("the benchmarks are their own job"),
+                noClasses().that().resideInAPackage(CONTAINERS).should().dependOnClassesThat()
+                        .resideInAnyPackage(FAULTS, BENCH, CLI)
+                        .because("the container runs are their own job"),
+                noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, CLI).should()
+                        .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE)
+                        .because("servers and the bridge are started as processes, never linked into the lab"),
+                noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
+                        .resideInAnyPackage("lab.continuationreplay.matrix.run..", "lab.continuationreplay.matrix.cases..")
+                        .because("reports read verified records, never the runner"));
+    }
+
+    @Test
+    void everyModuleDependsOnlyDownward() {
+        JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("lab.continuationreplay");
+        assertTrue(main.size() > 200, "the rules saw the lab's classes (" + main.size() + ")");
+        for (ArchRule rule : rules()) {
+            rule.check(main);
+        }
+    }
+
+    @Test
+    void aWrongWayDependencyIsCaught() throws Exception {
+        JavaClasses planted = new ClassFileImporter()
+                .importClasses(Class.forName("lab.continuationreplay.core.wrongway.ReachesIntoTheRunner"));
+        EvaluationResult result = rules().get(0).evaluate(planted);
+        assertTrue(result.hasViolation(), "lab-core reaching into the matrix runner must violate the first rule");
+        assertTrue(result.getFailureReport().toString().contains("MatrixRunner"), result.getFailureReport().toString());
+    }
+}

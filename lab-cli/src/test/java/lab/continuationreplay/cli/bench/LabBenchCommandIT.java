@@ -1,0 +1,122 @@
+package lab.continuationreplay.cli.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.core.servers.WireSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code lab bench --quick} as a real process: the report's shape, not its times. */
+class LabBenchCommandIT {
+    @Test
+    void quickWritesEveryBenchmarkWithConsistentRatios(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("bench");
+        long started = System.nanoTime();
+        LabProcess.Result r = LabProcess.run(List.of("bench", "--quick", "--out", out.toString()), Map.of(), new byte[0],
+                Duration.ofMinutes(5));
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        System.out.printf("lab bench --quick took %.1f s%n", seconds);
+
+        JsonNode report = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
+        assertEquals("quick", report.path("mode").asText());
+        for (String fact : List.of("cores", "cpu_model", "memory_mib", "jdk", "node")) {
+            assertFalse(report.path("machine").path(fact).asText().isEmpty(), fact);
+        }
+        List<String> ids = new ArrayList<>();
+        report.path("benchmarks").fieldNames().forEachRemaining(ids::add);
+        assertEquals(List.of("guard_overhead", "ledger_throughput", "bridge_round_trip", "fingerprint", "matrix_wall_time", "memory"), ids);
+        int goals = 0;
+        int met = 0;
+        for (String id : ids) {
+            JsonNode bench = report.path("benchmarks").path(id);
+            assertTrue(bench.path("goals").size() > 0, id + " has goals");
+            assertFalse(bench.path("title").asText().isEmpty());
+            for (JsonNode goal : bench.path("goals")) {
+                goals++;
+                met += goal.path("met").asBoolean() ? 1 : 0;
+                assertTrue(goal.path("met").isBoolean(), goal.toString());
+                double figure = goal.path("figure").asDouble();
+                double baseline = goal.path("baseline").asDouble();
+                double ratio = goal.path("ratio").asDouble();
+                assertTrue(figure > 0 && baseline > 0 && ratio > 0, goal.toString());
+                assertEquals(figure / baseline, ratio, ratio * 2e-3, "ratio = figure / baseline: " + goal);
+                boolean expected = switch (goal.path("comparison").asText()) {
+                    case "<=" -> ratio <= goal.path("bound").asDouble() * 1.001;
+                    case ">=" -> ratio >= goal.path("bound").asDouble() * 0.999;
+                    case "==" -> ratio == goal.path("bound").asDouble();
+                    default -> throw new AssertionError(goal.toString());
+                };
+                if (Math.abs(ratio - goal.path("bound").asDouble()) > goal.path("bound").asDouble() * 0.002) {
+                    assertEquals(expected, goal.path("met").asBoolean(), goal.toString());
+                }
+            }
+        }
+        assertEquals(goals, report.path("goals_total").asInt());
+        assertEquals(met, report.path("goals_met").asInt());
+
+        JsonNode guard = report.path("benchmarks").path("guard_overhead").path("figures");
+        for (String server : List.of("java_guarded", "java_unguarded", "typescript_fixture", "typescript_raw_bridge")) {
+            JsonNode continuation = guard.path(server).path("continuation");
+            assertTrue(continuation.path("p50_ms").asDouble() > 0, server);
+            assertTrue(continuation.path("p99_ms").asDouble() >= continuation.path("p50_ms").asDouble(), server);
+            assertTrue(continuation.path("calls_per_s").asDouble() > 0, server);
+            assertEquals(guard.path("timed_calls").asInt(), continuation.path("calls").asInt(), server);
+        }
+        JsonNode ledger = report.path("benchmarks").path("ledger_throughput").path("figures");
+        assertEquals(1, ledger.path("race").path("issue_rows").asInt());
+        assertEquals(1, ledger.path("race").path("first_answers").asInt());
+        assertTrue(ledger.path("bare_jdbc_commits_per_s").asDouble() > 0);
+        JsonNode fingerprint = report.path("benchmarks").path("fingerprint").path("figures");
+        assertTrue(fingerprint.path("case-01").path("digests_agree").asBoolean());
+        assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
+        JsonNode memory = report.path("benchmarks").path("memory").path("figures");
+        assertTrue(memory.path("java_server_mib").asDouble() > 0);
+        JsonNode matrix = report.path("benchmarks").path("matrix_wall_time").path("figures");
+        assertTrue(matrix.path("phases").path("process_starts").path("count").asInt() > 0);
+
+        String md = Files.readString(out.resolve("BENCH.md"));
+        assertTrue(md.contains("| # | goal | figure | baseline | ratio | bound | met |"), md);
+        assertTrue(Files.readString(out.resolve("bench.html")).startsWith("<!DOCTYPE html>"));
+        assertTrue(r.stdout().contains("| # | goal |"), r.stdout());
+        assertTrue(r.stdout().contains("goals      " + met + " of " + goals + " met"), r.stdout());
+        assertEquals(goals, r.stdout().lines().filter(l -> l.matches("^goal \\S+\\s+(met|MISSED) .*")).count(), r.stdout());
+        // lab keys are passed only through the environment of the servers, never into the report or the logs
+        for (Path file : List.of(out.resolve("bench.json"), out.resolve("BENCH.md"), out.resolve("bench.html"))) {
+            String text = Files.readString(file);
+            assertFalse(text.contains(WireSettings.STATE_KEY_HEX), file.toString());
+            assertFalse(text.contains(WireSettings.FINGERPRINT_KEY_HEX), file.toString());
+        }
+        assertFalse(r.stdout().contains(WireSettings.FINGERPRINT_KEY_HEX) || r.stderr().contains(WireSettings.FINGERPRINT_KEY_HEX));
+        assertTrue(seconds < 120, "lab bench --quick took " + seconds + " s (limit 120 s)");
+    }
+
+    @Test
+    void aNonEmptyOutFolderIsRefusedInOneLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("something"), "x");
+        LabProcess.Result r = LabProcess.run(List.of("bench", "--quick", "--out", dir.toString()), Map.of(), "");
+        assertNotEquals(0, r.exitCode());
+        assertEquals(1, r.stderr().strip().lines().count(), r.stderr());
+        assertTrue(r.stderr().contains("is not empty"), r.stderr());
+        assertEquals("", r.stdout());
+    }
+
+    @Test
+    void anUnknownOptionIsRefused() throws Exception {
+        LabProcess.Result r = LabProcess.run(List.of("bench", "--fast"), Map.of(), "");
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().lines().findFirst().orElse("").contains("Unknown option: '--fast'"), r.stderr());
+    }
+}

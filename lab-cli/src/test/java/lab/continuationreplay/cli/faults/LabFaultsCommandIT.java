@@ -1,0 +1,108 @@
+package lab.continuationreplay.cli.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.faults.FaultExperiment;
+import lab.continuationreplay.faults.FaultExperiments;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code lab faults --quick} as a user runs it: every experiment, both SDKs, and its refusals of bad options. */
+class LabFaultsCommandIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theQuickFaultLabRunsEveryExperimentOnBothSdksAndEveryInvariantHolds() throws Exception {
+        Path out = dir.resolve("faults");
+        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--out", out.toString()), Map.of(), new byte[0],
+                Duration.ofMinutes(8));
+        assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+        assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
+        JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
+        assertTrue(json.path("quick").asBoolean());
+        assertEquals(List.of("java", "typescript"), texts(json.path("sdks")));
+        List<String> names = new ArrayList<>();
+        json.path("experiments").forEach(e -> names.add(e.path("name").asText()));
+        assertEquals(FaultExperiments.all().stream().map(FaultExperiment::name).toList(), names);
+        for (JsonNode experiment : json.path("experiments")) {
+            assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
+            assertEquals(0, experiment.path("findings").size(), experiment.toString());
+        }
+        JsonNode soak = experiment(json, "kill-soak").path("figures");
+        for (String sdk : List.of("java", "typescript")) {
+            assertEquals(0, soak.path(sdk).path("duplicates").asInt(), soak.toString());
+            assertEquals(0, soak.path(sdk).path("lost_effects").asInt(), soak.toString());
+            assertEquals(soak.path(sdk).path("lost_replies").asInt(), soak.path(sdk).path("reconciled").asInt(), soak.toString());
+            assertEquals(4, experiment(json, "cut-points").path("figures").path(sdk).path("matched").asInt());
+        }
+        for (String sdk : List.of("java", "typescript")) {
+            JsonNode proxy = experiment(json, "stdio-proxy").path("figures").path(sdk);
+            assertEquals(0, proxy.path("duplicates").asLong(), sdk + " " + proxy);
+            assertEquals(0, proxy.path("lost_effects").asLong(), sdk + " " + proxy);
+            assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
+            assertTrue(proxy.path("dropped").asLong() + proxy.path("duplicated").asLong() > 0, sdk + " " + proxy);
+            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
+            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
+            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
+            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
+            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
+            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
+            assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
+            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
+            assertTrue(tokens.path("by_kind").size() >= 13, sdk + " " + tokens);
+        }
+        JsonNode scan = experiment(json, "secrets").path("figures").path("scan");
+        assertEquals(0, scan.path("found").asInt(), scan.toString());
+        assertTrue(scan.path("files").asInt() > 50, scan.toString());
+        assertTrue(Files.readString(out.resolve("FAULTS.md")).contains("Overall: **pass**"));
+    }
+
+    @Test
+    void badOptionsAreOneLineErrorsAndWriteNothing() throws Exception {
+        Path used = Files.createDirectories(dir.resolve("used"));
+        Files.writeString(used.resolve("keep.txt"), "evidence of an earlier run");
+        LabProcess.Result notEmpty = LabProcess.run(List.of("faults", "--quick", "--out", used.toString()), Map.of(), "");
+        assertEquals(1, notEmpty.exitCode());
+        assertEquals("lab faults: --out " + used + " is not empty; the lab never overwrites evidence", notEmpty.stderr().strip());
+        assertEquals(List.of(used.resolve("keep.txt")), Files.list(used).toList());
+
+        LabProcess.Result unknown = LabProcess.run(List.of("faults", "--only", "nope", "--out", dir.resolve("x").toString()), Map.of(), "");
+        assertEquals(1, unknown.exitCode());
+        assertTrue(unknown.stderr().startsWith("lab faults: unknown experiment 'nope' (one of cut-points, "), unknown.stderr());
+        assertTrue(!Files.exists(dir.resolve("x")));
+
+        LabProcess.Result control = LabProcess.run(List.of("faults", "--sdk", "unguarded", "--out", dir.resolve("y").toString()), Map.of(), "");
+        assertEquals(1, control.exitCode());
+        assertEquals("lab faults: the unguarded control is not an SDK under test", control.stderr().strip());
+    }
+
+    private static JsonNode experiment(JsonNode json, String name) {
+        for (JsonNode experiment : json.path("experiments")) {
+            if (experiment.path("name").asText().equals(name)) {
+                return experiment;
+            }
+        }
+        throw new AssertionError("no experiment " + name + " in " + json);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(t -> texts.add(t.asText()));
+        return texts;
+    }
+}

@@ -1,0 +1,187 @@
+package lab.continuationreplay.cli.matrix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The main job end to end: {@code lab matrix} on both SDKs, then {@code lab verify} on what it left. */
+class LabMatrixIT {
+    @TempDir
+    static Path dir;
+    static Path out;
+    static LabProcess.Result run;
+
+    @BeforeAll
+    static void runTheMatrix() throws Exception {
+        out = dir.resolve("matrix");
+        run = LabProcess.run(List.of("matrix", "--out", out.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(15));
+    }
+
+    @Test
+    void everyCasePassesOnBothSdksAndTheOutcomesAgree() {
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        assertTrue(run.stdout().contains("java       requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
+        assertTrue(run.stdout().contains("typescript requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
+        assertTrue(run.stdout().contains("outcomes   agree on every case"), run.stdout());
+        assertTrue(run.stdout().contains("java-to-typescript recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+                run.stdout());
+        assertTrue(run.stdout().contains("typescript-to-java recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+                run.stdout());
+    }
+
+    @Test
+    void theEvidenceHasTheSeedsShape() throws Exception {
+        for (String sdk : List.of("java", "typescript")) {
+            Path attempt = out.resolve(sdk);
+            assertEquals("{\n  \"executed\": 12,\n  \"passed\": 12,\n  \"requested\": 12\n}\n", Files.readString(attempt.resolve("SUMMARY.json")));
+            assertEquals(12, Files.readAllLines(attempt.resolve("results.jsonl")).size());
+            assertTrue(Files.exists(attempt.resolve("case-08/worker-a.transcript.log")));
+            assertTrue(Files.exists(attempt.resolve("case-03/store.sqlite3")));
+            assertFalse(Files.exists(attempt.resolve("case-03/store.sqlite3-wal")), "evidence databases are sealed");
+            String provenance = Files.readString(attempt.resolve("provenance.json"));
+            assertFalse(provenance.contains(lab.continuationreplay.core.servers.WireSettings.STATE_KEY_HEX), "no key in evidence");
+        }
+        for (String report : List.of("COMPARISON.md", "comparison.json", "report.html")) {
+            assertTrue(Files.size(out.resolve(report)) > 0, report);
+        }
+        assertFalse(Files.readString(out.resolve("report.html")).contains("http"), "the report needs no network asset");
+        JsonNode comparison = ExactJson.parse(Files.readString(out.resolve("comparison.json")));
+        assertTrue(comparison.path("all_agree").asBoolean());
+    }
+
+    @Test
+    void noKeyIsWrittenAnywhereInTheEvidence() throws Exception {
+        try (var files = Files.walk(out)) {
+            for (Path file : files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".sqlite3")).toList()) {
+                String text = Files.readString(file);
+                assertFalse(text.contains(lab.continuationreplay.core.servers.WireSettings.STATE_KEY_HEX), file.toString());
+                assertFalse(text.contains(lab.continuationreplay.core.servers.WireSettings.FINGERPRINT_KEY_HEX), file.toString());
+            }
+        }
+    }
+
+    @Test
+    void verifyAgreesAndCatchesATamperedArtifact() throws Exception {
+        LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout());
+        assertTrue(verified.stdout().contains("\"cross-java-to-typescript\""), verified.stdout());
+        Path copy = dir.resolve("tampered");
+        copyTree(out, copy);
+        Path transcript = copy.resolve("java/case-01/server.transcript.log");
+        Files.writeString(transcript, Files.readString(transcript).replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
+        LabProcess.Result tampered = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, tampered.exitCode(), tampered.stdout());
+        assertTrue(tampered.stdout().contains("case 01"), tampered.stdout());
+    }
+
+    @Test
+    void verifyCatchesAChangedRowAMissingArtifactAndAnExtraCase() throws Exception {
+        Path row = dir.resolve("changed-row");
+        copyTree(out, row);
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + row.resolve("typescript/case-04/store.sqlite3"));
+                java.sql.Statement statement = db.createStatement()) {
+            statement.executeUpdate("UPDATE issues SET body = 'beta'");
+        }
+        assertRefused(row, "case 04");
+
+        Path missing = dir.resolve("missing-artifact");
+        copyTree(out, missing);
+        Files.delete(missing.resolve("java/case-06/bob.transcript.log"));
+        assertRefused(missing, "case 06");
+
+        Path extra = dir.resolve("extra-case");
+        copyTree(out, extra);
+        Path results = extra.resolve("java/results.jsonl");
+        List<String> lines = Files.readAllLines(results);
+        Files.writeString(results, String.join("\n", lines) + "\n" + lines.get(0) + "\n");
+        assertRefused(extra, "13 records for 12 requested cases");
+    }
+
+    @Test
+    void aNonFrameLineOnAServersStdoutIsAServerDefectEvenWithItsHashesFixed() throws Exception {
+        Path copy = dir.resolve("non-frame");
+        copyTree(out, copy);
+        Path attempt = copy.resolve("java");
+        Path transcript = attempt.resolve("case-01/server.transcript.log");
+        String warning = "[0.039s][warning][cds,dynamic] Unable to use shared archive. The top archive failed to load";
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(transcript));
+        lines.add(1, "< " + warning);
+        Files.write(transcript, lines);
+        // the forger fixes the hashes, so only the judgement of the history itself can catch it
+        Path results = attempt.resolve("results.jsonl");
+        List<String> records = new java.util.ArrayList<>(Files.readAllLines(results));
+        com.fasterxml.jackson.databind.node.ObjectNode first = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(records.get(0));
+        first.set("artifact_hashes", ExactJson.mapper().valueToTree(
+                lab.continuationreplay.matrix.evidence.Artifacts.hashes(attempt.resolve("case-01"), attempt)));
+        records.set(0, lab.continuationreplay.vectors.CanonicalJson.canonical(first));
+        Files.write(results, records);
+
+        var facts = lab.continuationreplay.matrix.evidence.CaseFacts.read("01", attempt.resolve("case-01"));
+        assertEquals(List.of(new lab.continuationreplay.matrix.evidence.WireFacts.NonFrame("server", warning)), facts.wire().nonFrames());
+        assertEquals(List.of("server defect: process server wrote a non-frame line to stdout: " + warning),
+                lab.continuationreplay.matrix.verify.Predicate.violations(facts, "java"));
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains("server defect: process server wrote a non-frame line to stdout: [0.039s][warning]"), verdict.stdout());
+        assertFalse(verdict.stdout().contains("artifacts differ"), verdict.stdout());
+    }
+
+    @Test
+    void eachSdkMustShapeItsRefusalsItsOwnWay() throws Exception {
+        var javaCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("java/case-05"));
+        var typescriptCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("typescript/case-05"));
+        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "java"));
+        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "typescript"));
+        assertEquals(List.of("typescript must refuse through tool_result_isError"),
+                lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "typescript"));
+        assertEquals(List.of("java must refuse through jsonrpc_error"),
+                lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "java"));
+    }
+
+    @Test
+    void theLostReplyDemoTellsTheStoryOnBothSdks() throws Exception {
+        for (String sdk : List.of("java", "typescript")) {
+            LabProcess.Result demo = LabProcess.run(List.of("demo", "lost-reply", "--output-dir", dir.resolve("demo").toString(),
+                    "--sdk", sdk), Map.of(), "");
+            assertEquals(0, demo.exitCode(), demo.stdout() + demo.stderr());
+            JsonNode summary = ExactJson.parse(demo.stdout());
+            assertEquals("input_required", summary.path("first_round").asText());
+            assertEquals("unknown", summary.path("transport").asText());
+            assertEquals("applied", summary.path("status").path("state").asText());
+            assertEquals("created 1", summary.path("status").path("storedResult").asText());
+            assertTrue(summary.path("replay").path("replayed").asBoolean());
+            assertEquals(1, summary.path("issues").asInt());
+            assertEquals(1, summary.path("operations").asInt());
+        }
+    }
+
+    private static void assertRefused(Path evidence, String problem) throws Exception {
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", evidence.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains(problem), verdict.stdout());
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package lab.continuationreplay.core;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.JavaCommand;
+import lab.continuationreplay.core.wire.ChildProcess;
+
+/** {@code lab matrix} in a child JVM from the built jar, as a user runs it; its stdout and stderr go to files. */
+public final class MatrixAsProcess {
+    public static final Duration LIMIT = Duration.ofMinutes(15);
+
+    private MatrixAsProcess() {}
+
+    /** The exit status, or -1 when it did not finish within {@link #LIMIT} (it is then killed with its children). */
+    public static int run(Path home, List<String> jvmOptions, List<String> matrixArguments, Path stdoutLog, Path stderrLog)
+            throws Exception {
+        List<String> options = new ArrayList<>(List.of("-Dlab.home=" + home));
+        options.addAll(jvmOptions);
+        Path jar = LabHome.requireFile(LabHome.labJar(home), "build the lab first (./lab builds it)");
+        List<String> command = JavaCommand.of(options, "-jar", jar.toString(), "matrix");
+        command.addAll(matrixArguments);
+        Process process = new ProcessBuilder(command).redirectOutput(stdoutLog.toFile()).redirectError(stderrLog.toFile()).start();
+        return ChildProcess.awaitOrKill(process, LIMIT) ? process.exitValue() : -1;
+    }
+}

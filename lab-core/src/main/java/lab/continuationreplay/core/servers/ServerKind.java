@@ -1,0 +1,86 @@
+package lab.continuationreplay.core.servers;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.core.LabHome;
+
+/** The servers the lab runs, each as the command that starts it on stdio from a built repository. */
+public enum ServerKind {
+    /** The guarded server on the Java SDK 2.2.0 modern stack. */
+    JAVA("java", "java-server/target/java-server.jar"),
+    /** The Java control without a ledger ({@code create_issue}). */
+    UNGUARDED("unguarded", "java-server/target/java-server.jar"),
+    /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
+    TYPESCRIPT("typescript", "ts-fixture/dist/server.js");
+
+    /**
+     * JVM options of the Java servers: C1 only and the serial collector start fastest and use least memory for a
+     * one-client stdio server; the heap cap keeps its peak RSS within the 160 MiB budget of {@code lab bench}.
+     */
+    public static final List<String> SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m");
+
+    private final String label;
+    private final String artifact;
+
+    ServerKind(String label, String artifact) {
+        this.label = label;
+        this.artifact = artifact;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public Path artifact(Path home) {
+        return home.resolve(artifact);
+    }
+
+    public static ServerKind fromLabel(String label) {
+        for (ServerKind kind : values()) {
+            if (kind.label.equals(label)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded or typescript)");
+    }
+
+    /** The command line; fails with a clear message when the artifact has not been built. */
+    public List<String> command(Path home) {
+        Path built = LabHome.requireFile(artifact(home), "build the lab first (mvn -DskipTests install, or ./lab)");
+        return switch (this) {
+            case JAVA -> JavaCommand.of(javaServerOptions(home, built), "-jar", built.toString());
+            case UNGUARDED -> JavaCommand.of(javaServerOptions(home, built), "-cp", built.toString(),
+                    "lab.continuationreplay.server.UnguardedServerMain");
+            case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
+        };
+    }
+
+    private static List<String> javaServerOptions(Path home, Path jar) {
+        List<String> options = new ArrayList<>(SERVER_JVM_OPTIONS);
+        options.addAll(ClassDataArchive.options(home, jar, false));
+        return options;
+    }
+
+    /**
+     * What a server needs in its environment besides the {@code WIRE_*} settings: for the TypeScript fixture, the
+     * bridge command ({@code LAB_BRIDGE_COMMAND}): the lab's JDK, the stdout options, and the bridge's class-data
+     * archive when there is one; for the Java servers nothing.
+     */
+    public Map<String, String> environment(Path home) {
+        if (this != TYPESCRIPT) {
+            return Map.of();
+        }
+        Path bridge = home.resolve("bridge/target/bridge.jar");
+        if (!Files.isRegularFile(bridge)) {
+            return Map.of();
+        }
+        ArrayNode argv = JsonNodeFactory.instance.arrayNode();
+        JavaCommand.of(ClassDataArchive.options(home, bridge, true), "-jar", bridge.toString()).forEach(argv::add);
+        return Map.of("LAB_BRIDGE_COMMAND", argv.toString());
+    }
+}
