@@ -1,7 +1,6 @@
 package lab.continuationreplay.matrix.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import lab.continuationreplay.core.client.Reply;
 
 /** {@code COMPARISON.md}: the comparison as a table a reviewer can read in a terminal or on a forge. */
 public final class ComparisonMarkdown {
