@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +17,13 @@ const VECTOR_00_DIGEST = '8053811d58bacfa928adfe862a3e1bda8040d18feef86b1b6eca9c
 const VECTOR_00_LINE =
   '{"principal":"alice","tool_id":"create_issue","tool_version":"1.0","arguments":{"title":"spec"},' +
   '"continuation_state":"awaiting-body","input_responses":{"body":{"action":"accept","content":{"body":"alpha"}}}}';
-/** Vector 01_identical_retry; its digest under the test key was computed independently (see vectors.test.ts). */
+/** Vector 01_identical_retry; its digest under the test key is the one the shared vector file expects. */
 const VECTOR_01_LINE =
   '{"principal":"alice","tool_id":"create_issue","tool_version":"1.0","arguments":{"title":"spec"},' +
   '"continuation_state":"sealed-v1","input_responses":{"body":{"action":"accept","content":{"body":"alpha"}}}}';
-const VECTOR_01_DIGEST = 'ee4f94fa05dcf57deaddf3e31dc6d606b3662fac3c55d1f04565816f36abb757';
+const VECTOR_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'vectors', 'fingerprint_vectors.json');
+const VECTOR_01_DIGEST = (JSON.parse(readFileSync(VECTOR_FILE, 'utf8')) as { expected: { digests: Record<string, string> } })
+  .expected.digests['01_identical_retry'] as string;
 
 interface Run {
   status: number | null;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
-/** The shared vector files shipped in this module (copies of the seed's, unchanged). */
+/** The shared vector files shipped in this module: the seed's, with the lab's expected digests added to the first. */
 public final class FingerprintVectors {
     public static final String VECTORS_RESOURCE = "lab/continuationreplay/vectors/fingerprint_vectors.json";
     public static final String PORTABLE_RESOURCE = "lab/continuationreplay/vectors/portable-continuation-v1.json";

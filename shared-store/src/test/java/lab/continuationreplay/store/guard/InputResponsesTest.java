@@ -4,122 +4,43 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import lab.continuationreplay.vectors.ExactJson;
+import lab.continuationreplay.vectors.RuleTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/**
+ * The input-response rules live in the shared table {@code vectors/rules/input-responses.json}, which
+ * {@code ts-fixture/test/input-responses.test.ts} reads too; this class adds what only Java has.
+ */
 class InputResponsesTest {
-    private static void rejects(String json, String message) {
-        rejects(ExactJson.parse(json), message);
+    static List<RuleTable.Case> sharedTable() {
+        return RuleTable.load("input-responses.json").cases(RuleTable.JAVA);
     }
 
-    private static void rejects(JsonNode responses, String message) {
+    private static void rejects(JsonNode responses, String message, String name) {
         InvalidApplicationRequest e = assertThrows(InvalidApplicationRequest.class,
-                () -> InputResponses.acceptedBody(responses));
-        assertEquals(message, e.getMessage());
+                () -> InputResponses.acceptedBody(responses), name);
+        assertEquals(message, e.getMessage(), name);
     }
 
-    private static String bodyResponse(String responseJson) {
-        return "{\"body\":" + responseJson + "}";
-    }
-
-    @Test
-    void acceptsAnAcceptedTextResponse() {
-        assertEquals("alpha", InputResponses.acceptedBody(
-                ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"}}}")));
-    }
-
-    @Test
-    void acceptsANullMeta() {
-        assertEquals("alpha", InputResponses.acceptedBody(
-                ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"_meta\":null}}")));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sharedTable")
+    void theSharedTable(RuleTable.Case rule) {
+        JsonNode responses = rule.row().get("responses");
+        JsonNode expected = rule.expected();
+        if (expected.has("body")) {
+            assertEquals(expected.get("body").textValue(), InputResponses.acceptedBody(responses), rule.name());
+        } else {
+            rejects(responses, expected.get("error").textValue(), rule.name());
+        }
     }
 
     @Test
-    void acceptsAnEmptyBodyAndUnicode() {
-        assertEquals("", InputResponses.acceptedBody(
-                ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"\"}}}")));
-        assertEquals("\u00e9\ud83d\ude00", InputResponses.acceptedBody(
-                ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"\\u00e9\\ud83d\\ude00\"}}}")));
-    }
-
-    @Test
-    void notAnObjectIsInvalid() {
-        rejects((JsonNode) null, "invalid input responses");
-        rejects("[]", "invalid input responses");
-        rejects("\"body\"", "invalid input responses");
-        rejects("null", "invalid input responses");
-        rejects("1", "invalid input responses");
-    }
-
-    @Test
-    void bodyIsRequired() {
-        rejects("{}", "missing body input response");
-        rejects("{\"other\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"}}}", "missing body input response");
-    }
-
-    @Test
-    void anExtraTopLevelKeyIsUnsupported() {
-        rejects("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"}},\"extra\":1}",
-                "unsupported input response fields");
-    }
-
-    @Test
-    void anExtraBodyResponseFieldIsNamed() {
-        rejects(bodyResponse("{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"extra\":1}"),
-                "unsupported body response fields: [extra]");
-    }
-
-    @Test
-    void extraBodyResponseFieldsAreListedInCodePointOrder() {
-        rejects(bodyResponse("{\"zeta\":1,\"action\":\"accept\",\"b\":2,\"content\":{\"body\":\"alpha\"},\"B\":3,\"a\":4}"),
-                "unsupported body response fields: [B, a, b, zeta]");
-    }
-
-    @Test
-    void extraFieldsAreReportedBeforeTheAcceptedTextCheck() {
-        rejects(bodyResponse("{\"action\":\"decline\",\"meta\":null}"), "unsupported body response fields: [meta]");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {
-        "{\"action\":\"decline\",\"content\":{\"body\":\"alpha\"}}",
-        "{\"action\":\"cancel\",\"content\":{\"body\":\"alpha\"}}",
-        "{\"action\":\"ACCEPT\",\"content\":{\"body\":\"alpha\"}}",
-        "{\"action\":true,\"content\":{\"body\":\"alpha\"}}",
-        "{\"action\":null,\"content\":{\"body\":\"alpha\"}}",
-        "{\"content\":{\"body\":\"alpha\"}}",
-        "{\"action\":\"accept\"}",
-        "{\"action\":\"accept\",\"content\":null}",
-        "{\"action\":\"accept\",\"content\":\"alpha\"}",
-        "{\"action\":\"accept\",\"content\":[\"alpha\"]}",
-        "{\"action\":\"accept\",\"content\":{}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":\"alpha\",\"extra\":1}}",
-        "{\"action\":\"accept\",\"content\":{\"title\":\"alpha\"}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":1}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":null}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":true}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":[\"alpha\"]}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"_meta\":{}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"_meta\":{\"traceparent\":\"00-ab-cd-01\"}}",
-        "{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"_meta\":\"x\"}",
-        "{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"},\"_meta\":false}",
-        "{}",
-        "\"alpha\"",
-        "null",
-        "[]",
-        "1"
-    })
-    void anythingButAcceptedTextIsRefused(String response) {
-        rejects(bodyResponse(response), "body response must be accepted text");
-    }
-
-    @Test
-    void bodyLengthIsLimitedTo65536Characters() {
-        String longest = "a".repeat(65_536);
-        assertEquals(longest, InputResponses.acceptedBody(InputResponses.normalised(longest)));
-        rejects(InputResponses.normalised("a".repeat(65_537)), "body is longer than 65536 characters");
+    void noResponsesAtAllAreInvalid() {
+        rejects(null, "invalid input responses", "null");
     }
 
     @Test
@@ -133,5 +54,7 @@ class InputResponsesTest {
     @Test
     void normalisedIsItselfAccepted() {
         assertEquals("beta", InputResponses.acceptedBody(InputResponses.normalised("beta")));
+        String longest = "a".repeat(GuardedIssueArguments.MAX_TEXT_LENGTH);
+        assertEquals(longest, InputResponses.acceptedBody(InputResponses.normalised(longest)));
     }
 }
