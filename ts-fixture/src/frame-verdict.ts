@@ -58,7 +58,8 @@ function lastMember(members: readonly Member[], name: string): Member | undefine
   return undefined;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading U+FEFF, so JSON.parse refuses it here; the SDK behind would skip such a line unanswered
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function judgeFrame(bytes: Buffer): Verdict {
   let text: string;

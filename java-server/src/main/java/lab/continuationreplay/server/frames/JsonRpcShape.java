@@ -19,6 +19,10 @@ public final class JsonRpcShape {
 
     /** Null if the frame may pass; else why not. {@code bytes} must be valid UTF-8 ({@link StrictUtf8}). */
     public static Rejection check(byte[] bytes, int offset, int length) {
+        // Jackson skips a leading byte order mark; JSON text has none (RFC 8259 §8.1), and the TypeScript gate refuses it
+        if (length >= 3 && bytes[offset] == (byte) 0xEF && bytes[offset + 1] == (byte) 0xBB && bytes[offset + 2] == (byte) 0xBF) {
+            return Rejection.parseError("a byte order mark before the JSON value");
+        }
         try (JsonParser parser = JSON.createParser(bytes, offset, length)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
