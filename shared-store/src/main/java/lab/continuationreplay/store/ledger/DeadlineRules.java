@@ -4,8 +4,26 @@ package lab.continuationreplay.store.ledger;
 final class DeadlineRules {
     private DeadlineRules() {}
 
+    // A new operation can be both malformed and expired (authority == issued_at == now). Which refusal it gets is
+    // observable: a bad request (invalid_application_request) or an expiry (operation_authority_expired). The seed
+    // checks the two in opposite orders in its two apply paths and says so itself, "note: reverse order vs 5.2"
+    // (§5.3), without giving a reason; the lab keeps the seed's observable behaviour, so the order of each mode lives
+    // here and nowhere else.
+
+    /** Admission of a new atomic operation (seed §5.2): {@code validate_timing}, then {@code check_new_deadlines}. */
+    static void admitNewAtomic(Deadlines deadlines, Double now) {
+        validateTiming(deadlines, now);
+        checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
+    }
+
+    /** Admission of a new partial operation (seed §5.3): {@code check_new_deadlines}, then {@code validate_timing}. */
+    static void admitNewPartial(Deadlines deadlines, Double now) {
+        checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
+        validateTiming(deadlines, now);
+    }
+
     /** Shape of a new operation's deadlines; a violation is a bad request, not an expiry. */
-    static void validateTiming(Deadlines deadlines, Double now) {
+    private static void validateTiming(Deadlines deadlines, Double now) {
         requireFinite(deadlines.issuedAt(), "issued_at");
         requireFinite(deadlines.authorityExpiresAt(), "authority_expires_at");
         requireFinite(deadlines.replayExpiresAt(), "replay_expires_at");
@@ -29,7 +47,7 @@ final class DeadlineRules {
     }
 
     /** Authority first, then retention; both inclusive (now == deadline is expired). */
-    static void checkNotExpired(Double now, Double authorityExpiresAt, Double replayExpiresAt) {
+    private static void checkNotExpired(Double now, Double authorityExpiresAt, Double replayExpiresAt) {
         if (now == null) {
             return;
         }

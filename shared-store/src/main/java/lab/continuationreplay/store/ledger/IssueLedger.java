@@ -108,8 +108,7 @@ public final class IssueLedger implements AutoCloseable {
                 }
                 return new ApplyResult(row.effectId(), row.result(), true, OperationRecord.APPLIED);
             }
-            DeadlineRules.validateTiming(deadlines, now);
-            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
+            DeadlineRules.admitNewAtomic(deadlines, now);
             insertOperation(identity, fingerprint, deadlines, now);
             faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
             long effectId = insertIssue(title, body);
@@ -139,8 +138,7 @@ public final class IssueLedger implements AutoCloseable {
                 }
                 return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
             }
-            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
-            DeadlineRules.validateTiming(deadlines, now);
+            DeadlineRules.admitNewPartial(deadlines, now);
             insertOperation(identity, fingerprint, deadlines, now);
             long effectId = insertIssue(title, body);
             try (PreparedStatement update = connection.prepareStatement(

@@ -237,6 +237,21 @@ class LedgerDeadlineTest extends FreshLedger {
     }
 
     @Test
+    void oneRequestBothMalformedAndExpiredGetsTheTimingRefusalAtomicallyAndTheExpiryRefusalPartially() throws Exception {
+        // authority == issued_at (malformed, §5.4) and now == authority (expired, inclusive): the mode decides which
+        // rule answers, as DeadlineRules.admitNewAtomic / admitNewPartial state (seed §5.2 vs §5.3)
+        Deadlines both = Deadlines.of(100, 100, 120);
+        assertRefusedWithoutRows(IllegalArgumentException.class, "authority_expires_at must follow issued_at",
+                () -> apply("op", both, 100.0));
+        assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> applyPartial("op", both, 100.0));
+        // a clock before every deadline leaves only the timing rule violated: both modes then agree
+        assertRefusedWithoutRows(IllegalArgumentException.class, "now_epoch cannot precede issued_at",
+                () -> apply("op", both, 99.0));
+        assertRefusedWithoutRows(IllegalArgumentException.class, "now_epoch cannot precede issued_at",
+                () -> applyPartial("op", both, 99.0));
+    }
+
+    @Test
     void atomicModeValidatesTimingBeforeExpiry() throws Exception {
         // authority == issued is both malformed and (at now == issued) expired: atomic mode reports the shape error
         assertRefusedWithoutRows(IllegalArgumentException.class, "authority_expires_at must follow issued_at",
