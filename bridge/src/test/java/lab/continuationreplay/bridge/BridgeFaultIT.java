@@ -9,6 +9,7 @@ import java.util.Map;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.IssueLedger;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,7 +70,7 @@ class BridgeFaultIT {
             assertEquals(1, ledger.issueCount());
             assertEquals(1, ledger.operationCount());
             OperationRecord record = ledger.operationRecord(new OperationIdentity("case-12", "alice", Requests.BACKEND)).orElseThrow();
-            assertEquals(OperationRecord.IN_PROGRESS, record.state());
+            assertEquals(OperationState.IN_PROGRESS, record.state());
             assertEquals(1L, record.effectId());
             assertTrue(ledger.operationEvents("case-12").isEmpty());
         }

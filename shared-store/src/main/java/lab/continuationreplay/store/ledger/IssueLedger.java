@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -99,14 +100,14 @@ public final class IssueLedger implements AutoCloseable {
             if (row != null) {
                 requireSameBinding(row, identity, fingerprint);
                 DeadlineRules.checkExisting(row, now);
-                if (OperationRecord.PARTIAL.equals(row.state()) && row.effectId() != null) {
+                if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
                     return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
-                            OperationRecord.PARTIAL);
+                            OperationState.PARTIAL);
                 }
-                if (!OperationRecord.APPLIED.equals(row.state()) || row.effectId() == null || row.result() == null) {
-                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
+                    throw inProgress(identity, row);
                 }
-                return new ApplyResult(row.effectId(), row.result(), true, OperationRecord.APPLIED);
+                return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
             }
             DeadlineRules.admitNewAtomic(deadlines, now);
             insertOperation(identity, fingerprint, deadlines, now);
@@ -114,8 +115,8 @@ public final class IssueLedger implements AutoCloseable {
             long effectId = insertIssue(title, body);
             faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
             String result = "created " + effectId;
-            finishOperation(identity, OperationRecord.APPLIED, effectId, result);
-            return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+            finishOperation(identity, OperationState.APPLIED, effectId, result);
+            return new ApplyResult(effectId, result, false, OperationState.APPLIED);
         });
     }
 
@@ -132,9 +133,8 @@ public final class IssueLedger implements AutoCloseable {
             if (row != null) {
                 requireSameBinding(row, identity, fingerprint);
                 DeadlineRules.checkExisting(row, now);
-                boolean settled = OperationRecord.PARTIAL.equals(row.state()) || OperationRecord.APPLIED.equals(row.state());
-                if (!settled || row.effectId() == null) {
-                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                if (!row.state().settled() || row.effectId() == null) {
+                    throw inProgress(identity, row);
                 }
                 return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
             }
@@ -148,7 +148,7 @@ public final class IssueLedger implements AutoCloseable {
                 bindIdentity(update, 3, identity);
                 update.executeUpdate();
             }
-            return new ApplyResult(effectId, null, false, OperationRecord.IN_PROGRESS);
+            return new ApplyResult(effectId, null, false, OperationState.IN_PROGRESS);
         });
         if (first.replayed()) {
             return first;
@@ -163,8 +163,8 @@ public final class IssueLedger implements AutoCloseable {
                 steps.watcherStep().apply(connection, effectId, steps.watcher());
                 insertEvent(operationId, "watcher", "succeeded", null);
                 String result = "created " + effectId + " with watcher";
-                finishOperation(identity, OperationRecord.APPLIED, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+                finishOperation(identity, OperationState.APPLIED, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.APPLIED);
             });
         } catch (Exception watcherFailure) {
             recordEvent(operationId, "watcher", "failed", errorType(watcherFailure));
@@ -177,8 +177,8 @@ public final class IssueLedger implements AutoCloseable {
                 insertEvent(operationId, "rollback_issue", "succeeded", null);
                 insertCompensation(effectId, "rollback_issue", "succeeded");
                 String result = "partial " + effectId + "; watcher failed; rollback succeeded";
-                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+                finishOperation(identity, OperationState.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.PARTIAL);
             });
         } catch (Exception compensationFailure) {
             String type = errorType(compensationFailure);
@@ -186,8 +186,8 @@ public final class IssueLedger implements AutoCloseable {
                 insertEvent(operationId, "rollback_issue", "failed", type);
                 insertCompensation(effectId, "rollback_issue", "failed:" + type);
                 String result = "partial " + effectId + "; watcher failed; rollback failed";
-                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+                finishOperation(identity, OperationState.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.PARTIAL);
             });
         }
     }
@@ -322,6 +322,10 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
+    private static OperationInProgress inProgress(OperationIdentity identity, OperationRecord row) {
+        return new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state().stored());
+    }
+
     private static void requireSameBinding(OperationRecord row, OperationIdentity identity, String fingerprint) {
         if (!row.identity().principal().equals(identity.principal())
                 || !row.identity().backend().equals(identity.backend())
@@ -348,14 +352,15 @@ public final class IssueLedger implements AutoCloseable {
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
                   issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'in_progress', NULL, NULL, ?, ?, ?, ?, ?)""")) {
+                VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""")) {
             bindIdentity(insert, 1, identity);
             insert.setString(4, fingerprint);
-            insert.setDouble(5, issuedAt);
-            setNullableDouble(insert, 6, deadlines.authorityExpiresAt());
-            setNullableDouble(insert, 7, deadlines.replayExpiresAt());
-            insert.setString(8, stamp);
+            insert.setString(5, OperationState.IN_PROGRESS.stored());
+            insert.setDouble(6, issuedAt);
+            setNullableDouble(insert, 7, deadlines.authorityExpiresAt());
+            setNullableDouble(insert, 8, deadlines.replayExpiresAt());
             insert.setString(9, stamp);
+            insert.setString(10, stamp);
             insert.executeUpdate();
         }
     }
@@ -369,11 +374,12 @@ public final class IssueLedger implements AutoCloseable {
         return count("SELECT last_insert_rowid()");
     }
 
-    private void finishOperation(OperationIdentity identity, String state, long effectId, String result) throws SQLException {
+    private void finishOperation(OperationIdentity identity, OperationState state, long effectId, String result)
+            throws SQLException {
         try (PreparedStatement update = connection.prepareStatement("""
                 UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
                 WHERE operation_id = ? AND principal = ? AND backend = ?""")) {
-            update.setString(1, state);
+            update.setString(1, state.stored());
             update.setLong(2, effectId);
             update.setString(3, result);
             update.setString(4, wallClock());
@@ -430,7 +436,7 @@ public final class IssueLedger implements AutoCloseable {
         return new OperationRecord(
                 new OperationIdentity(row.getString("operation_id"), row.getString("principal"), row.getString("backend")),
                 row.getString("request_fingerprint"),
-                row.getString("state"),
+                stateOf(row),
                 effectId,
                 row.getString("result"),
                 nullableDouble(row, "issued_at") == null ? 0.0 : nullableDouble(row, "issued_at"),
@@ -438,6 +444,17 @@ public final class IssueLedger implements AutoCloseable {
                 nullableDouble(row, "replay_expires_at"),
                 row.getString("created_at"),
                 row.getString("updated_at"));
+    }
+
+    private static OperationState stateOf(ResultSet row) throws SQLException {
+        String stored = row.getString("state");
+        Optional<OperationState> state = OperationState.fromStored(stored);
+        if (state.isEmpty()) {
+            // a storage fault, not a bad request: the schema's CHECK admits only the three states
+            throw new SQLDataException("operation '" + row.getString("operation_id") + "' has state '" + stored
+                    + "', which is none of in_progress, applied, partial");
+        }
+        return state.get();
     }
 
     private static Double nullableDouble(ResultSet row, String column) throws SQLException {

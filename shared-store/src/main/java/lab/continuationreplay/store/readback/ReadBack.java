@@ -7,6 +7,7 @@ import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.Issue;
 import lab.continuationreplay.store.ledger.IssueLedger;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 
 /**
  * Read-only observations of the ledger (seed spec §6.2) for one principal at the injected clock. Only
@@ -43,15 +44,15 @@ public final class ReadBack {
         } else {
             OperationRecord record = found.get();
             boolean effectPresent = record.effectId() != null && ledger.issue(record.effectId()).isPresent();
-            if (OperationRecord.APPLIED.equals(record.state()) && effectPresent) {
+            if (record.state() == OperationState.APPLIED && effectPresent) {
                 state = EffectState.APPLIED;
                 detail = "operation ledger and effect row are present";
-            } else if (OperationRecord.PARTIAL.equals(record.state()) && effectPresent) {
+            } else if (record.state() == OperationState.PARTIAL && effectPresent) {
                 state = EffectState.PARTIAL;
                 detail = "operation ledger records a partial effect";
             } else {
                 // in progress, or an applied/partial row whose issue is gone: an orphan settles nothing
-                detail = "operation ledger state is '" + record.state() + "'";
+                detail = "operation ledger state is '" + record.state().stored() + "'";
             }
             if (state.hasEffect()) {
                 ids = List.of(record.effectId());

@@ -25,6 +25,7 @@ import lab.continuationreplay.store.ledger.IssueLedger;
 import lab.continuationreplay.store.ledger.OperationAuthorityExpired;
 import lab.continuationreplay.store.ledger.OperationConflict;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.store.readback.OperationStatus;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintKey;
@@ -108,20 +109,20 @@ class IssueGuardTest {
         IssueGuard guard = alice();
         ContinuationState state = guard.mint(case01());
         GuardedIssueResult first = guard.apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, "applied"), first);
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, OperationState.APPLIED), first);
         assertEquals("{\"operationId\":\"case-01\",\"effectId\":1,\"result\":\"created 1\",\"replayed\":false,\"state\":\"applied\"}",
                 ExactJson.mapper().writeValueAsString(first.toJson()));
         assertEquals(List.of("operationId", "effectId", "result", "replayed", "state"), fieldNames(first.toJson()));
         assertEquals(Optional.of(new Issue(1, "guarded-01", "alpha")), ledger.issue(1));
 
         GuardedIssueResult again = guard.apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, "applied"), again);
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, OperationState.APPLIED), again);
         assertEquals(1, ledger.issueCount());
         assertEquals(1, ledger.operationCount());
 
         OperationRecord record = ledger.operationRecord(new OperationIdentity("case-01", "alice", BACKEND)).orElseThrow();
         assertEquals(guard.fingerprint(case01(), state, "alpha"), record.requestFingerprint());
-        assertEquals(OperationRecord.APPLIED, record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1_790_035_200.0, record.issuedAt());
         assertEquals(1_790_035_500.0, record.authorityExpiresAt());
         assertEquals(1_790_035_560.0, record.replayExpiresAt());
@@ -131,7 +132,7 @@ class IssueGuardTest {
     void aReplayLaterInTheAuthorityWindowStillReplays() throws Exception {
         ContinuationState state = alice().mint(case01());
         alice().apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, "applied"),
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, OperationState.APPLIED),
                 guard("alice", NOW + 299).apply(case01(), state.toJson(), accepted("alpha")));
     }
 
@@ -205,9 +206,9 @@ class IssueGuardTest {
         GuardedIssueArguments arguments = GuardedIssueArguments.of("case-12", "guarded-12", "partial");
         IssueGuard guard = alice();
         ContinuationState state = guard.mint(arguments);
-        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", false, "partial"),
+        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL),
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
-        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
         assertEquals(1, ledger.issueCount());
         assertEquals(List.of(), ledger.watchersFor(1));
@@ -270,7 +271,7 @@ class IssueGuardTest {
         assertEquals("operation_authority_expired", e.wireCode());
         assertEquals(0, ledger.issueCount());
         assertEquals(0, ledger.operationCount());
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, "applied"),
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, OperationState.APPLIED),
                 guard("alice", NOW + 299).apply(case01(), state.toJson(), accepted("alpha")));
     }
 

@@ -23,7 +23,7 @@ class AtomicApplyTest extends FreshLedger {
     @Test
     void firstCallCreatesIssueAndAppliedOperationRow() throws Exception {
         ApplyResult result = ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body text", WINDOW, 100.0, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), result);
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
 
         assertEquals(List.of(Map.of("id", 1, "title", "Title", "body", "Body text")),
                 rows(file, "SELECT id, title, body FROM issues"));
@@ -49,7 +49,7 @@ class AtomicApplyTest extends FreshLedger {
         OperationRecord record = ledger.operationRecord(id("op-1")).orElseThrow();
         assertEquals(id("op-1"), record.identity());
         assertEquals("fp-1", record.requestFingerprint());
-        assertEquals(OperationRecord.APPLIED, record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("created 1", record.result());
         assertEquals(100.0, record.issuedAt());
@@ -66,7 +66,7 @@ class AtomicApplyTest extends FreshLedger {
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         for (double now : new double[] {100.0, 105.0, 109.0, 109.999}) {
             ApplyResult replay = ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, now, FaultHook.NONE);
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         }
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
         assertEquals(before, rows(file, "SELECT * FROM operations")); // replay does not even touch updated_at
@@ -78,18 +78,18 @@ class AtomicApplyTest extends FreshLedger {
         // only the fingerprint binds the request; the stored row's deadlines govern replay
         ApplyResult replay = ledger.applyIssueOnce(id("op-1"), "fp-1", "Other", "Other", Deadlines.of(500, 600, 700), 105.0,
                 FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         assertEquals(List.of(), ledger.issuesWithTitle("Other"));
         assertEquals(1, ledger.issueCount());
     }
 
     @Test
     void eachNewOperationIdCreatesAnotherIssue() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("a"), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(2, "created 2", false, "applied"),
+        assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("b"), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(3, "created 3", false, "applied"), ledger.applyIssueOnce(
+        assertEquals(new ApplyResult(3, "created 3", false, OperationState.APPLIED), ledger.applyIssueOnce(
                 new OperationIdentity("c", "bob", BACKEND), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         assertEquals(List.of(new Issue(1, "same", "same"), new Issue(2, "same", "same"), new Issue(3, "same", "same")),
                 ledger.issuesWithTitle("same"));
@@ -128,12 +128,12 @@ class AtomicApplyTest extends FreshLedger {
     @Test
     void operationIdsFormOneNamespaceWhoeverCameFirst() throws Exception {
         OperationIdentity bob = new OperationIdentity("shared", "bob", BACKEND);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(bob, "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> ledger.applyIssueOnce(id("shared"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(bob, "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
@@ -150,7 +150,7 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals("operation backend 'sqlite:elsewhere' does not match 'sqlite:test'", partial.getMessage());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         // the ledger still works afterwards
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
     }
 
@@ -190,7 +190,7 @@ class AtomicApplyTest extends FreshLedger {
     @Test
     void unboundedOperationWithoutClockStoresIssuedAtZero() throws Exception {
         ApplyResult result = ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), result);
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
         assertEquals(List.of(Map.of("i", 0.0, "ti", "real", "ta", "null", "tr", "null")), rows(file, """
                 SELECT issued_at AS i, typeof(issued_at) AS ti, typeof(authority_expires_at) AS ta,
                   typeof(replay_expires_at) AS tr FROM operations"""));
@@ -199,9 +199,9 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals(null, record.authorityExpiresAt());
         assertEquals(null, record.replayExpiresAt());
         // an unbounded row replays with or without a clock
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, 1.0e12, FaultHook.NONE));
     }
 
@@ -225,13 +225,13 @@ class AtomicApplyTest extends FreshLedger {
         ledger.applyIssueOnce(id("auth-only"), "fp", "T", "B", new Deadlines(100.0, 110.0, null), 100.0, FaultHook.NONE);
         ledger.applyIssueOnce(id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null, 120.0), 100.0, FaultHook.NONE);
         // no replay deadline: replay is allowed long after, until authority expires
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), ledger.applyIssueOnce(id("auth-only"), "fp", "T", "B",
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), ledger.applyIssueOnce(id("auth-only"), "fp", "T", "B",
                 new Deadlines(100.0, 110.0, null), 109.0, FaultHook.NONE));
         OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class, () -> ledger.applyIssueOnce(
                 id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null, 120.0), 120.0, FaultHook.NONE));
         assertEquals("operation replay retention has expired", e.getMessage());
         assertEquals("operation_retention_expired", e.wireCode());
-        assertEquals(new ApplyResult(2, "created 2", true, "applied"), ledger.applyIssueOnce(id("replay-only"), "fp", "T", "B",
+        assertEquals(new ApplyResult(2, "created 2", true, OperationState.APPLIED), ledger.applyIssueOnce(id("replay-only"), "fp", "T", "B",
                 new Deadlines(100.0, null, 120.0), 119.0, FaultHook.NONE));
     }
 
@@ -246,7 +246,7 @@ class AtomicApplyTest extends FreshLedger {
         ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", WINDOW, 100.0, FaultHook.NONE);
         ApplyResult replay = ledger.applyPartialIssueOnce(id("op-1"), "fp", "T", "B", WINDOW, 105.0,
                 PartialSteps.injectedFailures(), FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 }

@@ -44,7 +44,7 @@ class InterruptedOperationTest extends FreshLedger {
         leaveInProgress("op-x");
         assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-x")).orElseThrow();
-        assertEquals("in_progress", record.state());
+        assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
         assertEquals(List.of(), ledger.watchersFor(1)); // the watcher sub-transaction rolled back
@@ -105,7 +105,7 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyIssueOnce(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
         assertEquals("operation 'op-x' is in_progress", e.getMessage());
         // and the ledger keeps serving other operations
-        assertEquals(new ApplyResult(2, "created 2", false, "applied"),
+        assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op-y"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
     }
 
@@ -143,12 +143,12 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyIssueOnce(id("odd"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         assertEquals("operation 'odd' is applied", e.getMessage());
         // a partial row with an effect but no result replays as "partial"
-        assertEquals(new ApplyResult(1, "partial", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.PARTIAL),
                 ledger.applyIssueOnce(id("odd-partial"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "partial", true, "partial"), ledger.applyPartialIssueOnce(id("odd-partial"), "fp",
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.PARTIAL), ledger.applyPartialIssueOnce(id("odd-partial"), "fp",
                 "T", "B", Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(), FaultHook.NONE));
         // partial mode replays an applied row with an effect even without a result text
-        assertEquals(new ApplyResult(1, "partial", true, "applied"), ledger.applyPartialIssueOnce(id("odd"), "fp", "T", "B",
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.APPLIED), ledger.applyPartialIssueOnce(id("odd"), "fp", "T", "B",
                 Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(), FaultHook.NONE));
     }
 
@@ -162,7 +162,7 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals(0, ledger.operationCount());
         assertEquals(0, ledger.issueCount());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
@@ -178,9 +178,9 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         // the retry is a new operation (nothing was durable); the rolled-back insert never reached sqlite_sequence,
         // so the retry gets issue id 1 again
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 102.0, FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
@@ -196,7 +196,7 @@ class InterruptedOperationTest extends FreshLedger {
                 }));
         assertSame(halt, thrown);
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
     }
 
@@ -206,7 +206,7 @@ class InterruptedOperationTest extends FreshLedger {
                 100.0, failAt(CutPoint.AFTER_ISSUE_INSERT)));
         // a second connection can take the write lock immediately
         try (IssueLedger other = IssueLedger.open(file, BACKEND, 200)) {
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                     other.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
         }
     }
@@ -232,7 +232,7 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals("cut at after-partial-first-commit", e.getMessage());
         assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
-        assertEquals("in_progress", record.state());
+        assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
         assertEquals(100.0, record.issuedAt());

@@ -55,7 +55,7 @@ class LedgerConcurrencyTest {
                 ApplyResult result = future.get(30, TimeUnit.SECONDS);
                 assertEquals(1, result.effectId());
                 assertEquals("created 1", result.result());
-                assertEquals("applied", result.state());
+                assertEquals(OperationState.APPLIED, result.state());
                 if (result.replayed()) {
                     replayed++;
                 } else {
@@ -113,7 +113,7 @@ class LedgerConcurrencyTest {
                 statement.execute("ROLLBACK");
             }
             // once the lock is gone the same ledger proceeds normally
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"),
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                     ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         }
     }

@@ -49,19 +49,19 @@ class LedgerDeadlineTest extends FreshLedger {
 
     @Test
     void newOperationJustBeforeAuthorityDeadlineApplies() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", WINDOW, 109.999));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", WINDOW, 109.999));
     }
 
     @Test
     void newOperationAtIssuedAtApplies() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", WINDOW, 100.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", WINDOW, 100.0));
     }
 
     @Test
     void newOperationAtRetentionDeadlineIsRetentionExpired() throws Exception {
         Deadlines longAuthority = Deadlines.of(100, 200, 120);
         assertRefusedWithoutRows(OperationRetentionExpired.class, RETENTION, () -> apply("op", longAuthority, 120.0));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", longAuthority, 119.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", longAuthority, 119.0));
     }
 
     @Test
@@ -83,7 +83,7 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void replayBeforeAuthorityDeadlineSucceedsAndAtItIsExpired() throws Exception {
         apply("op", WINDOW, 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", WINDOW, 109.0));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.5));
     }
@@ -95,7 +95,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY,
                 () -> apply("op", Deadlines.of(100, 500, 600), 110.0));
         // and a bad request shape is irrelevant on replay: the stored row decides
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 apply("op", new Deadlines(Double.NaN, Double.NaN, Double.NaN), 105.0));
     }
 
@@ -103,7 +103,7 @@ class LedgerDeadlineTest extends FreshLedger {
     void replayAtRetentionDeadlineWithLiveAuthorityIsRetentionExpired() throws Exception {
         Deadlines longAuthority = Deadlines.of(100, 200, 120);
         apply("op", longAuthority, 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", longAuthority, 119.0));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", longAuthority, 119.0));
         OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class, () -> apply("op", longAuthority, 120.0));
         assertEquals(RETENTION, e.getMessage());
         assertEquals("operation_retention_expired", e.wireCode());
@@ -120,11 +120,11 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void partialReplayChecksStoredDeadlines() throws Exception {
         applyPartial("op", WINDOW, 100.0);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 applyPartial("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> applyPartial("op", WINDOW, 110.0));
         // the atomic entry point replays a partial row with the same deadline rules
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 apply("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.0));
     }
@@ -140,7 +140,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(before, rows(file, "SELECT * FROM operations"));
         assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
         OperationRecord tombstone = ledger.operationRecord(id("op")).orElseThrow();
-        assertEquals("applied", tombstone.state());
+        assertEquals(OperationState.APPLIED, tombstone.state());
         assertEquals(1L, tombstone.effectId());
         // a fresh issuance reusing the old id is a conflict, not a new operation
         OperationConflict conflict = assertThrows(OperationConflict.class, () -> ledger.applyIssueOnce(id("op"), "fp-new",
@@ -184,12 +184,12 @@ class LedgerDeadlineTest extends FreshLedger {
     void rowWithOnlyIssuedAtIsNotBoundedForReplay() throws Exception {
         // issued_at alone makes the request bounded (now required) but the stored row has no deadline to enforce
         apply("op", new Deadlines(100.0, null, null), 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED, null));
     }
 
     @Test
     void unboundedWithoutNowWorks() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED, null));
         assertEquals(0.0, ledger.operationRecord(id("op")).orElseThrow().issuedAt());
         assertEquals(List.of(Map.of("issued_at", 0.0)), rows(file, "SELECT issued_at FROM operations"));
     }
@@ -227,13 +227,13 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void replayMayPrecedeAuthority() throws Exception {
         // the two deadlines are independent; only their relation to issued_at is validated
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", Deadlines.of(100, 200, 101), 100.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.of(100, 200, 101), 100.0));
     }
 
     @Test
     void withoutIssuedAtDeadlinesAreNotComparedToIt() throws Exception {
         // no issued_at: only the expiry rule applies (authority 50 at now 40 is live)
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", new Deadlines(null, 50.0, 60.0), 40.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", new Deadlines(null, 50.0, 60.0), 40.0));
     }
 
     @Test
@@ -328,7 +328,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(List.of(Map.of("issued_at", 1790035200.0, "authority_expires_at", 1790035260.0,
                 "replay_expires_at", 1790038800.0)),
                 rows(file, "SELECT issued_at, authority_expires_at, replay_expires_at FROM operations"));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035259.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY,
                 () -> apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035260.0));

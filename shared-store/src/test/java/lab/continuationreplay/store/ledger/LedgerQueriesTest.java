@@ -33,7 +33,7 @@ class LedgerQueriesTest extends FreshLedger {
         assertEquals(Optional.empty(), ledger.operationRecord(new OperationIdentity("op", "alice", "sqlite:other")));
         assertEquals(Optional.empty(), ledger.operationRecord(new OperationIdentity("OP", "alice", BACKEND)));
         assertEquals(Optional.empty(), ledger.operationRecord(new OperationIdentity("op", "Alice", BACKEND)));
-        assertEquals(Optional.of(new OperationRecord(id("op"), "fp", "applied", 1L, "created 1", 100.0, 110.0, 120.0,
+        assertEquals(Optional.of(new OperationRecord(id("op"), "fp", OperationState.APPLIED, 1L, "created 1", 100.0, 110.0, 120.0,
                 record.createdAt(), record.updatedAt())), ledger.operationRecord(id("op")));
     }
 
@@ -89,12 +89,12 @@ class LedgerQueriesTest extends FreshLedger {
         ledger.applyIssueOnce(id("a"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
         try (IssueLedger other = IssueLedger.open(file, BACKEND)) {
             assertEquals(1, other.issueCount());
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                     other.applyIssueOnce(id("a"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
             other.applyIssueOnce(id("b"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
         }
         assertEquals(2, ledger.issueCount());
-        assertEquals(new ApplyResult(2, "created 2", true, "applied"),
+        assertEquals(new ApplyResult(2, "created 2", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("b"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
     }
 

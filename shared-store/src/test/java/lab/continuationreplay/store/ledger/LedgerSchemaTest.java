@@ -130,7 +130,7 @@ class LedgerSchemaTest {
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND)) {
             assertEquals(1, ledger.issueCount());
             assertEquals(1, ledger.operationCount());
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                     ledger.applyIssueOnce(id("op"), "fp", "t", "b", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         }
         assertEquals(List.of(Map.of("key", "backend_id", "value", BACKEND), Map.of("key", "schema_version", "value", "1")),
@@ -146,7 +146,7 @@ class LedgerSchemaTest {
         assertEquals(List.of(Map.of("value", "A")), rows(file, "SELECT value FROM store_metadata WHERE key = 'backend_id'"));
         try (IssueLedger ledger = IssueLedger.open(file, "A")) {
             assertEquals("A", ledger.backendId());
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"), ledger.applyIssueOnce(
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), ledger.applyIssueOnce(
                     new OperationIdentity("op", "alice", "A"), "fp", "t", "b", Deadlines.UNBOUNDED, null, FaultHook.NONE));
         }
     }
@@ -218,14 +218,14 @@ class LedgerSchemaTest {
             assertEquals(12, operations.size());
             assertEquals(1, ledger.operationCount());
             assertEquals(1, ledger.issueCount());
-            assertEquals(Optional.of(new OperationRecord(id("old-op"), "old-fp", "applied", 1L, "created 1", 0.0, null, null,
+            assertEquals(Optional.of(new OperationRecord(id("old-op"), "old-fp", OperationState.APPLIED, 1L, "created 1", 0.0, null, null,
                     "2024-01-01T00:00:00+00:00", "2024-01-01T00:00:01+00:00")), ledger.operationRecord(id("old-op")));
             // the migrated row has no deadlines, so it replays without a clock
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                     ledger.applyIssueOnce(id("old-op"), "old-fp", "old title", "old body", Deadlines.UNBOUNDED, null,
                             FaultHook.NONE));
             // and new bounded rows work in the migrated table
-            assertEquals(new ApplyResult(2, "created 2", false, "applied"),
+            assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
                     ledger.applyIssueOnce(id("new-op"), "fp", "t", "b", Deadlines.of(100, 110, 120), 100.0, FaultHook.NONE));
         }
         assertEquals(List.of(Map.of("operation_id", "new-op", "issued_at", 100.0, "authority_expires_at", 110.0,

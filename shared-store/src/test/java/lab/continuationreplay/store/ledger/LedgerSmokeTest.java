@@ -15,9 +15,9 @@ class LedgerSmokeTest {
         try (IssueLedger ledger = IssueLedger.open(dir.resolve("s.sqlite3"), "sqlite:test")) {
             OperationIdentity id = new OperationIdentity("op", "alice", "sqlite:test");
             ApplyResult first = ledger.applyIssueOnce(id, "fp", "t", "b", Deadlines.of(100, 110, 120), 100.0, FaultHook.NONE);
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"), first);
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), first);
             ApplyResult again = ledger.applyIssueOnce(id, "fp", "t", "b", Deadlines.of(100, 110, 120), 105.0, FaultHook.NONE);
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"), again);
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), again);
             assertThrows(OperationAuthorityExpired.class,
                     () -> ledger.applyIssueOnce(id, "fp", "t", "b", Deadlines.of(100, 110, 120), 110.0, FaultHook.NONE));
             assertEquals(1, ledger.issueCount());

@@ -43,7 +43,7 @@ class PartialApplyTest extends FreshLedger {
     void injectedFailuresLeaveAPartialOperationWithFullAuditTrail() throws Exception {
         ApplyResult result = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0,
                 PartialSteps.injectedFailures(), FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
 
         List<OperationEvent> events = ledger.operationEvents("op-12");
         assertEquals(List.of(
@@ -58,7 +58,7 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(List.of(), ledger.watchersFor(1));
         assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
-        assertEquals("partial", record.state());
+        assertEquals(OperationState.PARTIAL, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("partial 1; watcher failed; rollback failed", record.result());
         assertEquals(100.0, record.issuedAt());
@@ -80,12 +80,12 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult replay = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 105.0,
                 new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c, i) -> seen.add("compensation")),
                 point -> seen.add(point.label()));
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(), seen); // neither the steps nor the cut point run on replay
         assertEquals(4, ledger.operationEvents("op-12").size());
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
         assertEquals(before, rows(file, "SELECT * FROM operations"));
-        assertEquals("partial", ledger.operationRecord(id("op-12")).orElseThrow().state());
+        assertEquals(OperationState.PARTIAL, ledger.operationRecord(id("op-12")).orElseThrow().state());
     }
 
     @Test
@@ -93,7 +93,7 @@ class PartialApplyTest extends FreshLedger {
         ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
                 FaultHook.NONE);
         ApplyResult replay = ledger.applyIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
     }
 
@@ -115,20 +115,20 @@ class PartialApplyTest extends FreshLedger {
         });
         ApplyResult result = ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 100.0, steps,
                 FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1 with watcher", false, "applied"), result);
+        assertEquals(new ApplyResult(1, "created 1 with watcher", false, OperationState.APPLIED), result);
         assertEquals(List.of(WATCHER), ledger.watchersFor(1));
         assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "succeeded", null)),
                 eventTuples(ledger.operationEvents("op-w")));
         assertEquals(List.of(), ledger.compensationsFor(1));
         OperationRecord record = ledger.operationRecord(id("op-w")).orElseThrow();
-        assertEquals("applied", record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("created 1 with watcher", record.result());
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
         // replay of an applied partial-mode operation, through both entry points
-        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
                 ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
     }
@@ -140,7 +140,7 @@ class PartialApplyTest extends FreshLedger {
         }, (connection, issueId) -> {});
         ApplyResult result = ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 100.0, steps,
                 FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, "partial"), result);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
                 tuple("watcher", "failed", "SyntheticWatcherFailure"),
@@ -151,9 +151,9 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(1, ledger.issueCount());
         assertEquals(List.of(), ledger.watchersFor(1));
         OperationRecord record = ledger.operationRecord(id("op-c")).orElseThrow();
-        assertEquals("partial", record.state());
+        assertEquals(OperationState.PARTIAL, record.state());
         assertEquals("partial 1; watcher failed; rollback succeeded", record.result());
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, OperationState.PARTIAL),
                 ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
     }
 
@@ -183,7 +183,7 @@ class PartialApplyTest extends FreshLedger {
             throw new PartialSteps.SyntheticCompensationFailure("after update");
         });
         ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
         assertEquals(List.of(), ledger.issuesWithTitle("rewritten"));
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
@@ -202,7 +202,7 @@ class PartialApplyTest extends FreshLedger {
             }
         });
         ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")), ledger.compensationsFor(1));
     }
@@ -229,7 +229,7 @@ class PartialApplyTest extends FreshLedger {
             throw new SQLException("compensation sql");
         });
         ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
                 tuple("watcher", "failed", "SQLException"),
@@ -249,7 +249,7 @@ class PartialApplyTest extends FreshLedger {
         }, (c, issueId) -> seen.add(issueId));
         ApplyResult result = ledger.applyPartialIssueOnce(id("second"), "fp", "T2", "B2", WINDOW, 100.0, steps,
                 FaultHook.NONE);
-        assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, "partial"), result);
+        assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(2L, "someone@example.test", 2L), seen);
         assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), ledger.compensationsFor(2));
         assertEquals(List.of(), ledger.compensationsFor(1));
@@ -287,14 +287,15 @@ class PartialApplyTest extends FreshLedger {
             try (var select = connection.prepareStatement("SELECT state, effect_id, result FROM operations");
                     var row = select.executeQuery()) {
                 row.next();
-                seenInWatcher.add(new OperationRecord(id("op"), "", row.getString(1), row.getLong(2), row.getString(3),
-                        0.0, null, null, "", ""));
+                OperationState state = OperationState.fromStored(row.getString(1)).orElseThrow();
+                seenInWatcher.add(new OperationRecord(id("op"), "", state, row.getLong(2), row.getString(3), 0.0, null,
+                        null, "", ""));
             }
             PartialSteps.insertWatcher().apply(connection, issueId, watcher);
         }, (c, i) -> {});
         ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
         assertEquals(1, seenInWatcher.size());
-        assertEquals("in_progress", seenInWatcher.get(0).state());
+        assertEquals(OperationState.IN_PROGRESS, seenInWatcher.get(0).state());
         assertEquals(1L, seenInWatcher.get(0).effectId());
         assertNull(seenInWatcher.get(0).result());
     }

@@ -11,6 +11,7 @@ import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
 import lab.continuationreplay.store.ledger.OperationInProgress;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +56,7 @@ class CrashAtomicityIT {
             OperationIdentity identity = new OperationIdentity("op-1", "alice", BACKEND);
             assertEquals(1, ledger.issueCount());
             OperationRecord row = ledger.operationRecord(identity).orElseThrow();
-            assertEquals(OperationRecord.IN_PROGRESS, row.state());
+            assertEquals(OperationState.IN_PROGRESS, row.state());
             assertEquals(1L, row.effectId());
             assertNull(row.result());
             assertEquals(List.of(), ledger.operationEvents("op-1"));

@@ -15,6 +15,7 @@ import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.store.ledger.PartialSteps;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -138,7 +139,7 @@ class ReadBackTest {
             throw new Crash();
         }, (connection, issueId) -> { });
         assertThrows(Crash.class, () -> applyPartial(OP, "t", crashing));
-        assertEquals("in_progress", ledger.operationRecord(OP).orElseThrow().state());
+        assertEquals(OperationState.IN_PROGRESS, ledger.operationRecord(OP).orElseThrow().state());
         assertEquals(1, ledger.issueCount());
         assertEquals(new EffectObservation(OP, "2026-09-22T00:00:00+00:00", true, SCOPE, EffectState.UNKNOWN, List.of(),
                 "operation ledger state is 'in_progress'", null, OP), readBack(NOW).reconcileOperation(OP));
