@@ -92,14 +92,14 @@ public final class IssueLedger implements AutoCloseable {
      * commit together or not at all. An identical request replays the stored result; a different binding conflicts,
      * and that check comes before the deadlines.
      */
-    public synchronized ApplyResult applyIssueOnce(OperationIdentity identity, String fingerprint, String title,
-            String body, Deadlines deadlines, Double now, FaultHook faultHook) throws SQLException {
+    public synchronized ApplyResult applyIssueOnce(ApplyRequest request, FaultHook faultHook) throws SQLException {
+        OperationIdentity identity = request.identity();
         requireOwnBackend(identity);
         return immediate(() -> {
             OperationRecord row = findByOperationId(identity.operationId());
             if (row != null) {
-                requireSameBinding(row, identity, fingerprint);
-                DeadlineRules.checkExisting(row, now);
+                requireSameBinding(row, request);
+                DeadlineRules.checkExisting(row, request.now());
                 if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
                     return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
                             OperationState.PARTIAL);
@@ -109,10 +109,10 @@ public final class IssueLedger implements AutoCloseable {
                 }
                 return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
             }
-            DeadlineRules.admitNewAtomic(deadlines, now);
-            insertOperation(identity, fingerprint, deadlines, now);
+            DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
+            insertOperation(request);
             faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
-            long effectId = insertIssue(title, body);
+            long effectId = insertIssue(request.title(), request.body());
             faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
             String result = "created " + effectId;
             finishOperation(identity, OperationState.APPLIED, effectId, result);
@@ -125,22 +125,23 @@ public final class IssueLedger implements AutoCloseable {
      * the watcher step and, if it fails, the compensation step each run in their own transaction with step events.
      * A compensation never deletes the first effect; the operation then stays {@code partial}.
      */
-    public synchronized ApplyResult applyPartialIssueOnce(OperationIdentity identity, String fingerprint, String title,
-            String body, Deadlines deadlines, Double now, PartialSteps steps, FaultHook faultHook) throws SQLException {
+    public synchronized ApplyResult applyPartialIssueOnce(ApplyRequest request, PartialSteps steps, FaultHook faultHook)
+            throws SQLException {
+        OperationIdentity identity = request.identity();
         requireOwnBackend(identity);
         ApplyResult first = immediate(() -> {
             OperationRecord row = findByOperationId(identity.operationId());
             if (row != null) {
-                requireSameBinding(row, identity, fingerprint);
-                DeadlineRules.checkExisting(row, now);
+                requireSameBinding(row, request);
+                DeadlineRules.checkExisting(row, request.now());
                 if (!row.state().settled() || row.effectId() == null) {
                     throw inProgress(identity, row);
                 }
                 return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
             }
-            DeadlineRules.admitNewPartial(deadlines, now);
-            insertOperation(identity, fingerprint, deadlines, now);
-            long effectId = insertIssue(title, body);
+            DeadlineRules.admitNewPartial(request.deadlines(), request.now());
+            insertOperation(request);
+            long effectId = insertIssue(request.title(), request.body());
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE operations SET effect_id = ?, updated_at = ? WHERE operation_id = ? AND principal = ? AND backend = ?")) {
                 update.setLong(1, effectId);
@@ -326,10 +327,11 @@ public final class IssueLedger implements AutoCloseable {
         return new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state().stored());
     }
 
-    private static void requireSameBinding(OperationRecord row, OperationIdentity identity, String fingerprint) {
+    private static void requireSameBinding(OperationRecord row, ApplyRequest request) {
+        OperationIdentity identity = request.identity();
         if (!row.identity().principal().equals(identity.principal())
                 || !row.identity().backend().equals(identity.backend())
-                || !row.requestFingerprint().equals(fingerprint)) {
+                || !row.requestFingerprint().equals(request.fingerprint())) {
             throw new OperationConflict(CONFLICT);
         }
     }
@@ -345,16 +347,17 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
-    private void insertOperation(OperationIdentity identity, String fingerprint, Deadlines deadlines, Double now)
-            throws SQLException {
-        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : now != null ? now : 0.0;
+    private void insertOperation(ApplyRequest request) throws SQLException {
+        Deadlines deadlines = request.deadlines();
+        // the seed's effective issued_at: the state's own, else the clock reading, else 0.0 for an unclocked request
+        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
         String stamp = wallClock();
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
                   issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""")) {
-            bindIdentity(insert, 1, identity);
-            insert.setString(4, fingerprint);
+            bindIdentity(insert, 1, request.identity());
+            insert.setString(4, request.fingerprint());
             insert.setString(5, OperationState.IN_PROGRESS.stored());
             insert.setDouble(6, issuedAt);
             setNullableDouble(insert, 7, deadlines.authorityExpiresAt());

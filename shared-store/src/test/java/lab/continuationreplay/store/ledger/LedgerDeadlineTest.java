@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -18,13 +19,23 @@ class LedgerDeadlineTest extends FreshLedger {
     private static final String AUTHORITY = "operation authority has expired";
     private static final String RETENTION = "operation replay retention has expired";
 
-    private ApplyResult apply(String op, Deadlines deadlines, Double now) throws Exception {
-        return ledger.applyIssueOnce(id(op), "fp", "T", "B", deadlines, now, FaultHook.NONE);
+    private static final OptionalDouble NO_CLOCK = OptionalDouble.empty();
+
+    private ApplyResult apply(String op, Deadlines deadlines, double now) throws Exception {
+        return apply(op, deadlines, OptionalDouble.of(now));
     }
 
-    private ApplyResult applyPartial(String op, Deadlines deadlines, Double now) throws Exception {
-        return ledger.applyPartialIssueOnce(id(op), "fp", "T", "B", deadlines, now, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
+    private ApplyResult apply(String op, Deadlines deadlines, OptionalDouble now) throws Exception {
+        return ledger.applyIssueOnce(new ApplyRequest(id(op), "fp", "T", "B", deadlines, now), FaultHook.NONE);
+    }
+
+    private ApplyResult applyPartial(String op, Deadlines deadlines, double now) throws Exception {
+        return applyPartial(op, deadlines, OptionalDouble.of(now));
+    }
+
+    private ApplyResult applyPartial(String op, Deadlines deadlines, OptionalDouble now) throws Exception {
+        return ledger.applyPartialIssueOnce(new ApplyRequest(id(op), "fp", "T", "B", deadlines, now),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
     }
 
     private <T extends Throwable> void assertRefusedWithoutRows(Class<T> type, String message, Executable call)
@@ -143,8 +154,9 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(OperationState.APPLIED, tombstone.state());
         assertEquals(1L, tombstone.effectId());
         // a fresh issuance reusing the old id is a conflict, not a new operation
-        OperationConflict conflict = assertThrows(OperationConflict.class, () -> ledger.applyIssueOnce(id("op"), "fp-new",
-                "T", "B", Deadlines.of(200, 210, 220), 200.0, FaultHook.NONE));
+        OperationConflict conflict = assertThrows(OperationConflict.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp-new", "T", "B", Deadlines.of(200, 210, 220),
+                200.0), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 conflict.getMessage());
         assertEquals(1, ledger.operationCount());
@@ -156,20 +168,24 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void boundedNewOperationRequiresNow() throws Exception {
         String message = "now_epoch is required for a bounded operation";
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(100.0, null, null), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, 110.0, null), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, null, 120.0), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, null));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(100.0, null,
+                null), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, 110.0,
+                null), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, null,
+                120.0), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, NO_CLOCK));
     }
 
     @Test
     void replayingABoundedRowRequiresNow() throws Exception {
         apply("op", WINDOW, 100.0);
         String message = "now_epoch is required to replay a bounded operation";
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", Deadlines.UNBOUNDED, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, null));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, NO_CLOCK));
     }
 
     @Test
@@ -184,12 +200,14 @@ class LedgerDeadlineTest extends FreshLedger {
     void rowWithOnlyIssuedAtIsNotBoundedForReplay() throws Exception {
         // issued_at alone makes the request bounded (now required) but the stored row has no deadline to enforce
         apply("op", new Deadlines(100.0, null, null), 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
     }
 
     @Test
     void unboundedWithoutNowWorks() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
         assertEquals(0.0, ledger.operationRecord(id("op")).orElseThrow().issuedAt());
         assertEquals(List.of(Map.of("issued_at", 0.0)), rows(file, "SELECT issued_at FROM operations"));
     }
@@ -302,7 +320,7 @@ class LedgerDeadlineTest extends FreshLedger {
                 () -> apply("op", new Deadlines(100.0, 110.0, Double.NaN), Double.NaN));
         // finiteness comes before the "now required" rule
         assertRefusedWithoutRows(IllegalArgumentException.class, "authority_expires_at must be finite",
-                () -> apply("op", new Deadlines(null, Double.POSITIVE_INFINITY, null), null));
+                () -> apply("op", new Deadlines(null, Double.POSITIVE_INFINITY, null), NO_CLOCK));
     }
 
     @Test

@@ -26,7 +26,8 @@ class LedgerQueriesTest extends FreshLedger {
 
     @Test
     void operationRecordMatchesTheFullTriple() throws Exception {
-        ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.of(100, 110, 120), 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", Deadlines.of(100, 110, 120), 100.0),
+                FaultHook.NONE);
         OperationRecord record = ledger.operationRecord(id("op")).orElseThrow();
         assertEquals(new OperationIdentity("op", "alice", BACKEND), record.identity());
         assertEquals(Optional.empty(), ledger.operationRecord(new OperationIdentity("op", "bob", BACKEND)));
@@ -39,10 +40,10 @@ class LedgerQueriesTest extends FreshLedger {
 
     @Test
     void issueQueriesFilterAndOrderById() throws Exception {
-        ledger.applyIssueOnce(id("1"), "fp", "alpha", "one", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        ledger.applyIssueOnce(id("2"), "fp", "beta", "two", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        ledger.applyIssueOnce(id("3"), "fp", "alpha", "two", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        ledger.applyIssueOnce(id("4"), "fp", "Alpha", "one", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("1"), "fp", "alpha", "one"), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("2"), "fp", "beta", "two"), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("3"), "fp", "alpha", "two"), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("4"), "fp", "Alpha", "one"), FaultHook.NONE);
         assertEquals(List.of(new Issue(1, "alpha", "one"), new Issue(3, "alpha", "two")), ledger.issuesWithTitle("alpha"));
         assertEquals(List.of(new Issue(4, "Alpha", "one")), ledger.issuesWithTitle("Alpha"));
         assertEquals(List.of(new Issue(2, "beta", "two")), ledger.issuesWithTitle("beta"));
@@ -59,8 +60,8 @@ class LedgerQueriesTest extends FreshLedger {
     @Test
     void titlesAndBodiesAreBoundNotInterpolated() throws Exception {
         String nasty = "x' OR '1'='1";
-        ledger.applyIssueOnce(id("1"), "fp", nasty, "b; DROP TABLE issues; --", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        ledger.applyIssueOnce(id("2"), "fp", "plain", "plain", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("1"), "fp", nasty, "b; DROP TABLE issues; --"), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("2"), "fp", "plain", "plain"), FaultHook.NONE);
         assertEquals(List.of(new Issue(1, nasty, "b; DROP TABLE issues; --")), ledger.issuesWithTitle(nasty));
         assertEquals(List.of(new Issue(1, nasty, "b; DROP TABLE issues; --")),
                 ledger.issuesWithBody("b; DROP TABLE issues; --"));
@@ -69,7 +70,7 @@ class LedgerQueriesTest extends FreshLedger {
 
     @Test
     void unicodeRoundTrips() throws Exception {
-        ledger.applyIssueOnce(id("ü-op"), "fp", "Grüße 🎉", "naïve — ok", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("ü-op"), "fp", "Grüße 🎉", "naïve — ok"), FaultHook.NONE);
         assertEquals(List.of(new Issue(1, "Grüße 🎉", "naïve — ok")), ledger.issuesWithTitle("Grüße 🎉"));
         assertEquals("ü-op", ledger.operationRecord(id("ü-op")).orElseThrow().identity().operationId());
     }
@@ -77,25 +78,26 @@ class LedgerQueriesTest extends FreshLedger {
     @Test
     void countsTrackIssuesAndOperationsSeparately() throws Exception {
         Deadlines window = Deadlines.of(100, 110, 120);
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", window, 100.0, FaultHook.NONE);
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", window, 101.0, FaultHook.NONE); // replay
-        ledger.applyPartialIssueOnce(id("p"), "fp", "T", "B", window, 100.0, PartialSteps.injectedFailures(), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", window, 100.0), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", window, 101.0), FaultHook.NONE); // replay
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("p"), "fp", "T", "B", window, 100.0),
+        PartialSteps.injectedFailures(), FaultHook.NONE);
         assertEquals(2, ledger.issueCount());
         assertEquals(2, ledger.operationCount());
     }
 
     @Test
     void aSecondLedgerOnTheSameFileSeesCommittedRows() throws Exception {
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE);
         try (IssueLedger other = IssueLedger.open(file, BACKEND)) {
             assertEquals(1, other.issueCount());
             assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
-                    other.applyIssueOnce(id("a"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-            other.applyIssueOnce(id("b"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+                    other.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE));
+            other.applyIssueOnce(ApplyRequest.unbounded(id("b"), "fp", "T", "B"), FaultHook.NONE);
         }
         assertEquals(2, ledger.issueCount());
         assertEquals(new ApplyResult(2, "created 2", true, OperationState.APPLIED),
-                ledger.applyIssueOnce(id("b"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                ledger.applyIssueOnce(ApplyRequest.unbounded(id("b"), "fp", "T", "B"), FaultHook.NONE));
     }
 
     @Test

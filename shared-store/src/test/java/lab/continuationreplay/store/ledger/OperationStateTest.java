@@ -33,8 +33,8 @@ class OperationStateTest extends FreshLedger {
 
     @Test
     void theDatabaseHoldsTheLowercaseText() throws Exception {
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        ledger.applyPartialIssueOnce(id("p"), "fp", "T", "B", Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(),
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("p"), "fp", "T", "B"), PartialSteps.injectedFailures(),
                 FaultHook.NONE);
         assertEquals(List.of(Map.of("state", "applied"), Map.of("state", "partial")),
                 rows(file, "SELECT state FROM operations ORDER BY operation_id"));
@@ -53,7 +53,7 @@ class OperationStateTest extends FreshLedger {
 
     @Test
     void anUnknownStoredStateIsAStorageFaultNamingTheValue() throws Exception {
-        ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "T", "B"), FaultHook.NONE);
         // only a file written around the schema's CHECK can hold it; a storage fault, not a request the caller can fix
         try (Connection connection = jdbc(file); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA ignore_check_constraints = ON");
@@ -62,7 +62,8 @@ class OperationStateTest extends FreshLedger {
         String message = "operation 'op' has state 'done', which is none of in_progress, applied, partial";
         assertEquals(message, assertThrows(SQLDataException.class, () -> ledger.operationRecord(id("op"))).getMessage());
         assertEquals(message, assertThrows(SQLDataException.class,
-                () -> ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE)).getMessage());
+                () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "T", "B"),
+                FaultHook.NONE)).getMessage());
         assertEquals(1, ledger.issueCount());
     }
 

@@ -41,8 +41,8 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void injectedFailuresLeaveAPartialOperationWithFullAuditTrail() throws Exception {
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0,
-                PartialSteps.injectedFailures(), FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW,
+                100.0), PartialSteps.injectedFailures(), FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
 
         List<OperationEvent> events = ledger.operationEvents("op-12");
@@ -73,13 +73,13 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void replayOfAPartialOperationReturnsTheStoredResultWithoutNewEvents() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         List<String> seen = new ArrayList<>();
-        ApplyResult replay = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 105.0,
-                new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c, i) -> seen.add("compensation")),
-                point -> seen.add(point.label()));
+        ApplyResult replay = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW,
+                105.0), new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c,
+                i) -> seen.add("compensation")), point -> seen.add(point.label()));
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(), seen); // neither the steps nor the cut point run on replay
         assertEquals(4, ledger.operationEvents("op-12").size());
@@ -90,19 +90,21 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void partialRowIsReplayedByTheAtomicEntryPoint() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        ApplyResult replay = ledger.applyIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0),
                 FaultHook.NONE);
-        ApplyResult replay = ledger.applyIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
     }
 
     @Test
     void partialReplayWithChangedFingerprintConflicts() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
-        OperationConflict e = assertThrows(OperationConflict.class, () -> ledger.applyPartialIssueOnce(id("op-12"), "fp-2",
-                "Title", "Body", WINDOW, 130.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        OperationConflict e = assertThrows(OperationConflict.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp-2", "Title", "Body", WINDOW,
+                130.0), PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 e.getMessage());
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
@@ -113,8 +115,8 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {
             throw new AssertionError("compensation must not run");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 100.0, steps,
-                FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW,
+                100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "created 1 with watcher", false, OperationState.APPLIED), result);
         assertEquals(List.of(WATCHER), ledger.watchersFor(1));
         assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "succeeded", null)),
@@ -127,9 +129,11 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
         // replay of an applied partial-mode operation, through both entry points
         assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
-                ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
+                ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0), steps,
+                FaultHook.NONE));
         assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
-                ledger.applyIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+                ledger.applyIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
     }
 
@@ -138,8 +142,8 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
             throw new PartialSteps.SyntheticWatcherFailure("injected watcher failure");
         }, (connection, issueId) -> {});
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 100.0, steps,
-                FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-c"), "fp", "Title", "Body", WINDOW,
+                100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
@@ -154,7 +158,8 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(OperationState.PARTIAL, record.state());
         assertEquals("partial 1; watcher failed; rollback succeeded", record.result());
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, OperationState.PARTIAL),
-                ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
+                ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0), steps,
+                FaultHook.NONE));
     }
 
     @Test
@@ -164,7 +169,8 @@ class PartialApplyTest extends FreshLedger {
             PartialSteps.insertWatcher().apply(connection, issueId, watcher);
             throw new IllegalStateException("after insert");
         }, (connection, issueId) -> {});
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback succeeded", result.result());
         assertEquals(List.of(), ledger.watchersFor(1));
         assertEquals(tuple("watcher", "failed", "IllegalStateException"), eventTuples(ledger.operationEvents("op")).get(1));
@@ -182,7 +188,8 @@ class PartialApplyTest extends FreshLedger {
             }
             throw new PartialSteps.SyntheticCompensationFailure("after update");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
         assertEquals(List.of(), ledger.issuesWithTitle("rewritten"));
@@ -201,7 +208,8 @@ class PartialApplyTest extends FreshLedger {
                 delete.executeUpdate();
             }
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")), ledger.compensationsFor(1));
@@ -213,7 +221,8 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER,
                 (connection, issueId, watcher) -> PartialSteps.insertWatcher().apply(connection, 999, watcher),
                 PartialSteps.injectedFailures().compensationStep());
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback failed", result.result());
         OperationEvent failed = ledger.operationEvents("op").get(1);
         assertEquals("failed", failed.outcome());
@@ -228,7 +237,8 @@ class PartialApplyTest extends FreshLedger {
         }, (c, i) -> {
             throw new SQLException("compensation sql");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
@@ -240,15 +250,15 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void stepsReceiveTheEffectIdAndWatcherName() throws Exception {
-        ledger.applyIssueOnce(id("first"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("first"), "fp", "T", "B"), FaultHook.NONE);
         List<Object> seen = new ArrayList<>();
         PartialSteps steps = new PartialSteps("someone@example.test", (c, issueId, watcher) -> {
             seen.add(issueId);
             seen.add(watcher);
             throw new IllegalStateException("no");
         }, (c, issueId) -> seen.add(issueId));
-        ApplyResult result = ledger.applyPartialIssueOnce(id("second"), "fp", "T2", "B2", WINDOW, 100.0, steps,
-                FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("second"), "fp", "T2", "B2", WINDOW,
+                100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(2L, "someone@example.test", 2L), seen);
         assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), ledger.compensationsFor(2));
@@ -257,9 +267,10 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void eventsAreScopedToTheirOperation() throws Exception {
-        ledger.applyPartialIssueOnce(id("a"), "fp", "T", "B", WINDOW, 100.0, PartialSteps.injectedFailures(), FaultHook.NONE);
-        ledger.applyPartialIssueOnce(id("b"), "fp", "T", "B", WINDOW, 100.0,
-                new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("b"), "fp", "T", "B", WINDOW, 100.0), new PartialSteps(WATCHER,
+                PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
         assertEquals(List.of(1L, 2L, 3L, 4L), ledger.operationEvents("a").stream().map(OperationEvent::id).toList());
         assertEquals(List.of(5L, 6L), ledger.operationEvents("b").stream().map(OperationEvent::id).toList());
         assertEquals(List.of(), ledger.operationEvents("c"));
@@ -293,7 +304,7 @@ class PartialApplyTest extends FreshLedger {
             }
             PartialSteps.insertWatcher().apply(connection, issueId, watcher);
         }, (c, i) -> {});
-        ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0), steps, FaultHook.NONE);
         assertEquals(1, seenInWatcher.size());
         assertEquals(OperationState.IN_PROGRESS, seenInWatcher.get(0).state());
         assertEquals(1L, seenInWatcher.get(0).effectId());

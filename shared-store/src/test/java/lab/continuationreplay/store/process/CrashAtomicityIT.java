@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.nio.file.Path;
 import java.util.List;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
@@ -40,8 +41,8 @@ class CrashAtomicityIT {
             assertEquals(0, ledger.issueCount());
             assertEquals(0, ledger.operationCount());
             // Nothing was committed, so the same operation can still commit exactly once.
-            var result = ledger.applyIssueOnce(new OperationIdentity("op-1", "alice", BACKEND), "fp-1", "title", "body",
-                    Deadlines.of(100, 400, 460), 100.0, FaultHook.NONE);
+            var result = ledger.applyIssueOnce(ApplyRequest.at(new OperationIdentity("op-1", "alice", BACKEND), "fp-1",
+                    "title", "body", Deadlines.of(100, 400, 460), 100.0), FaultHook.NONE);
             assertEquals("created 1", result.result());
             assertEquals(1, ledger.issueCount());
         }
@@ -61,9 +62,10 @@ class CrashAtomicityIT {
             assertNull(row.result());
             assertEquals(List.of(), ledger.operationEvents("op-1"));
             // The interrupted operation is never redone: a retry is told it is in progress.
-            assertEquals("operation_in_progress", org.junit.jupiter.api.Assertions.assertThrows(OperationInProgress.class,
-                    () -> ledger.applyIssueOnce(identity, "fp-1", "title", "body", Deadlines.of(100, 400, 460), 100.0,
-                            FaultHook.NONE)).wireCode());
+            assertEquals("operation_in_progress",
+                    org.junit.jupiter.api.Assertions.assertThrows(OperationInProgress.class,
+                    () -> ledger.applyIssueOnce(ApplyRequest.at(identity, "fp-1", "title", "body", Deadlines.of(100,
+                    400, 460), 100.0), FaultHook.NONE)).wireCode());
             assertEquals(1, ledger.issueCount());
         }
     }

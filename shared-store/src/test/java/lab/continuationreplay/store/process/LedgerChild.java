@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.guard.LabFault;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -41,10 +42,10 @@ public final class LedgerChild {
             try (IssueLedger ledger = IssueLedger.open(db, backend)) {
                 awaitBarrier(parent);
                 Deadlines deadlines = Deadlines.of(100, 400, 460);
-                ApplyResult result = command.equals("partial")
-                        ? ledger.applyPartialIssueOnce(identity, fingerprint, "title", "body", deadlines, 100.0,
-                                PartialSteps.injectedFailures(), hook)
-                        : ledger.applyIssueOnce(identity, fingerprint, "title", "body", deadlines, 100.0, hook);
+                ApplyResult result = command.equals("partial") ? ledger.applyPartialIssueOnce(ApplyRequest.at(identity,
+                        fingerprint, "title", "body", deadlines, 100.0), PartialSteps.injectedFailures(),
+                        hook) : ledger.applyIssueOnce(ApplyRequest.at(identity, fingerprint, "title", "body",
+                        deadlines, 100.0), hook);
                 System.out.println("applied " + result.effectId() + " " + result.replayed() + " " + result.result());
             }
         } catch (OperationRejected rejected) {

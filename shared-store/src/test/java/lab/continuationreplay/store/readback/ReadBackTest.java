@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -51,12 +52,13 @@ class ReadBackTest {
     }
 
     private ApplyResult apply(OperationIdentity identity, String fingerprint, String title, String body) throws Exception {
-        return ledger.applyIssueOnce(identity, fingerprint, title, body, DEADLINES, (double) NOW, FaultHook.NONE);
+        return ledger.applyIssueOnce(ApplyRequest.at(identity, fingerprint, title, body, DEADLINES, (double) NOW),
+                FaultHook.NONE);
     }
 
     private ApplyResult applyPartial(OperationIdentity identity, String title, PartialSteps steps) throws Exception {
-        return ledger.applyPartialIssueOnce(identity, "fp-" + identity.operationId(), title, "b", DEADLINES, (double) NOW,
-                steps, FaultHook.NONE);
+        return ledger.applyPartialIssueOnce(ApplyRequest.at(identity, "fp-" + identity.operationId(), title, "b",
+                DEADLINES, (double) NOW), steps, FaultHook.NONE);
     }
 
     /** Deletes an issue row behind the ledger's back (foreign keys off in this connection only): an orphan. */
