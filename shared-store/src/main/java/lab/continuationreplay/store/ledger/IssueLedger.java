@@ -213,71 +213,26 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     public synchronized Optional<Issue> issue(long id) throws SQLException {
-        List<Issue> issues = issues("SELECT id, title, body FROM issues WHERE id = ?", id);
+        List<Issue> issues = issues(connection, "SELECT id, title, body FROM issues WHERE id = ?", id);
         return issues.isEmpty() ? Optional.empty() : Optional.of(issues.get(0));
-    }
-
-    public synchronized List<Issue> issuesWithTitle(String title) throws SQLException {
-        return issues("SELECT id, title, body FROM issues WHERE title = ? ORDER BY id", title);
-    }
-
-    public synchronized List<Issue> issuesWithBody(String body) throws SQLException {
-        return issues("SELECT id, title, body FROM issues WHERE body = ? ORDER BY id", body);
-    }
-
-    public synchronized List<OperationEvent> operationEvents(String operationId) throws SQLException {
-        List<OperationEvent> events = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, operation_id, step, outcome, error_type FROM operation_events WHERE operation_id = ? ORDER BY id")) {
-            select.setString(1, operationId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    events.add(new OperationEvent(row.getLong(1), row.getString(2), row.getString(3), row.getString(4),
-                            row.getString(5)));
-                }
-            }
-        }
-        return events;
-    }
-
-    public synchronized List<Compensation> compensationsFor(long issueId) throws SQLException {
-        List<Compensation> compensations = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, issue_id, kind, outcome FROM compensations WHERE issue_id = ? ORDER BY id")) {
-            select.setLong(1, issueId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    compensations.add(new Compensation(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4)));
-                }
-            }
-        }
-        return compensations;
-    }
-
-    public synchronized List<String> watchersFor(long issueId) throws SQLException {
-        List<String> watchers = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT name FROM watchers WHERE issue_id = ? ORDER BY id")) {
-            select.setLong(1, issueId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    watchers.add(row.getString(1));
-                }
-            }
-        }
-        return watchers;
-    }
-
-    public synchronized long issueCount() throws SQLException {
-        return count("SELECT COUNT(*) FROM issues");
-    }
-
-    public synchronized long operationCount() throws SQLException {
-        return count("SELECT COUNT(*) FROM operations");
     }
 
     @Override
     public synchronized void close() throws SQLException {
         connection.close();
+    }
+
+    /**
+     * Runs a read on this ledger's connection, under the same lock as the writes: {@link LedgerQueries} reads through
+     * here, so a reader and a writer on one instance never interleave on the connection.
+     */
+    synchronized <T> T read(SqlRead<T> read) throws SQLException {
+        return read.run(connection);
+    }
+
+    @FunctionalInterface
+    interface SqlRead<T> {
+        T run(Connection connection) throws SQLException;
     }
 
     /** Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. */
@@ -413,7 +368,8 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
-    private List<Issue> issues(String sql, Object parameter) throws SQLException {
+    /** Issues selected by one bound parameter; the writer and {@link LedgerQueries} share the row mapping. */
+    static List<Issue> issues(Connection connection, String sql, Object parameter) throws SQLException {
         List<Issue> issues = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setObject(1, parameter);

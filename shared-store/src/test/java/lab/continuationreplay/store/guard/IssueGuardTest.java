@@ -22,6 +22,7 @@ import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.Issue;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationAuthorityExpired;
 import lab.continuationreplay.store.ledger.OperationConflict;
 import lab.continuationreplay.store.ledger.OperationRecord;
@@ -100,8 +101,8 @@ class IssueGuardTest {
     @Test
     void mintWritesNothing() throws Exception {
         alice().mint(case01());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
@@ -117,8 +118,8 @@ class IssueGuardTest {
 
         GuardedIssueResult again = guard.apply(case01(), state.toJson(), accepted("alpha"));
         assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, OperationState.APPLIED), again);
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
 
         OperationRecord record = ledger.operationRecord(new OperationIdentity("case-01", "alice", BACKEND)).orElseThrow();
         assertEquals(guard.fingerprint(case01(), state, "alpha"), record.requestFingerprint());
@@ -162,8 +163,8 @@ class IssueGuardTest {
                 () -> guard.apply(case01(), state.toJson(), accepted("beta")));
         assertEquals("operation_conflict", e.wireCode());
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
     }
 
     @Test
@@ -175,7 +176,7 @@ class IssueGuardTest {
                 GuardedIssueArguments.of("case-01", "guarded-01b", null), state.toJson(), accepted("alpha")));
         assertThrows(OperationConflict.class, () -> guard.apply(
                 GuardedIssueArguments.of("case-01", "guarded-01", "partial"), state.toJson(), accepted("alpha")));
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     @Test
@@ -187,7 +188,7 @@ class IssueGuardTest {
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> guard.apply(case01(), second.toJson(), accepted("alpha")));
         assertEquals("operation_conflict", e.wireCode());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     @Test
@@ -197,8 +198,8 @@ class IssueGuardTest {
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> guard("bob", NOW).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
     }
 
     @Test
@@ -210,8 +211,8 @@ class IssueGuardTest {
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
         assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
-        assertEquals(1, ledger.issueCount());
-        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(1, queries().issueCount());
+        assertEquals(List.of(), queries().watchersFor(1));
     }
 
     @Test
@@ -222,8 +223,8 @@ class IssueGuardTest {
         InvalidApplicationRequest e = assertThrows(InvalidApplicationRequest.class,
                 () -> guard.apply(arguments, state.toJson(), accepted("alpha")));
         assertEquals("$.arguments.title: unpaired UTF-16 surrogate is not valid Unicode", e.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -233,8 +234,8 @@ class IssueGuardTest {
         InvalidApplicationRequest e = assertThrows(InvalidApplicationRequest.class,
                 () -> guard.apply(case01(), state.toJson(), InputResponses.normalised("x\udc00")));
         assertEquals("$.input_responses.body.content.body: unpaired UTF-16 surrogate is not valid Unicode", e.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -251,8 +252,8 @@ class IssueGuardTest {
         InvalidApplicationRequest future = assertThrows(InvalidApplicationRequest.class,
                 () -> guard("alice", NOW - 1).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("requestState issued_at is in the future", future.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -269,8 +270,8 @@ class IssueGuardTest {
         OperationAuthorityExpired e = assertThrows(OperationAuthorityExpired.class,
                 () -> guard("alice", NOW + 300).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("operation_authority_expired", e.wireCode());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
         assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, OperationState.APPLIED),
                 guard("alice", NOW + 299).apply(case01(), state.toJson(), accepted("alpha")));
     }
@@ -282,7 +283,7 @@ class IssueGuardTest {
         OperationAuthorityExpired e = assertThrows(OperationAuthorityExpired.class,
                 () -> guard("alice", NOW + 300).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("operation_authority_expired", e.wireCode());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     private static String independentDigest(String principal, String argumentsJson, String stateText, String body) {
@@ -460,5 +461,9 @@ class IssueGuardTest {
                 ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"}}}"));
         assertEquals("created 1", result.result());
         assertEquals("applied", verifier.status("case-01").state());
+    }
+
+    private LedgerQueries queries() {
+        return new LedgerQueries(ledger);
     }
 }

@@ -44,15 +44,15 @@ class InterruptedOperationTest extends FreshLedger {
     @Test
     void errorInsideTheWatcherStepLeavesTheFirstEffectInProgress() throws Exception {
         leaveInProgress("op-x");
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-x")).orElseThrow();
         assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
-        assertEquals(List.of(), ledger.watchersFor(1)); // the watcher sub-transaction rolled back
-        assertEquals(List.of(), ledger.compensationsFor(1));
-        assertEquals(1, ledger.operationEvents("op-x").size());
-        OperationEvent attempted = ledger.operationEvents("op-x").get(0);
+        assertEquals(List.of(), queries().watchersFor(1)); // the watcher sub-transaction rolled back
+        assertEquals(List.of(), queries().compensationsFor(1));
+        assertEquals(1, queries().operationEvents("op-x").size());
+        OperationEvent attempted = queries().operationEvents("op-x").get(0);
         assertEquals("watcher", attempted.step());
         assertEquals("attempted", attempted.outcome());
         assertNull(attempted.errorType());
@@ -133,7 +133,7 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("bare"), "fp", "T", "B"),
                 PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation 'bare' is in_progress", partial.getMessage());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
@@ -172,8 +172,8 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
                 failAt(CutPoint.AFTER_LEDGER_INSERT)));
         assertEquals("cut at after-ledger-insert", e.getMessage());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
@@ -186,9 +186,9 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
                 failAt(CutPoint.AFTER_ISSUE_INSERT)));
         assertEquals("cut at after-issue-insert", e.getMessage());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(List.of(), ledger.issuesWithTitle("Title"));
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(List.of(), queries().issuesWithTitle("Title"));
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         // the retry is a new operation (nothing was durable); the rolled-back insert never reached sqlite_sequence,
         // so the retry gets issue id 1 again
@@ -247,13 +247,13 @@ class InterruptedOperationTest extends FreshLedger {
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
                 PartialSteps.injectedFailures(), failAt(CutPoint.AFTER_PARTIAL_FIRST_COMMIT)));
         assertEquals("cut at after-partial-first-commit", e.getMessage());
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
         assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
         assertEquals(100.0, record.issuedAt());
-        assertEquals(List.of(), ledger.operationEvents("op-12"));
+        assertEquals(List.of(), queries().operationEvents("op-12"));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
         OperationInProgress retry = assertThrows(OperationInProgress.class,
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0),

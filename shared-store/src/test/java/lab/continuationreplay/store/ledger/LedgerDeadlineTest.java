@@ -54,8 +54,8 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(AUTHORITY, e.getMessage());
         assertEquals("operation_authority_expired", e.wireCode());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
@@ -146,10 +146,10 @@ class LedgerDeadlineTest extends FreshLedger {
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 110.0));
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 121.0));
-        assertEquals(1, ledger.operationCount());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().operationCount());
+        assertEquals(1, queries().issueCount());
         assertEquals(before, rows(file, "SELECT * FROM operations"));
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
         OperationRecord tombstone = ledger.operationRecord(id("op")).orElseThrow();
         assertEquals(OperationState.APPLIED, tombstone.state());
         assertEquals(1L, tombstone.effectId());
@@ -159,8 +159,8 @@ class LedgerDeadlineTest extends FreshLedger {
                 200.0), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 conflict.getMessage());
-        assertEquals(1, ledger.operationCount());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().operationCount());
+        assertEquals(1, queries().issueCount());
     }
 
     // ---- the clock ------------------------------------------------------------------------------------------------

@@ -13,15 +13,15 @@ import org.junit.jupiter.api.Test;
 class LedgerQueriesTest extends FreshLedger {
     @Test
     void emptyLedger() throws Exception {
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
         assertEquals(Optional.empty(), ledger.operationRecord(id("none")));
         assertEquals(Optional.empty(), ledger.issue(1));
-        assertEquals(List.of(), ledger.issuesWithTitle("t"));
-        assertEquals(List.of(), ledger.issuesWithBody("b"));
-        assertEquals(List.of(), ledger.operationEvents("none"));
-        assertEquals(List.of(), ledger.compensationsFor(1));
-        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(List.of(), queries().issuesWithTitle("t"));
+        assertEquals(List.of(), queries().issuesWithBody("b"));
+        assertEquals(List.of(), queries().operationEvents("none"));
+        assertEquals(List.of(), queries().compensationsFor(1));
+        assertEquals(List.of(), queries().watchersFor(1));
     }
 
     @Test
@@ -44,17 +44,20 @@ class LedgerQueriesTest extends FreshLedger {
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("2"), "fp", "beta", "two"), FaultHook.NONE);
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("3"), "fp", "alpha", "two"), FaultHook.NONE);
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("4"), "fp", "Alpha", "one"), FaultHook.NONE);
-        assertEquals(List.of(new Issue(1, "alpha", "one"), new Issue(3, "alpha", "two")), ledger.issuesWithTitle("alpha"));
-        assertEquals(List.of(new Issue(4, "Alpha", "one")), ledger.issuesWithTitle("Alpha"));
-        assertEquals(List.of(new Issue(2, "beta", "two")), ledger.issuesWithTitle("beta"));
-        assertEquals(List.of(), ledger.issuesWithTitle("alp"));
-        assertEquals(List.of(new Issue(1, "alpha", "one"), new Issue(4, "Alpha", "one")), ledger.issuesWithBody("one"));
-        assertEquals(List.of(new Issue(2, "beta", "two"), new Issue(3, "alpha", "two")), ledger.issuesWithBody("two"));
-        assertEquals(List.of(), ledger.issuesWithBody("three"));
+        assertEquals(List.of(new Issue(1, "alpha", "one"), new Issue(3, "alpha", "two")),
+                queries().issuesWithTitle("alpha"));
+        assertEquals(List.of(new Issue(4, "Alpha", "one")), queries().issuesWithTitle("Alpha"));
+        assertEquals(List.of(new Issue(2, "beta", "two")), queries().issuesWithTitle("beta"));
+        assertEquals(List.of(), queries().issuesWithTitle("alp"));
+        assertEquals(List.of(new Issue(1, "alpha", "one"), new Issue(4, "Alpha", "one")),
+                queries().issuesWithBody("one"));
+        assertEquals(List.of(new Issue(2, "beta", "two"), new Issue(3, "alpha", "two")),
+                queries().issuesWithBody("two"));
+        assertEquals(List.of(), queries().issuesWithBody("three"));
         assertEquals(Optional.of(new Issue(3, "alpha", "two")), ledger.issue(3));
         assertEquals(Optional.empty(), ledger.issue(5));
-        assertEquals(4, ledger.issueCount());
-        assertEquals(4, ledger.operationCount());
+        assertEquals(4, queries().issueCount());
+        assertEquals(4, queries().operationCount());
     }
 
     @Test
@@ -62,16 +65,16 @@ class LedgerQueriesTest extends FreshLedger {
         String nasty = "x' OR '1'='1";
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("1"), "fp", nasty, "b; DROP TABLE issues; --"), FaultHook.NONE);
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("2"), "fp", "plain", "plain"), FaultHook.NONE);
-        assertEquals(List.of(new Issue(1, nasty, "b; DROP TABLE issues; --")), ledger.issuesWithTitle(nasty));
+        assertEquals(List.of(new Issue(1, nasty, "b; DROP TABLE issues; --")), queries().issuesWithTitle(nasty));
         assertEquals(List.of(new Issue(1, nasty, "b; DROP TABLE issues; --")),
-                ledger.issuesWithBody("b; DROP TABLE issues; --"));
-        assertEquals(2, ledger.issueCount());
+                queries().issuesWithBody("b; DROP TABLE issues; --"));
+        assertEquals(2, queries().issueCount());
     }
 
     @Test
     void unicodeRoundTrips() throws Exception {
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("ü-op"), "fp", "Grüße 🎉", "naïve — ok"), FaultHook.NONE);
-        assertEquals(List.of(new Issue(1, "Grüße 🎉", "naïve — ok")), ledger.issuesWithTitle("Grüße 🎉"));
+        assertEquals(List.of(new Issue(1, "Grüße 🎉", "naïve — ok")), queries().issuesWithTitle("Grüße 🎉"));
         assertEquals("ü-op", ledger.operationRecord(id("ü-op")).orElseThrow().identity().operationId());
     }
 
@@ -82,31 +85,31 @@ class LedgerQueriesTest extends FreshLedger {
         ledger.applyIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", window, 101.0), FaultHook.NONE); // replay
         ledger.applyPartialIssueOnce(ApplyRequest.at(id("p"), "fp", "T", "B", window, 100.0),
         PartialSteps.injectedFailures(), FaultHook.NONE);
-        assertEquals(2, ledger.issueCount());
-        assertEquals(2, ledger.operationCount());
+        assertEquals(2, queries().issueCount());
+        assertEquals(2, queries().operationCount());
     }
 
     @Test
     void aSecondLedgerOnTheSameFileSeesCommittedRows() throws Exception {
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE);
         try (IssueLedger other = IssueLedger.open(file, BACKEND)) {
-            assertEquals(1, other.issueCount());
+            assertEquals(1, new LedgerQueries(other).issueCount());
             assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                     other.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE));
             other.applyIssueOnce(ApplyRequest.unbounded(id("b"), "fp", "T", "B"), FaultHook.NONE);
         }
-        assertEquals(2, ledger.issueCount());
+        assertEquals(2, queries().issueCount());
         assertEquals(new ApplyResult(2, "created 2", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.unbounded(id("b"), "fp", "T", "B"), FaultHook.NONE));
     }
 
     @Test
     void theUnguardedWriteCreatesANewIssueEveryTime() throws Exception {
-        try (IssueLedger ledger = IssueLedger.open(dir.resolve("raw.sqlite3"), BACKEND)) {
-            assertEquals(1, ledger.createIssue("same", "body"));
-            assertEquals(2, ledger.createIssue("same", "body"));
-            assertEquals(2, ledger.issuesWithTitle("same").size());
-            assertEquals(0, ledger.operationCount());
+        try (IssueLedger raw = IssueLedger.open(dir.resolve("raw.sqlite3"), BACKEND)) {
+            assertEquals(1, raw.createIssue("same", "body"));
+            assertEquals(2, raw.createIssue("same", "body"));
+            assertEquals(2, new LedgerQueries(raw).issuesWithTitle("same").size());
+            assertEquals(0, new LedgerQueries(raw).operationCount());
         }
     }
 }

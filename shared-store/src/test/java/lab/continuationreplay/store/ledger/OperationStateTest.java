@@ -64,7 +64,7 @@ class OperationStateTest extends FreshLedger {
         assertEquals(message, assertThrows(SQLDataException.class,
                 () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "T", "B"),
                 FaultHook.NONE)).getMessage());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     private static void insertRaw(Connection connection, String operationId, String state) throws SQLException {

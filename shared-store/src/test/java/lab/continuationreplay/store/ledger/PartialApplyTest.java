@@ -45,7 +45,7 @@ class PartialApplyTest extends FreshLedger {
                 100.0), PartialSteps.injectedFailures(), FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
 
-        List<OperationEvent> events = ledger.operationEvents("op-12");
+        List<OperationEvent> events = queries().operationEvents("op-12");
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
                 tuple("watcher", "failed", "SyntheticWatcherFailure"),
@@ -54,9 +54,9 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(List.of(1L, 2L, 3L, 4L), events.stream().map(OperationEvent::id).toList());
         assertEquals(List.of("op-12", "op-12", "op-12", "op-12"), events.stream().map(OperationEvent::operationId).toList());
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
-                ledger.compensationsFor(1));
-        assertEquals(List.of(), ledger.watchersFor(1));
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+                queries().compensationsFor(1));
+        assertEquals(List.of(), queries().watchersFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
         assertEquals(OperationState.PARTIAL, record.state());
         assertEquals(1L, record.effectId());
@@ -82,7 +82,7 @@ class PartialApplyTest extends FreshLedger {
                 i) -> seen.add("compensation")), point -> seen.add(point.label()));
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(), seen); // neither the steps nor the cut point run on replay
-        assertEquals(4, ledger.operationEvents("op-12").size());
+        assertEquals(4, queries().operationEvents("op-12").size());
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
         assertEquals(before, rows(file, "SELECT * FROM operations"));
         assertEquals(OperationState.PARTIAL, ledger.operationRecord(id("op-12")).orElseThrow().state());
@@ -118,10 +118,10 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW,
                 100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "created 1 with watcher", false, OperationState.APPLIED), result);
-        assertEquals(List.of(WATCHER), ledger.watchersFor(1));
+        assertEquals(List.of(WATCHER), queries().watchersFor(1));
         assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "succeeded", null)),
-                eventTuples(ledger.operationEvents("op-w")));
-        assertEquals(List.of(), ledger.compensationsFor(1));
+                eventTuples(queries().operationEvents("op-w")));
+        assertEquals(List.of(), queries().compensationsFor(1));
         OperationRecord record = ledger.operationRecord(id("op-w")).orElseThrow();
         assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1L, record.effectId());
@@ -145,15 +145,13 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-c"), "fp", "Title", "Body", WINDOW,
                 100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
-        assertEquals(List.of(
-                tuple("watcher", "attempted", null),
-                tuple("watcher", "failed", "SyntheticWatcherFailure"),
-                tuple("rollback_issue", "attempted", null),
-                tuple("rollback_issue", "succeeded", null)), eventTuples(ledger.operationEvents("op-c")));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "succeeded")), ledger.compensationsFor(1));
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
-        assertEquals(1, ledger.issueCount());
-        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "failed",
+                "SyntheticWatcherFailure"), tuple("rollback_issue", "attempted", null), tuple("rollback_issue",
+                "succeeded", null)), eventTuples(queries().operationEvents("op-c")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "succeeded")), queries().compensationsFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
+        assertEquals(1, queries().issueCount());
+        assertEquals(List.of(), queries().watchersFor(1));
         OperationRecord record = ledger.operationRecord(id("op-c")).orElseThrow();
         assertEquals(OperationState.PARTIAL, record.state());
         assertEquals("partial 1; watcher failed; rollback succeeded", record.result());
@@ -172,8 +170,9 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
                 steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback succeeded", result.result());
-        assertEquals(List.of(), ledger.watchersFor(1));
-        assertEquals(tuple("watcher", "failed", "IllegalStateException"), eventTuples(ledger.operationEvents("op")).get(1));
+        assertEquals(List.of(), queries().watchersFor(1));
+        assertEquals(tuple("watcher", "failed", "IllegalStateException"),
+                eventTuples(queries().operationEvents("op")).get(1));
     }
 
     @Test
@@ -191,10 +190,10 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
                 steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
-        assertEquals(List.of(), ledger.issuesWithTitle("rewritten"));
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
+        assertEquals(List.of(), queries().issuesWithTitle("rewritten"));
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
-                ledger.compensationsFor(1));
+                queries().compensationsFor(1));
     }
 
     @Test
@@ -211,8 +210,9 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
                 steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")), ledger.compensationsFor(1));
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")),
+                queries().compensationsFor(1));
     }
 
     @Test
@@ -224,7 +224,7 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
                 steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback failed", result.result());
-        OperationEvent failed = ledger.operationEvents("op").get(1);
+        OperationEvent failed = queries().operationEvents("op").get(1);
         assertEquals("failed", failed.outcome());
         assertEquals("SQLiteException", failed.errorType());
         assertEquals(0, LedgerTestSupport.count(file, "watchers"));
@@ -240,12 +240,11 @@ class PartialApplyTest extends FreshLedger {
         ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
                 steps, FaultHook.NONE);
         assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
-        assertEquals(List.of(
-                tuple("watcher", "attempted", null),
-                tuple("watcher", "failed", "SQLException"),
-                tuple("rollback_issue", "attempted", null),
-                tuple("rollback_issue", "failed", "SQLException")), eventTuples(ledger.operationEvents("op")));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLException")), ledger.compensationsFor(1));
+        assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "failed", "SQLException"),
+                tuple("rollback_issue", "attempted", null), tuple("rollback_issue", "failed", "SQLException")),
+                eventTuples(queries().operationEvents("op")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLException")),
+                queries().compensationsFor(1));
     }
 
     @Test
@@ -261,8 +260,8 @@ class PartialApplyTest extends FreshLedger {
                 100.0), steps, FaultHook.NONE);
         assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(2L, "someone@example.test", 2L), seen);
-        assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), ledger.compensationsFor(2));
-        assertEquals(List.of(), ledger.compensationsFor(1));
+        assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), queries().compensationsFor(2));
+        assertEquals(List.of(), queries().compensationsFor(1));
     }
 
     @Test
@@ -271,11 +270,11 @@ class PartialApplyTest extends FreshLedger {
                 PartialSteps.injectedFailures(), FaultHook.NONE);
         ledger.applyPartialIssueOnce(ApplyRequest.at(id("b"), "fp", "T", "B", WINDOW, 100.0), new PartialSteps(WATCHER,
                 PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
-        assertEquals(List.of(1L, 2L, 3L, 4L), ledger.operationEvents("a").stream().map(OperationEvent::id).toList());
-        assertEquals(List.of(5L, 6L), ledger.operationEvents("b").stream().map(OperationEvent::id).toList());
-        assertEquals(List.of(), ledger.operationEvents("c"));
-        assertEquals(List.of(WATCHER), ledger.watchersFor(2));
-        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(List.of(1L, 2L, 3L, 4L), queries().operationEvents("a").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(5L, 6L), queries().operationEvents("b").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(), queries().operationEvents("c"));
+        assertEquals(List.of(WATCHER), queries().watchersFor(2));
+        assertEquals(List.of(), queries().watchersFor(1));
     }
 
     @Test

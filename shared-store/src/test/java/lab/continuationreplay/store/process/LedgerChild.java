@@ -11,6 +11,7 @@ import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationRejected;
 import lab.continuationreplay.store.ledger.PartialSteps;
 
@@ -32,7 +33,7 @@ public final class LedgerChild {
             if (command.equals("open")) {
                 awaitBarrier(parent);
                 try (IssueLedger ledger = IssueLedger.open(db, backend)) {
-                    System.out.println("opened " + ledger.issueCount());
+                    System.out.println("opened " + new LedgerQueries(ledger).issueCount());
                 }
                 return;
             }
