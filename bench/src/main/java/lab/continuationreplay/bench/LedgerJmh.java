@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.Properties;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -102,7 +103,7 @@ public class LedgerJmh {
     @Benchmark
     public ApplyResult ledgerApply(OneLedger state) throws SQLException {
         OperationIdentity identity = new OperationIdentity("jmh-" + state.next++, "alice", WireSettings.BACKEND);
-        return state.ledger.applyIssueOnce(identity, LedgerWorker.FINGERPRINT, "bench", "alpha", state.deadlines,
-                (double) WireSettings.T0, FaultHook.NONE);
+        return state.ledger.applyIssueOnce(ApplyRequest.at(identity, LedgerWorker.FINGERPRINT, "bench", "alpha",
+                state.deadlines, WireSettings.T0), FaultHook.NONE);
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -39,7 +40,8 @@ public final class LedgerWorker {
             ApplyResult last = null;
             for (int i = 0; i < count; i++) {
                 OperationIdentity identity = new OperationIdentity(same ? id : id + "-" + i, "alice", WireSettings.BACKEND);
-                last = ledger.applyIssueOnce(identity, FINGERPRINT, "bench", "alpha", deadlines, (double) t0, FaultHook.NONE);
+                last = ledger.applyIssueOnce(ApplyRequest.at(identity, FINGERPRINT, "bench", "alpha", deadlines, t0),
+                        FaultHook.NONE);
             }
             System.out.println(same && last != null ? "answer " + last.replayed() + " " + last.effectId() : "done");
             System.out.flush();

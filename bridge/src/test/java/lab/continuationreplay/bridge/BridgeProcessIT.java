@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +54,8 @@ class BridgeProcessIT {
             assertEquals("", bridge.stderr());
         }
         try (IssueLedger ledger = IssueLedger.open(database(), Requests.BACKEND)) {
-            assertEquals(1, ledger.issueCount());
-            assertEquals(1, ledger.operationCount());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
+            assertEquals(1, new LedgerQueries(ledger).operationCount());
         }
     }
 
@@ -94,7 +95,7 @@ class BridgeProcessIT {
             assertEquals(0, exitAfterEof(bridge));
         }
         try (IssueLedger ledger = IssueLedger.open(database(), Requests.BACKEND)) {
-            assertEquals(badLines.size(), ledger.issueCount());
+            assertEquals(badLines.size(), new LedgerQueries(ledger).issueCount());
         }
     }
 
@@ -147,7 +148,7 @@ class BridgeProcessIT {
             assertEquals(0, exitAfterEof(bridge));
         }
         try (IssueLedger ledger = IssueLedger.open(database(), Requests.BACKEND)) {
-            assertEquals(0, ledger.operationCount());
+            assertEquals(0, new LedgerQueries(ledger).operationCount());
         }
     }
 

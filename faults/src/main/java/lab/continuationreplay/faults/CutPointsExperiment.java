@@ -95,7 +95,7 @@ final class CutPointsExperiment implements FaultExperiment {
             problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
         }
         List<Map<String, Object>> operation = StoreRows.rows(database,
-                "SELECT state, result FROM operations WHERE operation_id = '" + operationId + "'");
+                "SELECT state, result FROM operations WHERE operation_id = ?", operationId);
         String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
         if (!java.util.Objects.equals(rowState, cut.operationState())) {
             problems.add("operation row state " + rowState + ", expected " + cut.operationState());

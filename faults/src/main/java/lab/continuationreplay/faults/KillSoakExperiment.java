@@ -97,7 +97,7 @@ final class KillSoakExperiment implements FaultExperiment {
             long lostEffects = 0;
             for (Map.Entry<String, String> success : reported.entrySet()) {
                 List<Map<String, Object>> row = StoreRows.rows(database,
-                        "SELECT state, result FROM operations WHERE operation_id = '" + success.getKey() + "'");
+                        "SELECT state, result FROM operations WHERE operation_id = ?", success.getKey());
                 if (row.isEmpty() || !"applied".equals(row.get(0).get("state"))) {
                     lostEffects++;
                     findings.add(sdk.label() + " " + success.getKey() + ": reported " + success.getValue() + " but the row is " + row);

@@ -185,8 +185,8 @@ final class StorageFaultsExperiment implements FaultExperiment {
         }
         long waitedMs = (System.nanoTime() - started) / 1_000_000;
         long issuesAfterFault = StoreRows.count(database, "issues");
-        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = '"
-                + arguments.path("operation_id").asText() + "'").size();
+        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = ?",
+                arguments.path("operation_id").asText()).size();
         if (refusal != null && (issuesAfterFault != issuesBefore || rowsOfRefused != 0)) {
             findings.add(label + ": a refused write left rows (issues " + issuesBefore + " -> " + issuesAfterFault
                     + ", ledger rows " + rowsOfRefused + ")");

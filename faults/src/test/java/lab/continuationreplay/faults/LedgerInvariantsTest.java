@@ -9,7 +9,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import lab.continuationreplay.store.OperationIdentity;
-import lab.continuationreplay.store.ledger.Deadlines;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
 import org.junit.jupiter.api.Test;
@@ -26,8 +26,8 @@ class LedgerInvariantsTest {
         Path file = dir.resolve("store.sqlite3");
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND)) {
             for (String id : List.of("a", "b")) {
-                ledger.applyIssueOnce(new OperationIdentity(id, "alice", BACKEND), "fp-" + id, "T", "B", Deadlines.UNBOUNDED,
-                        null, FaultHook.NONE);
+                ledger.applyIssueOnce(ApplyRequest.unbounded(new OperationIdentity(id, "alice", BACKEND), "fp-" + id,
+                        "T", "B"), FaultHook.NONE);
             }
         }
         return file;

@@ -109,32 +109,60 @@ class LabMatrixIT {
     }
 
     @Test
-    void aNonFrameLineOnAServersStdoutIsAServerDefectEvenWithItsHashesFixed() throws Exception {
+    void aNonFrameLineOnAServersStdoutIsAServerDefectEvenInAHistoryMadeConsistent() throws Exception {
         Path copy = dir.resolve("non-frame");
         copyTree(out, copy);
-        Path attempt = copy.resolve("java");
-        Path transcript = attempt.resolve("case-01/server.transcript.log");
+        Path transcript = copy.resolve("java/case-01/server.transcript.log");
         String warning = "[0.039s][warning][cds,dynamic] Unable to use shared archive. The top archive failed to load";
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(transcript));
         lines.add(1, "< " + warning);
         Files.write(transcript, lines);
-        // the forger fixes the hashes, so only the judgement of the history itself can catch it
-        Path results = attempt.resolve("results.jsonl");
-        List<String> records = new java.util.ArrayList<>(Files.readAllLines(results));
-        com.fasterxml.jackson.databind.node.ObjectNode first = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(records.get(0));
-        first.set("artifact_hashes", ExactJson.mapper().valueToTree(
-                lab.continuationreplay.matrix.evidence.Artifacts.hashes(attempt.resolve("case-01"), attempt)));
-        records.set(0, lab.continuationreplay.vectors.CanonicalJson.canonical(first));
-        Files.write(results, records);
+        Forger.reseal(copy.resolve("java"), "01");
+        assertRefusedByTheJudgement(copy, "case 01: fail", "server defect: process server wrote a non-frame line to stdout: [0.039s][warning]");
+    }
 
-        var facts = lab.continuationreplay.matrix.evidence.CaseFacts.read("01", attempt.resolve("case-01"));
-        assertEquals(List.of(new lab.continuationreplay.matrix.evidence.WireFacts.NonFrame("server", warning)), facts.wire().nonFrames());
-        assertEquals(List.of("server defect: process server wrote a non-frame line to stdout: " + warning),
-                lab.continuationreplay.matrix.verify.Predicate.violations(facts, "java"));
-        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+    /** Each forgery is made self-consistent (hashes, record, summary), so only the predicate can refuse it. */
+    @Test
+    void forgeriesWhoseHashesWereFixedAreRefusedByThePredicateItself() throws Exception {
+        Path duplicate = dir.resolve("forged-duplicate");
+        copyTree(out, duplicate);
+        Forger.sql(duplicate.resolve("java"), "01", "INSERT INTO issues(title, body) VALUES ('guarded-01', 'alpha')");
+        Forger.reseal(duplicate.resolve("java"), "01");
+        assertRefusedByTheJudgement(duplicate, "case 01: fail", "2 issues and 1 operations, expected 1 of each");
+
+        Path deleted = dir.resolve("forged-deleted-effect");
+        copyTree(out, deleted);
+        Forger.sql(deleted.resolve("typescript"), "03", "DELETE FROM issues");
+        Forger.reseal(deleted.resolve("typescript"), "03");
+        assertRefusedByTheJudgement(deleted, "case 03: fail", "0 issues and 1 operations, expected 1 of each");
+
+        Path flipped = dir.resolve("forged-replay-flag");
+        copyTree(out, flipped);
+        Path transcript = flipped.resolve("java/case-01/server.transcript.log");
+        String text = Files.readString(transcript);
+        assertTrue(text.contains("\\\"replayed\\\":true"), "the transcript holds the replay flag to flip");
+        Files.writeString(transcript, text.replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
+        Forger.reseal(flipped.resolve("java"), "01");
+        assertRefusedByTheJudgement(flipped, "case 01: fail", "replayed_flags\\\":[false,false]");
+
+        Path exit = dir.resolve("forged-exit-status");
+        copyTree(out, exit);
+        Path processes = exit.resolve("java/case-09/processes.json");
+        String before = Files.readString(processes);
+        assertTrue(before.contains("\"exit_status\" : 70"), before);
+        Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
+        Forger.reseal(exit.resolve("java"), "09");
+        assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
+    }
+
+    private static void assertRefusedByTheJudgement(Path evidence, String which, String message) throws Exception {
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", evidence.toString()), Map.of(), "");
         assertEquals(1, verdict.exitCode(), verdict.stdout());
-        assertTrue(verdict.stdout().contains("server defect: process server wrote a non-frame line to stdout: [0.039s][warning]"), verdict.stdout());
-        assertFalse(verdict.stdout().contains("differ from their recorded hashes"), verdict.stdout());
+        assertTrue(verdict.stdout().contains(which), verdict.stdout());
+        assertTrue(verdict.stdout().contains(message), verdict.stdout());
+        assertFalse(verdict.stdout().contains("differ from their recorded hashes"), "the hashes were fixed: " + verdict.stdout());
+        assertFalse(verdict.stdout().contains("facts recomputed from the artifacts differ"), "the record was fixed: " + verdict.stdout());
+        assertFalse(verdict.stdout().contains("SUMMARY.json does not match"), "the summary was fixed: " + verdict.stdout());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,38 +23,59 @@ import org.sqlite.SQLiteConfig;
 public final class StoreRows {
     private StoreRows() {}
 
-    /** {@code SELECT COUNT(*) FROM <table>}; {@code table} may carry a {@code WHERE} clause. */
+    /**
+     * {@code SELECT COUNT(*) FROM <table>}; {@code table} is the code's own text (a name, or a name with a
+     * {@code WHERE} clause over constants). A count that depends on a value is {@link #rows} with a parameter.
+     */
     public static long count(Path database, String table) throws SQLException {
         List<Map<String, Object>> rows = rows(database, "SELECT COUNT(*) AS n FROM " + table);
         return rows.isEmpty() ? 0 : ((Number) rows.get(0).get("n")).longValue();
     }
 
-    /** Every row of {@code query} as ordered column maps; none from a ledger that is not there yet. */
-    public static List<Map<String, Object>> rows(Path database, String query) throws SQLException {
+    /**
+     * Every row of {@code query} as ordered column maps; none from a ledger that is not there yet. Values go in as
+     * {@code parameters}, bound to the query's {@code ?} in order, never spliced into its text: an operation id is
+     * whatever a client sent.
+     */
+    public static List<Map<String, Object>> rows(Path database, String query, Object... parameters)
+            throws SQLException {
         List<Map<String, Object>> rows = new ArrayList<>();
         if (!Files.exists(database)) {
             return rows;
         }
-        try (Connection connection = open(database); Statement statement = connection.createStatement()) {
-            if (!hasSchema(statement)) {
+        try (Connection connection = open(database)) {
+            if (!hasSchema(connection)) {
                 return rows;
             }
-            try (ResultSet result = statement.executeQuery(query)) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    for (int i = 1; i <= columns; i++) {
-                        row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
+            try (PreparedStatement select = connection.prepareStatement(query)) {
+                // SQLite reads an unbound parameter as NULL, which matches no row: a forgotten value would pass a
+                // "no rows" check silently, so the count must agree
+                int expected = select.getParameterMetaData().getParameterCount();
+                if (expected != parameters.length) {
+                    throw new SQLException(
+                            "query has " + expected + " parameter(s), " + parameters.length + " given: " + query);
+                }
+                for (int i = 0; i < parameters.length; i++) {
+                    select.setObject(i + 1, parameters[i]);
+                }
+                try (ResultSet result = select.executeQuery()) {
+                    int columns = result.getMetaData().getColumnCount();
+                    while (result.next()) {
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        for (int i = 1; i <= columns; i++) {
+                            row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
+                        }
+                        rows.add(row);
                     }
-                    rows.add(row);
                 }
             }
         }
         return rows;
     }
 
-    private static boolean hasSchema(Statement statement) throws SQLException {
-        try (ResultSet tables = statement.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'")) {
+    private static boolean hasSchema(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet tables = statement.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'")) {
             return tables.next() && tables.getLong(1) > 0;
         }
     }

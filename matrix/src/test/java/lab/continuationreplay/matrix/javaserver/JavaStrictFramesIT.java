@@ -74,7 +74,7 @@ class JavaStrictFramesIT {
 
     void assertNothingApplied(String operationId) throws Exception {
         assertEquals(0, StoreRows.count(db, "issues"));
-        assertEquals(0, StoreRows.count(db, "operations WHERE operation_id = '" + operationId + "'"));
+        assertEquals(0, StoreRows.rows(db, "SELECT 1 FROM operations WHERE operation_id = ?", operationId).size());
     }
 
     /** Afterwards the same continuation, sent validly, commits: one row. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
@@ -79,11 +80,11 @@ public final class IssueGuard {
         String body = InputResponses.acceptedBody(inputResponses);
         String digest = fingerprint(arguments, state, body);
         OperationIdentity identity = new OperationIdentity(arguments.operationId(), config.principal(), config.backendId());
-        double now = config.nowEpoch();
+        ApplyRequest request = ApplyRequest.at(identity, digest, arguments.title(), body, state.deadlines(),
+                config.nowEpoch());
         ApplyResult applied = arguments.mode() == GuardedIssueArguments.Mode.PARTIAL
-                ? ledger.applyPartialIssueOnce(identity, digest, arguments.title(), body, state.deadlines(), now,
-                        PartialSteps.injectedFailures(), faultHook)
-                : ledger.applyIssueOnce(identity, digest, arguments.title(), body, state.deadlines(), now, faultHook);
+                ? ledger.applyPartialIssueOnce(request, PartialSteps.injectedFailures(), faultHook)
+                : ledger.applyIssueOnce(request, faultHook);
         return new GuardedIssueResult(arguments.operationId(), applied.effectId(), applied.result(), applied.replayed(),
                 applied.state());
     }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -91,32 +92,31 @@ public final class IssueLedger implements AutoCloseable {
      * commit together or not at all. An identical request replays the stored result; a different binding conflicts,
      * and that check comes before the deadlines.
      */
-    public synchronized ApplyResult applyIssueOnce(OperationIdentity identity, String fingerprint, String title,
-            String body, Deadlines deadlines, Double now, FaultHook faultHook) throws SQLException {
+    public synchronized ApplyResult applyIssueOnce(ApplyRequest request, FaultHook faultHook) throws SQLException {
+        OperationIdentity identity = request.identity();
         requireOwnBackend(identity);
         return immediate(() -> {
             OperationRecord row = findByOperationId(identity.operationId());
             if (row != null) {
-                requireSameBinding(row, identity, fingerprint);
-                DeadlineRules.checkExisting(row, now);
-                if (OperationRecord.PARTIAL.equals(row.state()) && row.effectId() != null) {
+                requireSameBinding(row, request);
+                DeadlineRules.checkExisting(row, request.now());
+                if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
                     return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
-                            OperationRecord.PARTIAL);
+                            OperationState.PARTIAL);
                 }
-                if (!OperationRecord.APPLIED.equals(row.state()) || row.effectId() == null || row.result() == null) {
-                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
+                    throw inProgress(identity, row);
                 }
-                return new ApplyResult(row.effectId(), row.result(), true, OperationRecord.APPLIED);
+                return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
             }
-            DeadlineRules.validateTiming(deadlines, now);
-            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
-            insertOperation(identity, fingerprint, deadlines, now);
+            DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
+            insertOperation(request);
             faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
-            long effectId = insertIssue(title, body);
+            long effectId = insertIssue(request.title(), request.body());
             faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
             String result = "created " + effectId;
-            finishOperation(identity, OperationRecord.APPLIED, effectId, result);
-            return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+            finishOperation(identity, OperationState.APPLIED, effectId, result);
+            return new ApplyResult(effectId, result, false, OperationState.APPLIED);
         });
     }
 
@@ -125,24 +125,23 @@ public final class IssueLedger implements AutoCloseable {
      * the watcher step and, if it fails, the compensation step each run in their own transaction with step events.
      * A compensation never deletes the first effect; the operation then stays {@code partial}.
      */
-    public synchronized ApplyResult applyPartialIssueOnce(OperationIdentity identity, String fingerprint, String title,
-            String body, Deadlines deadlines, Double now, PartialSteps steps, FaultHook faultHook) throws SQLException {
+    public synchronized ApplyResult applyPartialIssueOnce(ApplyRequest request, PartialSteps steps, FaultHook faultHook)
+            throws SQLException {
+        OperationIdentity identity = request.identity();
         requireOwnBackend(identity);
         ApplyResult first = immediate(() -> {
             OperationRecord row = findByOperationId(identity.operationId());
             if (row != null) {
-                requireSameBinding(row, identity, fingerprint);
-                DeadlineRules.checkExisting(row, now);
-                boolean settled = OperationRecord.PARTIAL.equals(row.state()) || OperationRecord.APPLIED.equals(row.state());
-                if (!settled || row.effectId() == null) {
-                    throw new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state());
+                requireSameBinding(row, request);
+                DeadlineRules.checkExisting(row, request.now());
+                if (!row.state().settled() || row.effectId() == null) {
+                    throw inProgress(identity, row);
                 }
                 return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
             }
-            DeadlineRules.checkNotExpired(now, deadlines.authorityExpiresAt(), deadlines.replayExpiresAt());
-            DeadlineRules.validateTiming(deadlines, now);
-            insertOperation(identity, fingerprint, deadlines, now);
-            long effectId = insertIssue(title, body);
+            DeadlineRules.admitNewPartial(request.deadlines(), request.now());
+            insertOperation(request);
+            long effectId = insertIssue(request.title(), request.body());
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE operations SET effect_id = ?, updated_at = ? WHERE operation_id = ? AND principal = ? AND backend = ?")) {
                 update.setLong(1, effectId);
@@ -150,7 +149,7 @@ public final class IssueLedger implements AutoCloseable {
                 bindIdentity(update, 3, identity);
                 update.executeUpdate();
             }
-            return new ApplyResult(effectId, null, false, OperationRecord.IN_PROGRESS);
+            return new ApplyResult(effectId, null, false, OperationState.IN_PROGRESS);
         });
         if (first.replayed()) {
             return first;
@@ -165,8 +164,8 @@ public final class IssueLedger implements AutoCloseable {
                 steps.watcherStep().apply(connection, effectId, steps.watcher());
                 insertEvent(operationId, "watcher", "succeeded", null);
                 String result = "created " + effectId + " with watcher";
-                finishOperation(identity, OperationRecord.APPLIED, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.APPLIED);
+                finishOperation(identity, OperationState.APPLIED, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.APPLIED);
             });
         } catch (Exception watcherFailure) {
             recordEvent(operationId, "watcher", "failed", errorType(watcherFailure));
@@ -179,8 +178,8 @@ public final class IssueLedger implements AutoCloseable {
                 insertEvent(operationId, "rollback_issue", "succeeded", null);
                 insertCompensation(effectId, "rollback_issue", "succeeded");
                 String result = "partial " + effectId + "; watcher failed; rollback succeeded";
-                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+                finishOperation(identity, OperationState.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.PARTIAL);
             });
         } catch (Exception compensationFailure) {
             String type = errorType(compensationFailure);
@@ -188,8 +187,8 @@ public final class IssueLedger implements AutoCloseable {
                 insertEvent(operationId, "rollback_issue", "failed", type);
                 insertCompensation(effectId, "rollback_issue", "failed:" + type);
                 String result = "partial " + effectId + "; watcher failed; rollback failed";
-                finishOperation(identity, OperationRecord.PARTIAL, effectId, result);
-                return new ApplyResult(effectId, result, false, OperationRecord.PARTIAL);
+                finishOperation(identity, OperationState.PARTIAL, effectId, result);
+                return new ApplyResult(effectId, result, false, OperationState.PARTIAL);
             });
         }
     }
@@ -214,71 +213,26 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     public synchronized Optional<Issue> issue(long id) throws SQLException {
-        List<Issue> issues = issues("SELECT id, title, body FROM issues WHERE id = ?", id);
+        List<Issue> issues = issues(connection, "SELECT id, title, body FROM issues WHERE id = ?", id);
         return issues.isEmpty() ? Optional.empty() : Optional.of(issues.get(0));
-    }
-
-    public synchronized List<Issue> issuesWithTitle(String title) throws SQLException {
-        return issues("SELECT id, title, body FROM issues WHERE title = ? ORDER BY id", title);
-    }
-
-    public synchronized List<Issue> issuesWithBody(String body) throws SQLException {
-        return issues("SELECT id, title, body FROM issues WHERE body = ? ORDER BY id", body);
-    }
-
-    public synchronized List<OperationEvent> operationEvents(String operationId) throws SQLException {
-        List<OperationEvent> events = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, operation_id, step, outcome, error_type FROM operation_events WHERE operation_id = ? ORDER BY id")) {
-            select.setString(1, operationId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    events.add(new OperationEvent(row.getLong(1), row.getString(2), row.getString(3), row.getString(4),
-                            row.getString(5)));
-                }
-            }
-        }
-        return events;
-    }
-
-    public synchronized List<Compensation> compensationsFor(long issueId) throws SQLException {
-        List<Compensation> compensations = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, issue_id, kind, outcome FROM compensations WHERE issue_id = ? ORDER BY id")) {
-            select.setLong(1, issueId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    compensations.add(new Compensation(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4)));
-                }
-            }
-        }
-        return compensations;
-    }
-
-    public synchronized List<String> watchersFor(long issueId) throws SQLException {
-        List<String> watchers = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT name FROM watchers WHERE issue_id = ? ORDER BY id")) {
-            select.setLong(1, issueId);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    watchers.add(row.getString(1));
-                }
-            }
-        }
-        return watchers;
-    }
-
-    public synchronized long issueCount() throws SQLException {
-        return count("SELECT COUNT(*) FROM issues");
-    }
-
-    public synchronized long operationCount() throws SQLException {
-        return count("SELECT COUNT(*) FROM operations");
     }
 
     @Override
     public synchronized void close() throws SQLException {
         connection.close();
+    }
+
+    /**
+     * Runs a read on this ledger's connection, under the same lock as the writes: {@link LedgerQueries} reads through
+     * here, so a reader and a writer on one instance never interleave on the connection.
+     */
+    synchronized <T> T read(SqlRead<T> read) throws SQLException {
+        return read.run(connection);
+    }
+
+    @FunctionalInterface
+    interface SqlRead<T> {
+        T run(Connection connection) throws SQLException;
     }
 
     /** Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. */
@@ -324,10 +278,15 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
-    private static void requireSameBinding(OperationRecord row, OperationIdentity identity, String fingerprint) {
+    private static OperationInProgress inProgress(OperationIdentity identity, OperationRecord row) {
+        return new OperationInProgress("operation '" + identity.operationId() + "' is " + row.state().stored());
+    }
+
+    private static void requireSameBinding(OperationRecord row, ApplyRequest request) {
+        OperationIdentity identity = request.identity();
         if (!row.identity().principal().equals(identity.principal())
                 || !row.identity().backend().equals(identity.backend())
-                || !row.requestFingerprint().equals(fingerprint)) {
+                || !row.requestFingerprint().equals(request.fingerprint())) {
             throw new OperationConflict(CONFLICT);
         }
     }
@@ -343,21 +302,23 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
-    private void insertOperation(OperationIdentity identity, String fingerprint, Deadlines deadlines, Double now)
-            throws SQLException {
-        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : now != null ? now : 0.0;
+    private void insertOperation(ApplyRequest request) throws SQLException {
+        Deadlines deadlines = request.deadlines();
+        // the seed's effective issued_at: the state's own, else the clock reading, else 0.0 for an unclocked request
+        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
         String stamp = wallClock();
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
                   issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'in_progress', NULL, NULL, ?, ?, ?, ?, ?)""")) {
-            bindIdentity(insert, 1, identity);
-            insert.setString(4, fingerprint);
-            insert.setDouble(5, issuedAt);
-            setNullableDouble(insert, 6, deadlines.authorityExpiresAt());
-            setNullableDouble(insert, 7, deadlines.replayExpiresAt());
-            insert.setString(8, stamp);
+                VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""")) {
+            bindIdentity(insert, 1, request.identity());
+            insert.setString(4, request.fingerprint());
+            insert.setString(5, OperationState.IN_PROGRESS.stored());
+            insert.setDouble(6, issuedAt);
+            setNullableDouble(insert, 7, deadlines.authorityExpiresAt());
+            setNullableDouble(insert, 8, deadlines.replayExpiresAt());
             insert.setString(9, stamp);
+            insert.setString(10, stamp);
             insert.executeUpdate();
         }
     }
@@ -371,11 +332,12 @@ public final class IssueLedger implements AutoCloseable {
         return count("SELECT last_insert_rowid()");
     }
 
-    private void finishOperation(OperationIdentity identity, String state, long effectId, String result) throws SQLException {
+    private void finishOperation(OperationIdentity identity, OperationState state, long effectId, String result)
+            throws SQLException {
         try (PreparedStatement update = connection.prepareStatement("""
                 UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
                 WHERE operation_id = ? AND principal = ? AND backend = ?""")) {
-            update.setString(1, state);
+            update.setString(1, state.stored());
             update.setLong(2, effectId);
             update.setString(3, result);
             update.setString(4, wallClock());
@@ -406,7 +368,8 @@ public final class IssueLedger implements AutoCloseable {
         }
     }
 
-    private List<Issue> issues(String sql, Object parameter) throws SQLException {
+    /** Issues selected by one bound parameter; the writer and {@link LedgerQueries} share the row mapping. */
+    static List<Issue> issues(Connection connection, String sql, Object parameter) throws SQLException {
         List<Issue> issues = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setObject(1, parameter);
@@ -432,7 +395,7 @@ public final class IssueLedger implements AutoCloseable {
         return new OperationRecord(
                 new OperationIdentity(row.getString("operation_id"), row.getString("principal"), row.getString("backend")),
                 row.getString("request_fingerprint"),
-                row.getString("state"),
+                stateOf(row),
                 effectId,
                 row.getString("result"),
                 nullableDouble(row, "issued_at") == null ? 0.0 : nullableDouble(row, "issued_at"),
@@ -440,6 +403,17 @@ public final class IssueLedger implements AutoCloseable {
                 nullableDouble(row, "replay_expires_at"),
                 row.getString("created_at"),
                 row.getString("updated_at"));
+    }
+
+    private static OperationState stateOf(ResultSet row) throws SQLException {
+        String stored = row.getString("state");
+        Optional<OperationState> state = OperationState.fromStored(stored);
+        if (state.isEmpty()) {
+            // a storage fault, not a bad request: the schema's CHECK admits only the three states
+            throw new SQLDataException("operation '" + row.getString("operation_id") + "' has state '" + stored
+                    + "', which is none of in_progress, applied, partial");
+        }
+        return state.get();
     }
 
     private static Double nullableDouble(ResultSet row, String column) throws SQLException {

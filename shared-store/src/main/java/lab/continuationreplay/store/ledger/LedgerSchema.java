@@ -84,7 +84,11 @@ final class LedgerSchema {
             for (String table : TABLES) {
                 statement.execute(table);
             }
-            statement.execute("INSERT OR IGNORE INTO store_metadata(key, value) VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+        }
+        try (PreparedStatement version = connection.prepareStatement(
+                "INSERT OR IGNORE INTO store_metadata(key, value) VALUES ('schema_version', ?)")) {
+            version.setString(1, SCHEMA_VERSION);
+            version.executeUpdate();
         }
         Set<String> columns = new HashSet<>();
         try (Statement statement = connection.createStatement();

@@ -6,16 +6,11 @@ import lab.continuationreplay.store.OperationIdentity;
 public record OperationRecord(
         OperationIdentity identity,
         String requestFingerprint,
-        String state,
+        OperationState state,
         Long effectId,
         String result,
         double issuedAt,
         Double authorityExpiresAt,
         Double replayExpiresAt,
         String createdAt,
-        String updatedAt) {
-
-    public static final String IN_PROGRESS = "in_progress";
-    public static final String APPLIED = "applied";
-    public static final String PARTIAL = "partial";
-}
+        String updatedAt) {}

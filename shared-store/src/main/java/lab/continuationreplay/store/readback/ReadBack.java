@@ -6,7 +6,9 @@ import java.util.Optional;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.Issue;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 
 /**
  * Read-only observations of the ledger (seed spec §6.2) for one principal at the injected clock. Only
@@ -43,15 +45,15 @@ public final class ReadBack {
         } else {
             OperationRecord record = found.get();
             boolean effectPresent = record.effectId() != null && ledger.issue(record.effectId()).isPresent();
-            if (OperationRecord.APPLIED.equals(record.state()) && effectPresent) {
+            if (record.state() == OperationState.APPLIED && effectPresent) {
                 state = EffectState.APPLIED;
                 detail = "operation ledger and effect row are present";
-            } else if (OperationRecord.PARTIAL.equals(record.state()) && effectPresent) {
+            } else if (record.state() == OperationState.PARTIAL && effectPresent) {
                 state = EffectState.PARTIAL;
                 detail = "operation ledger records a partial effect";
             } else {
                 // in progress, or an applied/partial row whose issue is gone: an orphan settles nothing
-                detail = "operation ledger state is '" + record.state() + "'";
+                detail = "operation ledger state is '" + record.state().stored() + "'";
             }
             if (state.hasEffect()) {
                 ids = List.of(record.effectId());
@@ -64,17 +66,18 @@ public final class ReadBack {
 
     /** Diagnostic: issues with this title (duplicates show as more than one id). */
     public EffectObservation observeByTitle(String title, String operationId) throws SQLException {
-        return byContent(ledger.issuesWithTitle(title), "issue.title == " + quoted(title), "title", operationId);
+        return byContent(diagnostics().issuesWithTitle(title), "issue.title == " + quoted(title), "title", operationId);
     }
 
     /** Diagnostic: issues with this body. */
     public EffectObservation observeByBody(String body, String operationId) throws SQLException {
-        return byContent(ledger.issuesWithBody(body), "issue.body == " + quoted(body), "body", operationId);
+        return byContent(diagnostics().issuesWithBody(body), "issue.body == " + quoted(body), "body", operationId);
     }
 
     /** Diagnostic: is every issue with this title watched by {@code watcher}? */
     public EffectObservation observeIssueWithWatcher(String title, String watcher, String operationId) throws SQLException {
-        List<Issue> issues = ledger.issuesWithTitle(title);
+        LedgerQueries queries = diagnostics();
+        List<Issue> issues = queries.issuesWithTitle(title);
         List<Long> ids = issues.stream().map(Issue::id).toList();
         EffectState state;
         String detail;
@@ -84,12 +87,17 @@ public final class ReadBack {
         } else {
             boolean allWatched = true;
             for (Issue issue : issues) {
-                allWatched &= ledger.watchersFor(issue.id()).contains(watcher);
+                allWatched &= queries.watchersFor(issue.id()).contains(watcher);
             }
             state = allWatched ? EffectState.APPLIED : EffectState.PARTIAL;
             detail = allWatched ? "issue and watcher present" : "issue present without watcher";
         }
         return diagnostic(operationId, "issue.title == " + quoted(title) + " with watcher " + quoted(watcher), state, ids, detail);
+    }
+
+    /** The diagnostics read the ledger's content, which settles nothing, so they use the reader, not the writer. */
+    private LedgerQueries diagnostics() {
+        return new LedgerQueries(ledger);
     }
 
     private EffectObservation byContent(List<Issue> issues, String scope, String what, String operationId) {

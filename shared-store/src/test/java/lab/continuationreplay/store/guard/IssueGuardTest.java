@@ -22,9 +22,11 @@ import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.Issue;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationAuthorityExpired;
 import lab.continuationreplay.store.ledger.OperationConflict;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.store.readback.OperationStatus;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintKey;
@@ -99,8 +101,8 @@ class IssueGuardTest {
     @Test
     void mintWritesNothing() throws Exception {
         alice().mint(case01());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
@@ -108,20 +110,20 @@ class IssueGuardTest {
         IssueGuard guard = alice();
         ContinuationState state = guard.mint(case01());
         GuardedIssueResult first = guard.apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, "applied"), first);
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, OperationState.APPLIED), first);
         assertEquals("{\"operationId\":\"case-01\",\"effectId\":1,\"result\":\"created 1\",\"replayed\":false,\"state\":\"applied\"}",
                 ExactJson.mapper().writeValueAsString(first.toJson()));
         assertEquals(List.of("operationId", "effectId", "result", "replayed", "state"), fieldNames(first.toJson()));
         assertEquals(Optional.of(new Issue(1, "guarded-01", "alpha")), ledger.issue(1));
 
         GuardedIssueResult again = guard.apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, "applied"), again);
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, OperationState.APPLIED), again);
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
 
         OperationRecord record = ledger.operationRecord(new OperationIdentity("case-01", "alice", BACKEND)).orElseThrow();
         assertEquals(guard.fingerprint(case01(), state, "alpha"), record.requestFingerprint());
-        assertEquals(OperationRecord.APPLIED, record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1_790_035_200.0, record.issuedAt());
         assertEquals(1_790_035_500.0, record.authorityExpiresAt());
         assertEquals(1_790_035_560.0, record.replayExpiresAt());
@@ -131,7 +133,7 @@ class IssueGuardTest {
     void aReplayLaterInTheAuthorityWindowStillReplays() throws Exception {
         ContinuationState state = alice().mint(case01());
         alice().apply(case01(), state.toJson(), accepted("alpha"));
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, "applied"),
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", true, OperationState.APPLIED),
                 guard("alice", NOW + 299).apply(case01(), state.toJson(), accepted("alpha")));
     }
 
@@ -161,8 +163,8 @@ class IssueGuardTest {
                 () -> guard.apply(case01(), state.toJson(), accepted("beta")));
         assertEquals("operation_conflict", e.wireCode());
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
     }
 
     @Test
@@ -174,7 +176,7 @@ class IssueGuardTest {
                 GuardedIssueArguments.of("case-01", "guarded-01b", null), state.toJson(), accepted("alpha")));
         assertThrows(OperationConflict.class, () -> guard.apply(
                 GuardedIssueArguments.of("case-01", "guarded-01", "partial"), state.toJson(), accepted("alpha")));
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     @Test
@@ -186,7 +188,7 @@ class IssueGuardTest {
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> guard.apply(case01(), second.toJson(), accepted("alpha")));
         assertEquals("operation_conflict", e.wireCode());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     @Test
@@ -196,8 +198,8 @@ class IssueGuardTest {
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> guard("bob", NOW).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
     }
 
     @Test
@@ -205,12 +207,12 @@ class IssueGuardTest {
         GuardedIssueArguments arguments = GuardedIssueArguments.of("case-12", "guarded-12", "partial");
         IssueGuard guard = alice();
         ContinuationState state = guard.mint(arguments);
-        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", false, "partial"),
+        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL),
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
-        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new GuardedIssueResult("case-12", 1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 guard.apply(arguments, state.toJson(), accepted("alpha")));
-        assertEquals(1, ledger.issueCount());
-        assertEquals(List.of(), ledger.watchersFor(1));
+        assertEquals(1, queries().issueCount());
+        assertEquals(List.of(), queries().watchersFor(1));
     }
 
     @Test
@@ -221,8 +223,8 @@ class IssueGuardTest {
         InvalidApplicationRequest e = assertThrows(InvalidApplicationRequest.class,
                 () -> guard.apply(arguments, state.toJson(), accepted("alpha")));
         assertEquals("$.arguments.title: unpaired UTF-16 surrogate is not valid Unicode", e.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -232,8 +234,8 @@ class IssueGuardTest {
         InvalidApplicationRequest e = assertThrows(InvalidApplicationRequest.class,
                 () -> guard.apply(case01(), state.toJson(), InputResponses.normalised("x\udc00")));
         assertEquals("$.input_responses.body.content.body: unpaired UTF-16 surrogate is not valid Unicode", e.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -250,8 +252,8 @@ class IssueGuardTest {
         InvalidApplicationRequest future = assertThrows(InvalidApplicationRequest.class,
                 () -> guard("alice", NOW - 1).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("requestState issued_at is in the future", future.getMessage());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
     }
 
     @Test
@@ -268,9 +270,9 @@ class IssueGuardTest {
         OperationAuthorityExpired e = assertThrows(OperationAuthorityExpired.class,
                 () -> guard("alice", NOW + 300).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("operation_authority_expired", e.wireCode());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, "applied"),
+        assertEquals(0, queries().issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(new GuardedIssueResult("case-01", 1, "created 1", false, OperationState.APPLIED),
                 guard("alice", NOW + 299).apply(case01(), state.toJson(), accepted("alpha")));
     }
 
@@ -281,7 +283,7 @@ class IssueGuardTest {
         OperationAuthorityExpired e = assertThrows(OperationAuthorityExpired.class,
                 () -> guard("alice", NOW + 300).apply(case01(), state.toJson(), accepted("alpha")));
         assertEquals("operation_authority_expired", e.wireCode());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().issueCount());
     }
 
     private static String independentDigest(String principal, String argumentsJson, String stateText, String body) {
@@ -459,5 +461,9 @@ class IssueGuardTest {
                 ExactJson.parse("{\"body\":{\"action\":\"accept\",\"content\":{\"body\":\"alpha\"}}}"));
         assertEquals("created 1", result.result());
         assertEquals("applied", verifier.status("case-01").state());
+    }
+
+    private LedgerQueries queries() {
+        return new LedgerQueries(ledger);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.Optional;
 import lab.continuationreplay.store.ledger.CutPoint;
 import lab.continuationreplay.store.ledger.FaultHook;
+import lab.continuationreplay.store.ledger.OperationState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -77,8 +78,8 @@ class LabFaultTest {
 
     @Test
     void afterCommitIgnoresReplaysAndOtherFaults() {
-        GuardedIssueResult replay = new GuardedIssueResult("case-03", 1, "created 1", true, "applied");
-        GuardedIssueResult fresh = new GuardedIssueResult("case-03", 1, "created 1", false, "applied");
+        GuardedIssueResult replay = new GuardedIssueResult("case-03", 1, "created 1", true, OperationState.APPLIED);
+        GuardedIssueResult fresh = new GuardedIssueResult("case-03", 1, "created 1", false, OperationState.APPLIED);
         assertDoesNotThrow(() -> LabFault.DROP_AFTER_COMMIT.afterCommit(replay));
         assertDoesNotThrow(() -> LabFault.EXIT_AFTER_LEDGER_INSERT.afterCommit(fresh));
         assertDoesNotThrow(() -> LabFault.EXIT_AFTER_ISSUE_INSERT.afterCommit(fresh));

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import lab.continuationreplay.store.OperationIdentity;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +23,9 @@ class AtomicApplyTest extends FreshLedger {
 
     @Test
     void firstCallCreatesIssueAndAppliedOperationRow() throws Exception {
-        ApplyResult result = ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body text", WINDOW, 100.0, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), result);
+        ApplyResult result = ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body text", WINDOW,
+                100.0), FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
 
         assertEquals(List.of(Map.of("id", 1, "title", "Title", "body", "Body text")),
                 rows(file, "SELECT id, title, body FROM issues"));
@@ -49,7 +51,7 @@ class AtomicApplyTest extends FreshLedger {
         OperationRecord record = ledger.operationRecord(id("op-1")).orElseThrow();
         assertEquals(id("op-1"), record.identity());
         assertEquals("fp-1", record.requestFingerprint());
-        assertEquals(OperationRecord.APPLIED, record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("created 1", record.result());
         assertEquals(100.0, record.issuedAt());
@@ -62,11 +64,12 @@ class AtomicApplyTest extends FreshLedger {
 
     @Test
     void identicalRequestReplaysWithoutNewRows() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         for (double now : new double[] {100.0, 105.0, 109.0, 109.999}) {
-            ApplyResult replay = ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, now, FaultHook.NONE);
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
+            ApplyResult replay = ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW,
+                    now), FaultHook.NONE);
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         }
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
         assertEquals(before, rows(file, "SELECT * FROM operations")); // replay does not even touch updated_at
@@ -74,34 +77,36 @@ class AtomicApplyTest extends FreshLedger {
 
     @Test
     void replayReturnsStoredResultEvenWhenTitleBodyAndDeadlinesDiffer() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
         // only the fingerprint binds the request; the stored row's deadlines govern replay
-        ApplyResult replay = ledger.applyIssueOnce(id("op-1"), "fp-1", "Other", "Other", Deadlines.of(500, 600, 700), 105.0,
-                FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
-        assertEquals(List.of(), ledger.issuesWithTitle("Other"));
-        assertEquals(1, ledger.issueCount());
+        ApplyResult replay = ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Other", "Other",
+                Deadlines.of(500, 600, 700), 105.0), FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
+        assertEquals(List.of(), queries().issuesWithTitle("Other"));
+        assertEquals(1, queries().issueCount());
     }
 
     @Test
     void eachNewOperationIdCreatesAnotherIssue() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(id("a"), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(2, "created 2", false, "applied"),
-                ledger.applyIssueOnce(id("b"), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(3, "created 3", false, "applied"), ledger.applyIssueOnce(
-                new OperationIdentity("c", "bob", BACKEND), "fp", "same", "same", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "same", "same"), FaultHook.NONE));
+        assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(id("b"), "fp", "same", "same"), FaultHook.NONE));
+        assertEquals(new ApplyResult(3, "created 3", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(new OperationIdentity("c", "bob", BACKEND), "fp", "same",
+                "same"), FaultHook.NONE));
         assertEquals(List.of(new Issue(1, "same", "same"), new Issue(2, "same", "same"), new Issue(3, "same", "same")),
-                ledger.issuesWithTitle("same"));
-        assertEquals(3, ledger.operationCount());
+                queries().issuesWithTitle("same"));
+        assertEquals(3, queries().operationCount());
     }
 
     @Test
     void differentFingerprintConflictsWithoutNewRows() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         OperationConflict e = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(id("op-1"), "fp-2", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-2", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
         assertEquals("operation_conflict", e.wireCode());
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
@@ -110,17 +115,18 @@ class AtomicApplyTest extends FreshLedger {
 
     @Test
     void differentPrincipalWithTheSameOperationIdConflicts() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
         OperationIdentity bob = new OperationIdentity("op-1", "bob", BACKEND);
-        OperationConflict e = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(bob, "fp-1", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        OperationConflict e = assertThrows(OperationConflict.class, () -> ledger.applyIssueOnce(ApplyRequest.at(bob,
+                "fp-1", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
         assertEquals("operation_conflict", e.wireCode());
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
         assertEquals(List.of(Map.of("principal", "alice")), rows(file, "SELECT principal FROM operations"));
         // the same holds in partial mode: one namespace of operation ids
-        OperationConflict partial = assertThrows(OperationConflict.class, () -> ledger.applyPartialIssueOnce(bob, "fp-1",
-                "Title", "Body", WINDOW, 101.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        OperationConflict partial = assertThrows(OperationConflict.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(bob, "fp-1", "Title", "Body", WINDOW, 101.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals(CONFLICT, partial.getMessage());
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
@@ -128,13 +134,13 @@ class AtomicApplyTest extends FreshLedger {
     @Test
     void operationIdsFormOneNamespaceWhoeverCameFirst() throws Exception {
         OperationIdentity bob = new OperationIdentity("shared", "bob", BACKEND);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(bob, "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(bob, "fp", "T", "B"), FaultHook.NONE));
         OperationConflict e = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(id("shared"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("shared"), "fp", "T", "B"), FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                ledger.applyIssueOnce(bob, "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(bob, "fp", "T", "B"), FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 
@@ -142,55 +148,60 @@ class AtomicApplyTest extends FreshLedger {
     void identityOfAnotherBackendConflictsBeforeAnythingIsWritten() throws Exception {
         OperationIdentity foreign = new OperationIdentity("op-1", "alice", "sqlite:elsewhere");
         OperationConflict e = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(foreign, "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(foreign, "fp-1", "Title", "Body", WINDOW, 100.0),
+                FaultHook.NONE));
         assertEquals("operation backend 'sqlite:elsewhere' does not match 'sqlite:test'", e.getMessage());
         assertEquals("operation_conflict", e.wireCode());
-        OperationConflict partial = assertThrows(OperationConflict.class, () -> ledger.applyPartialIssueOnce(foreign, "fp-1",
-                "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        OperationConflict partial = assertThrows(OperationConflict.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(foreign, "fp-1", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation backend 'sqlite:elsewhere' does not match 'sqlite:test'", partial.getMessage());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         // the ledger still works afterwards
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0),
+                FaultHook.NONE));
     }
 
     @Test
     void backendCheckIsCaseSensitiveAndExact() throws Exception {
         OperationIdentity upper = new OperationIdentity("op-1", "alice", "SQLITE:TEST");
         OperationConflict e = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(upper, "fp-1", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.unbounded(upper, "fp-1", "T", "B"), FaultHook.NONE));
         assertEquals("operation backend 'SQLITE:TEST' does not match 'sqlite:test'", e.getMessage());
     }
 
     @Test
     void conflictIsCheckedBeforeDeadlines() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
         // authority expired (110), retention expired (120), both: a changed binding still conflicts
         for (double now : new double[] {110.0, 115.0, 120.0, 1000.0}) {
             OperationConflict e = assertThrows(OperationConflict.class,
-                    () -> ledger.applyIssueOnce(id("op-1"), "fp-fresh", "Title", "Body", Deadlines.of(900, 2000, 3000), now,
-                            FaultHook.NONE));
+                    () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-fresh", "Title", "Body",
+                    Deadlines.of(900, 2000, 3000), now), FaultHook.NONE));
             assertEquals(CONFLICT, e.getMessage());
             OperationConflict byPrincipal = assertThrows(OperationConflict.class,
-                    () -> ledger.applyIssueOnce(new OperationIdentity("op-1", "bob", BACKEND), "fp-1", "Title", "Body",
-                            WINDOW, now, FaultHook.NONE));
+                    () -> ledger.applyIssueOnce(ApplyRequest.at(new OperationIdentity("op-1", "bob", BACKEND), "fp-1",
+                    "Title", "Body", WINDOW, now), FaultHook.NONE));
             assertEquals(CONFLICT, byPrincipal.getMessage());
         }
         // and before the "now is required" rule of a bounded replay
         OperationConflict noClock = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(id("op-1"), "fp-fresh", "Title", "Body", WINDOW, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(new ApplyRequest(id("op-1"), "fp-fresh", "Title", "Body", WINDOW,
+                OptionalDouble.empty()), FaultHook.NONE));
         assertEquals(CONFLICT, noClock.getMessage());
         // while the exact replay at the same instant is an expiry, not a conflict
         OperationAuthorityExpired expired = assertThrows(OperationAuthorityExpired.class,
-                () -> ledger.applyIssueOnce(id("op-1"), "fp-1", "Title", "Body", WINDOW, 110.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 110.0),
+                FaultHook.NONE));
         assertEquals("operation authority has expired", expired.getMessage());
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 
     @Test
     void unboundedOperationWithoutClockStoresIssuedAtZero() throws Exception {
-        ApplyResult result = ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), result);
+        ApplyResult result = ledger.applyIssueOnce(ApplyRequest.unbounded(id("op-1"), "fp", "T", "B"), FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
         assertEquals(List.of(Map.of("i", 0.0, "ti", "real", "ta", "null", "tr", "null")), rows(file, """
                 SELECT issued_at AS i, typeof(issued_at) AS ti, typeof(authority_expires_at) AS ta,
                   typeof(replay_expires_at) AS tr FROM operations"""));
@@ -199,21 +210,24 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals(null, record.authorityExpiresAt());
         assertEquals(null, record.replayExpiresAt());
         // an unbounded row replays with or without a clock
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, 1.0e12, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(id("op-1"), "fp", "T", "B"), FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, 1.0e12),
+                FaultHook.NONE));
     }
 
     @Test
     void unboundedOperationWithClockStoresNowAsIssuedAt() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, 1790035200.5, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", Deadlines.UNBOUNDED, 1790035200.5),
+                FaultHook.NONE);
         assertEquals(1790035200.5, ledger.operationRecord(id("op-1")).orElseThrow().issuedAt());
     }
 
     @Test
     void missingIssuedAtFallsBackToNow() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", new Deadlines(null, 300.0, 400.0), 250.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", new Deadlines(null, 300.0, 400.0), 250.0),
+                FaultHook.NONE);
         OperationRecord record = ledger.operationRecord(id("op-1")).orElseThrow();
         assertEquals(250.0, record.issuedAt());
         assertEquals(300.0, record.authorityExpiresAt());
@@ -222,31 +236,36 @@ class AtomicApplyTest extends FreshLedger {
 
     @Test
     void onlyOneDeadlineMayBeGiven() throws Exception {
-        ledger.applyIssueOnce(id("auth-only"), "fp", "T", "B", new Deadlines(100.0, 110.0, null), 100.0, FaultHook.NONE);
-        ledger.applyIssueOnce(id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null, 120.0), 100.0, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("auth-only"), "fp", "T", "B", new Deadlines(100.0, 110.0, null),
+                100.0), FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.at(id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null, 120.0),
+                100.0), FaultHook.NONE);
         // no replay deadline: replay is allowed long after, until authority expires
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), ledger.applyIssueOnce(id("auth-only"), "fp", "T", "B",
-                new Deadlines(100.0, 110.0, null), 109.0, FaultHook.NONE));
-        OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class, () -> ledger.applyIssueOnce(
-                id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null, 120.0), 120.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("auth-only"), "fp", "T", "B", new Deadlines(100.0, 110.0,
+                null), 109.0), FaultHook.NONE));
+        OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("replay-only"), "fp", "T", "B", new Deadlines(100.0,
+                null, 120.0), 120.0), FaultHook.NONE));
         assertEquals("operation replay retention has expired", e.getMessage());
         assertEquals("operation_retention_expired", e.wireCode());
-        assertEquals(new ApplyResult(2, "created 2", true, "applied"), ledger.applyIssueOnce(id("replay-only"), "fp", "T", "B",
-                new Deadlines(100.0, null, 120.0), 119.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(2, "created 2", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("replay-only"), "fp", "T", "B", new Deadlines(100.0, null,
+                120.0), 119.0), FaultHook.NONE));
     }
 
     @Test
     void emptyBodyIsStoredAsGiven() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp", "Title", "", Deadlines.UNBOUNDED, null, FaultHook.NONE);
-        assertEquals(List.of(new Issue(1, "Title", "")), ledger.issuesWithBody(""));
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("op-1"), "fp", "Title", ""), FaultHook.NONE);
+        assertEquals(List.of(new Issue(1, "Title", "")), queries().issuesWithBody(""));
     }
 
     @Test
     void appliedRowIsReplayedByPartialModeWithItsState() throws Exception {
-        ledger.applyIssueOnce(id("op-1"), "fp", "T", "B", WINDOW, 100.0, FaultHook.NONE);
-        ApplyResult replay = ledger.applyPartialIssueOnce(id("op-1"), "fp", "T", "B", WINDOW, 105.0,
+        ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", WINDOW, 100.0), FaultHook.NONE);
+        ApplyResult replay = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", WINDOW, 105.0),
                 PartialSteps.injectedFailures(), FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), replay);
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 }

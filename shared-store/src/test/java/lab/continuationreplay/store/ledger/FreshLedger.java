@@ -20,6 +20,11 @@ abstract class FreshLedger {
         ledger = IssueLedger.open(file, BACKEND);
     }
 
+    /** The read side of the ledger under test, as it is now (a test may reopen {@code ledger}). */
+    LedgerQueries queries() {
+        return new LedgerQueries(ledger);
+    }
+
     @AfterEach
     void close() throws Exception {
         ledger.close();

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import lab.continuationreplay.store.OperationIdentity;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +33,9 @@ class InterruptedOperationTest extends FreshLedger {
 
     private void leaveInProgress(String operationId) throws Exception {
         AssertionError interrupt = new AssertionError("interrupted");
-        AssertionError thrown = assertThrows(AssertionError.class, () -> ledger.applyPartialIssueOnce(id(operationId), "fp",
-                "Title", "Body", WINDOW, 100.0, interruptingWatcher(interrupt), FaultHook.NONE));
+        AssertionError thrown = assertThrows(AssertionError.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id(operationId), "fp", "Title", "Body", WINDOW,
+                100.0), interruptingWatcher(interrupt), FaultHook.NONE));
         assertSame(interrupt, thrown);
     }
 
@@ -42,15 +44,15 @@ class InterruptedOperationTest extends FreshLedger {
     @Test
     void errorInsideTheWatcherStepLeavesTheFirstEffectInProgress() throws Exception {
         leaveInProgress("op-x");
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-x")).orElseThrow();
-        assertEquals("in_progress", record.state());
+        assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
-        assertEquals(List.of(), ledger.watchersFor(1)); // the watcher sub-transaction rolled back
-        assertEquals(List.of(), ledger.compensationsFor(1));
-        assertEquals(1, ledger.operationEvents("op-x").size());
-        OperationEvent attempted = ledger.operationEvents("op-x").get(0);
+        assertEquals(List.of(), queries().watchersFor(1)); // the watcher sub-transaction rolled back
+        assertEquals(List.of(), queries().compensationsFor(1));
+        assertEquals(1, queries().operationEvents("op-x").size());
+        OperationEvent attempted = queries().operationEvents("op-x").get(0);
         assertEquals("watcher", attempted.step());
         assertEquals("attempted", attempted.outcome());
         assertNull(attempted.errorType());
@@ -62,12 +64,13 @@ class InterruptedOperationTest extends FreshLedger {
         leaveInProgress("op-x");
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         OperationInProgress atomic = assertThrows(OperationInProgress.class,
-                () -> ledger.applyIssueOnce(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals("operation 'op-x' is in_progress", atomic.getMessage());
         assertEquals("operation_in_progress", atomic.wireCode());
         List<String> ran = new ArrayList<>();
-        OperationInProgress partial = assertThrows(OperationInProgress.class, () -> ledger.applyPartialIssueOnce(id("op-x"),
-                "fp", "Title", "Body", WINDOW, 101.0,
+        OperationInProgress partial = assertThrows(OperationInProgress.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0),
                 new PartialSteps("w", (c, i, w) -> ran.add("watcher"), (c, i) -> ran.add("compensation")),
                 point -> ran.add(point.label())));
         assertEquals("operation 'op-x' is in_progress", partial.getMessage());
@@ -81,18 +84,22 @@ class InterruptedOperationTest extends FreshLedger {
     void inProgressRowStillConflictsAndExpiresFirst() throws Exception {
         leaveInProgress("op-x");
         OperationConflict conflict = assertThrows(OperationConflict.class,
-                () -> ledger.applyIssueOnce(id("op-x"), "other-fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "other-fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 conflict.getMessage());
-        OperationConflict byPrincipal = assertThrows(OperationConflict.class, () -> ledger.applyIssueOnce(
-                new OperationIdentity("op-x", "bob", BACKEND), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        OperationConflict byPrincipal = assertThrows(OperationConflict.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(new OperationIdentity("op-x", "bob", BACKEND), "fp",
+                "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 byPrincipal.getMessage());
         OperationAuthorityExpired expired = assertThrows(OperationAuthorityExpired.class,
-                () -> ledger.applyIssueOnce(id("op-x"), "fp", "Title", "Body", WINDOW, 110.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 110.0),
+                FaultHook.NONE));
         assertEquals("operation authority has expired", expired.getMessage());
         IllegalArgumentException noClock = assertThrows(IllegalArgumentException.class,
-                () -> ledger.applyIssueOnce(id("op-x"), "fp", "Title", "Body", WINDOW, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(new ApplyRequest(id("op-x"), "fp", "Title", "Body", WINDOW,
+                OptionalDouble.empty()), FaultHook.NONE));
         assertEquals("now_epoch is required to replay a bounded operation", noClock.getMessage());
     }
 
@@ -102,11 +109,13 @@ class InterruptedOperationTest extends FreshLedger {
         ledger.close();
         ledger = IssueLedger.open(file, BACKEND);
         OperationInProgress e = assertThrows(OperationInProgress.class,
-                () -> ledger.applyIssueOnce(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals("operation 'op-x' is in_progress", e.getMessage());
         // and the ledger keeps serving other operations
-        assertEquals(new ApplyResult(2, "created 2", false, "applied"),
-                ledger.applyIssueOnce(id("op-y"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op-y"), "fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
     }
 
     @Test
@@ -118,12 +127,13 @@ class InterruptedOperationTest extends FreshLedger {
                     VALUES ('bare', 'alice', 'sqlite:test', 'fp', 'in_progress', 'x', 'x')""");
         }
         OperationInProgress atomic = assertThrows(OperationInProgress.class,
-                () -> ledger.applyIssueOnce(id("bare"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("bare"), "fp", "T", "B"), FaultHook.NONE));
         assertEquals("operation 'bare' is in_progress", atomic.getMessage());
-        OperationInProgress partial = assertThrows(OperationInProgress.class, () -> ledger.applyPartialIssueOnce(id("bare"),
-                "fp", "T", "B", Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(), FaultHook.NONE));
+        OperationInProgress partial = assertThrows(OperationInProgress.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("bare"), "fp", "T", "B"),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation 'bare' is in_progress", partial.getMessage());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
@@ -140,106 +150,114 @@ class InterruptedOperationTest extends FreshLedger {
                     VALUES ('odd-partial', 'alice', 'sqlite:test', 'fp', 'partial', 1, 'x', 'x')""");
         }
         OperationInProgress e = assertThrows(OperationInProgress.class,
-                () -> ledger.applyIssueOnce(id("odd"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("odd"), "fp", "T", "B"), FaultHook.NONE));
         assertEquals("operation 'odd' is applied", e.getMessage());
         // a partial row with an effect but no result replays as "partial"
-        assertEquals(new ApplyResult(1, "partial", true, "partial"),
-                ledger.applyIssueOnce(id("odd-partial"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "partial", true, "partial"), ledger.applyPartialIssueOnce(id("odd-partial"), "fp",
-                "T", "B", Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(), FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.PARTIAL),
+                ledger.applyIssueOnce(ApplyRequest.unbounded(id("odd-partial"), "fp", "T", "B"), FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.PARTIAL),
+                ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("odd-partial"), "fp", "T", "B"),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
         // partial mode replays an applied row with an effect even without a result text
-        assertEquals(new ApplyResult(1, "partial", true, "applied"), ledger.applyPartialIssueOnce(id("odd"), "fp", "T", "B",
-                Deadlines.UNBOUNDED, null, PartialSteps.injectedFailures(), FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "partial", true, OperationState.APPLIED),
+                ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("odd"), "fp", "T", "B"),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
     }
 
     // ---- fault hook -----------------------------------------------------------------------------------------------
 
     @Test
     void cutAfterLedgerInsertRollsEverythingBack() throws Exception {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ledger.applyIssueOnce(id("op"), "fp",
-                "Title", "Body", WINDOW, 100.0, failAt(CutPoint.AFTER_LEDGER_INSERT)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
+                failAt(CutPoint.AFTER_LEDGER_INSERT)));
         assertEquals("cut at after-ledger-insert", e.getMessage());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 
     @Test
     void cutAfterIssueInsertRollsEverythingBack() throws Exception {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ledger.applyIssueOnce(id("op"), "fp",
-                "Title", "Body", WINDOW, 100.0, failAt(CutPoint.AFTER_ISSUE_INSERT)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
+                failAt(CutPoint.AFTER_ISSUE_INSERT)));
         assertEquals("cut at after-issue-insert", e.getMessage());
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
-        assertEquals(List.of(), ledger.issuesWithTitle("Title"));
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
+        assertEquals(List.of(), queries().issuesWithTitle("Title"));
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
         // the retry is a new operation (nothing was durable); the rolled-back insert never reached sqlite_sequence,
         // so the retry gets issue id 1 again
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 102.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 102.0), FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 
     @Test
     void errorFromTheHookAlsoRollsBack() throws Exception {
         AssertionError halt = new AssertionError("halt");
-        AssertionError thrown = assertThrows(AssertionError.class, () -> ledger.applyIssueOnce(id("op"), "fp", "Title",
-                "Body", WINDOW, 100.0, point -> {
+        AssertionError thrown = assertThrows(AssertionError.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title",
+                "Body", WINDOW, 100.0), point -> {
                     if (point == CutPoint.AFTER_ISSUE_INSERT) {
                         throw halt;
                     }
                 }));
         assertSame(halt, thrown);
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0), FaultHook.NONE));
     }
 
     @Test
     void rolledBackTransactionReleasesTheFileLock() throws Exception {
-        assertThrows(IllegalStateException.class, () -> ledger.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW,
-                100.0, failAt(CutPoint.AFTER_ISSUE_INSERT)));
+        assertThrows(IllegalStateException.class, () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title",
+                "Body", WINDOW, 100.0), failAt(CutPoint.AFTER_ISSUE_INSERT)));
         // a second connection can take the write lock immediately
         try (IssueLedger other = IssueLedger.open(file, BACKEND, 200)) {
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                    other.applyIssueOnce(id("op"), "fp", "Title", "Body", WINDOW, 100.0, FaultHook.NONE));
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                    other.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
+                    FaultHook.NONE));
         }
     }
 
     @Test
     void atomicModeReachesCutPointsInOrderAndPartialModeOnlyItsOwn() throws Exception {
         List<CutPoint> atomic = new ArrayList<>();
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", WINDOW, 100.0, atomic::add);
+        ledger.applyIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", WINDOW, 100.0), atomic::add);
         assertEquals(List.of(CutPoint.AFTER_LEDGER_INSERT, CutPoint.AFTER_ISSUE_INSERT), atomic);
         List<CutPoint> partial = new ArrayList<>();
-        ledger.applyPartialIssueOnce(id("p"), "fp", "T", "B", WINDOW, 100.0, PartialSteps.injectedFailures(), partial::add);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("p"), "fp", "T", "B", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), partial::add);
         assertEquals(List.of(CutPoint.AFTER_PARTIAL_FIRST_COMMIT), partial);
         List<CutPoint> replay = new ArrayList<>();
-        ledger.applyIssueOnce(id("a"), "fp", "T", "B", WINDOW, 101.0, replay::add);
+        ledger.applyIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", WINDOW, 101.0), replay::add);
         assertEquals(List.of(), replay);
     }
 
     @Test
     void cutAfterPartialFirstCommitLeavesExactlyTheDurableFirstEffect() throws Exception {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ledger.applyPartialIssueOnce(id("op-12"),
-                "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
-                failAt(CutPoint.AFTER_PARTIAL_FIRST_COMMIT)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), failAt(CutPoint.AFTER_PARTIAL_FIRST_COMMIT)));
         assertEquals("cut at after-partial-first-commit", e.getMessage());
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
-        assertEquals("in_progress", record.state());
+        assertEquals(OperationState.IN_PROGRESS, record.state());
         assertEquals(1L, record.effectId());
         assertNull(record.result());
         assertEquals(100.0, record.issuedAt());
-        assertEquals(List.of(), ledger.operationEvents("op-12"));
+        assertEquals(List.of(), queries().operationEvents("op-12"));
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
-        OperationInProgress retry = assertThrows(OperationInProgress.class, () -> ledger.applyPartialIssueOnce(id("op-12"),
-                "fp", "Title", "Body", WINDOW, 101.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        OperationInProgress retry = assertThrows(OperationInProgress.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation 'op-12' is in_progress", retry.getMessage());
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }

@@ -43,8 +43,8 @@ class LedgerConcurrencyTest {
                 futures.add(pool.submit(() -> {
                     try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 20_000)) {
                         start.await();
-                        return ledger.applyIssueOnce(id("race"), "fp", "T", "B", Deadlines.of(100, 110, 120), 100.0,
-                                FaultHook.NONE);
+                        return ledger.applyIssueOnce(ApplyRequest.at(id("race"), "fp", "T", "B", Deadlines.of(100, 110,
+                                120), 100.0), FaultHook.NONE);
                     }
                 }));
             }
@@ -55,7 +55,7 @@ class LedgerConcurrencyTest {
                 ApplyResult result = future.get(30, TimeUnit.SECONDS);
                 assertEquals(1, result.effectId());
                 assertEquals("created 1", result.result());
-                assertEquals("applied", result.state());
+                assertEquals(OperationState.APPLIED, result.state());
                 if (result.replayed()) {
                     replayed++;
                 } else {
@@ -105,16 +105,16 @@ class LedgerConcurrencyTest {
             try (Connection holder = jdbc(file); Statement statement = holder.createStatement()) {
                 statement.execute("BEGIN IMMEDIATE");
                 long started = System.nanoTime();
-                SQLException e = assertThrows(SQLException.class, () -> ledger.applyIssueOnce(id("op"), "fp", "T", "B",
-                        Deadlines.UNBOUNDED, null, FaultHook.NONE));
+                SQLException e = assertThrows(SQLException.class,
+                        () -> ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "T", "B"), FaultHook.NONE));
                 long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                 assertTrue(e.getMessage().contains("SQLITE_BUSY"), e.getMessage());
                 assertTrue(waitedMs >= 100, "waited only " + waitedMs + " ms");
                 statement.execute("ROLLBACK");
             }
             // once the lock is gone the same ledger proceeds normally
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"),
-                    ledger.applyIssueOnce(id("op"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                    ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "T", "B"), FaultHook.NONE));
         }
     }
 

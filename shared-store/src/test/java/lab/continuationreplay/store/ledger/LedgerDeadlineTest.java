@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -18,13 +19,23 @@ class LedgerDeadlineTest extends FreshLedger {
     private static final String AUTHORITY = "operation authority has expired";
     private static final String RETENTION = "operation replay retention has expired";
 
-    private ApplyResult apply(String op, Deadlines deadlines, Double now) throws Exception {
-        return ledger.applyIssueOnce(id(op), "fp", "T", "B", deadlines, now, FaultHook.NONE);
+    private static final OptionalDouble NO_CLOCK = OptionalDouble.empty();
+
+    private ApplyResult apply(String op, Deadlines deadlines, double now) throws Exception {
+        return apply(op, deadlines, OptionalDouble.of(now));
     }
 
-    private ApplyResult applyPartial(String op, Deadlines deadlines, Double now) throws Exception {
-        return ledger.applyPartialIssueOnce(id(op), "fp", "T", "B", deadlines, now, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
+    private ApplyResult apply(String op, Deadlines deadlines, OptionalDouble now) throws Exception {
+        return ledger.applyIssueOnce(new ApplyRequest(id(op), "fp", "T", "B", deadlines, now), FaultHook.NONE);
+    }
+
+    private ApplyResult applyPartial(String op, Deadlines deadlines, double now) throws Exception {
+        return applyPartial(op, deadlines, OptionalDouble.of(now));
+    }
+
+    private ApplyResult applyPartial(String op, Deadlines deadlines, OptionalDouble now) throws Exception {
+        return ledger.applyPartialIssueOnce(new ApplyRequest(id(op), "fp", "T", "B", deadlines, now),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
     }
 
     private <T extends Throwable> void assertRefusedWithoutRows(Class<T> type, String message, Executable call)
@@ -43,25 +54,25 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(AUTHORITY, e.getMessage());
         assertEquals("operation_authority_expired", e.wireCode());
         assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(0, ledger.operationCount());
-        assertEquals(0, ledger.issueCount());
+        assertEquals(0, queries().operationCount());
+        assertEquals(0, queries().issueCount());
     }
 
     @Test
     void newOperationJustBeforeAuthorityDeadlineApplies() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", WINDOW, 109.999));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", WINDOW, 109.999));
     }
 
     @Test
     void newOperationAtIssuedAtApplies() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", WINDOW, 100.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", WINDOW, 100.0));
     }
 
     @Test
     void newOperationAtRetentionDeadlineIsRetentionExpired() throws Exception {
         Deadlines longAuthority = Deadlines.of(100, 200, 120);
         assertRefusedWithoutRows(OperationRetentionExpired.class, RETENTION, () -> apply("op", longAuthority, 120.0));
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", longAuthority, 119.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", longAuthority, 119.0));
     }
 
     @Test
@@ -83,7 +94,7 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void replayBeforeAuthorityDeadlineSucceedsAndAtItIsExpired() throws Exception {
         apply("op", WINDOW, 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", WINDOW, 109.0));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.5));
     }
@@ -95,7 +106,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY,
                 () -> apply("op", Deadlines.of(100, 500, 600), 110.0));
         // and a bad request shape is irrelevant on replay: the stored row decides
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 apply("op", new Deadlines(Double.NaN, Double.NaN, Double.NaN), 105.0));
     }
 
@@ -103,7 +114,7 @@ class LedgerDeadlineTest extends FreshLedger {
     void replayAtRetentionDeadlineWithLiveAuthorityIsRetentionExpired() throws Exception {
         Deadlines longAuthority = Deadlines.of(100, 200, 120);
         apply("op", longAuthority, 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", longAuthority, 119.0));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", longAuthority, 119.0));
         OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class, () -> apply("op", longAuthority, 120.0));
         assertEquals(RETENTION, e.getMessage());
         assertEquals("operation_retention_expired", e.wireCode());
@@ -120,11 +131,11 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void partialReplayChecksStoredDeadlines() throws Exception {
         applyPartial("op", WINDOW, 100.0);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 applyPartial("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> applyPartial("op", WINDOW, 110.0));
         // the atomic entry point replays a partial row with the same deadline rules
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"),
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL),
                 apply("op", WINDOW, 109.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> apply("op", WINDOW, 110.0));
     }
@@ -135,20 +146,21 @@ class LedgerDeadlineTest extends FreshLedger {
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 110.0));
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 121.0));
-        assertEquals(1, ledger.operationCount());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().operationCount());
+        assertEquals(1, queries().issueCount());
         assertEquals(before, rows(file, "SELECT * FROM operations"));
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
         OperationRecord tombstone = ledger.operationRecord(id("op")).orElseThrow();
-        assertEquals("applied", tombstone.state());
+        assertEquals(OperationState.APPLIED, tombstone.state());
         assertEquals(1L, tombstone.effectId());
         // a fresh issuance reusing the old id is a conflict, not a new operation
-        OperationConflict conflict = assertThrows(OperationConflict.class, () -> ledger.applyIssueOnce(id("op"), "fp-new",
-                "T", "B", Deadlines.of(200, 210, 220), 200.0, FaultHook.NONE));
+        OperationConflict conflict = assertThrows(OperationConflict.class,
+                () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp-new", "T", "B", Deadlines.of(200, 210, 220),
+                200.0), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 conflict.getMessage());
-        assertEquals(1, ledger.operationCount());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(1, queries().operationCount());
+        assertEquals(1, queries().issueCount());
     }
 
     // ---- the clock ------------------------------------------------------------------------------------------------
@@ -156,20 +168,24 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void boundedNewOperationRequiresNow() throws Exception {
         String message = "now_epoch is required for a bounded operation";
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(100.0, null, null), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, 110.0, null), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, null, 120.0), null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, null));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(100.0, null,
+                null), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, 110.0,
+                null), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", new Deadlines(null, null,
+                120.0), NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, NO_CLOCK));
     }
 
     @Test
     void replayingABoundedRowRequiresNow() throws Exception {
         apply("op", WINDOW, 100.0);
         String message = "now_epoch is required to replay a bounded operation";
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", Deadlines.UNBOUNDED, null));
-        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, null));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", WINDOW, NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
+        assertRefusedWithoutRows(IllegalArgumentException.class, message, () -> applyPartial("op", WINDOW, NO_CLOCK));
     }
 
     @Test
@@ -184,12 +200,14 @@ class LedgerDeadlineTest extends FreshLedger {
     void rowWithOnlyIssuedAtIsNotBoundedForReplay() throws Exception {
         // issued_at alone makes the request bounded (now required) but the stored row has no deadline to enforce
         apply("op", new Deadlines(100.0, null, null), 100.0);
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
     }
 
     @Test
     void unboundedWithoutNowWorks() throws Exception {
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", Deadlines.UNBOUNDED, null));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED,
+                NO_CLOCK));
         assertEquals(0.0, ledger.operationRecord(id("op")).orElseThrow().issuedAt());
         assertEquals(List.of(Map.of("issued_at", 0.0)), rows(file, "SELECT issued_at FROM operations"));
     }
@@ -227,13 +245,28 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void replayMayPrecedeAuthority() throws Exception {
         // the two deadlines are independent; only their relation to issued_at is validated
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", Deadlines.of(100, 200, 101), 100.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.of(100, 200, 101), 100.0));
     }
 
     @Test
     void withoutIssuedAtDeadlinesAreNotComparedToIt() throws Exception {
         // no issued_at: only the expiry rule applies (authority 50 at now 40 is live)
-        assertEquals(new ApplyResult(1, "created 1", false, "applied"), apply("op", new Deadlines(null, 50.0, 60.0), 40.0));
+        assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", new Deadlines(null, 50.0, 60.0), 40.0));
+    }
+
+    @Test
+    void oneRequestBothMalformedAndExpiredGetsTheTimingRefusalAtomicallyAndTheExpiryRefusalPartially() throws Exception {
+        // authority == issued_at (malformed, §5.4) and now == authority (expired, inclusive): the mode decides which
+        // rule answers, as DeadlineRules.admitNewAtomic / admitNewPartial state (seed §5.2 vs §5.3)
+        Deadlines both = Deadlines.of(100, 100, 120);
+        assertRefusedWithoutRows(IllegalArgumentException.class, "authority_expires_at must follow issued_at",
+                () -> apply("op", both, 100.0));
+        assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY, () -> applyPartial("op", both, 100.0));
+        // a clock before every deadline leaves only the timing rule violated: both modes then agree
+        assertRefusedWithoutRows(IllegalArgumentException.class, "now_epoch cannot precede issued_at",
+                () -> apply("op", both, 99.0));
+        assertRefusedWithoutRows(IllegalArgumentException.class, "now_epoch cannot precede issued_at",
+                () -> applyPartial("op", both, 99.0));
     }
 
     @Test
@@ -287,7 +320,7 @@ class LedgerDeadlineTest extends FreshLedger {
                 () -> apply("op", new Deadlines(100.0, 110.0, Double.NaN), Double.NaN));
         // finiteness comes before the "now required" rule
         assertRefusedWithoutRows(IllegalArgumentException.class, "authority_expires_at must be finite",
-                () -> apply("op", new Deadlines(null, Double.POSITIVE_INFINITY, null), null));
+                () -> apply("op", new Deadlines(null, Double.POSITIVE_INFINITY, null), NO_CLOCK));
     }
 
     @Test
@@ -313,7 +346,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(List.of(Map.of("issued_at", 1790035200.0, "authority_expires_at", 1790035260.0,
                 "replay_expires_at", 1790038800.0)),
                 rows(file, "SELECT issued_at, authority_expires_at, replay_expires_at FROM operations"));
-        assertEquals(new ApplyResult(1, "created 1", true, "applied"),
+        assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035259.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY,
                 () -> apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035260.0));

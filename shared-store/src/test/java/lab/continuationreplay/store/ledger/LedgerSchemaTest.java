@@ -116,7 +116,7 @@ class LedgerSchemaTest {
             }
         }, (connection, issueId) -> {});
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 1234)) {
-            ledger.applyPartialIssueOnce(id("op"), "fp", "t", "b", Deadlines.UNBOUNDED, null, probe, FaultHook.NONE);
+            ledger.applyPartialIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "t", "b"), probe, FaultHook.NONE);
         }
         assertEquals(Map.of("foreign_keys", 1, "synchronous", 2, "busy_timeout", 1234, "journal_mode", "wal"), seen);
     }
@@ -125,13 +125,13 @@ class LedgerSchemaTest {
     void reopeningWithTheSameBackendKeepsData() throws Exception {
         Path file = dir.resolve("ledger.sqlite3");
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND)) {
-            ledger.applyIssueOnce(id("op"), "fp", "t", "b", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+            ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "t", "b"), FaultHook.NONE);
         }
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND)) {
-            assertEquals(1, ledger.issueCount());
-            assertEquals(1, ledger.operationCount());
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                    ledger.applyIssueOnce(id("op"), "fp", "t", "b", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
+            assertEquals(1, new LedgerQueries(ledger).operationCount());
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                    ledger.applyIssueOnce(ApplyRequest.unbounded(id("op"), "fp", "t", "b"), FaultHook.NONE));
         }
         assertEquals(List.of(Map.of("key", "backend_id", "value", BACKEND), Map.of("key", "schema_version", "value", "1")),
                 rows(file, "SELECT key, value FROM store_metadata ORDER BY key"));
@@ -146,8 +146,9 @@ class LedgerSchemaTest {
         assertEquals(List.of(Map.of("value", "A")), rows(file, "SELECT value FROM store_metadata WHERE key = 'backend_id'"));
         try (IssueLedger ledger = IssueLedger.open(file, "A")) {
             assertEquals("A", ledger.backendId());
-            assertEquals(new ApplyResult(1, "created 1", false, "applied"), ledger.applyIssueOnce(
-                    new OperationIdentity("op", "alice", "A"), "fp", "t", "b", Deadlines.UNBOUNDED, null, FaultHook.NONE));
+            assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
+                    ledger.applyIssueOnce(ApplyRequest.unbounded(new OperationIdentity("op", "alice", "A"), "fp", "t",
+                    "b"), FaultHook.NONE));
         }
     }
 
@@ -179,7 +180,7 @@ class LedgerSchemaTest {
         Path file = dir.resolve("a").resolve("b").resolve("c").resolve("ledger.sqlite3");
         assertFalse(Files.exists(file.getParent()));
         try (IssueLedger ledger = IssueLedger.open(file, BACKEND)) {
-            assertEquals(0, ledger.issueCount());
+            assertEquals(0, new LedgerQueries(ledger).issueCount());
         }
         assertTrue(Files.isDirectory(dir.resolve("a/b/c")));
         assertTrue(Files.isRegularFile(file));
@@ -216,17 +217,18 @@ class LedgerSchemaTest {
             assertEquals("REAL", operations.get("authority_expires_at"));
             assertEquals("REAL", operations.get("replay_expires_at"));
             assertEquals(12, operations.size());
-            assertEquals(1, ledger.operationCount());
-            assertEquals(1, ledger.issueCount());
-            assertEquals(Optional.of(new OperationRecord(id("old-op"), "old-fp", "applied", 1L, "created 1", 0.0, null, null,
+            assertEquals(1, new LedgerQueries(ledger).operationCount());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
+            assertEquals(Optional.of(new OperationRecord(id("old-op"), "old-fp", OperationState.APPLIED, 1L, "created 1", 0.0, null, null,
                     "2024-01-01T00:00:00+00:00", "2024-01-01T00:00:01+00:00")), ledger.operationRecord(id("old-op")));
             // the migrated row has no deadlines, so it replays without a clock
-            assertEquals(new ApplyResult(1, "created 1", true, "applied"),
-                    ledger.applyIssueOnce(id("old-op"), "old-fp", "old title", "old body", Deadlines.UNBOUNDED, null,
-                            FaultHook.NONE));
+            assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
+                    ledger.applyIssueOnce(ApplyRequest.unbounded(id("old-op"), "old-fp", "old title", "old body"),
+                    FaultHook.NONE));
             // and new bounded rows work in the migrated table
-            assertEquals(new ApplyResult(2, "created 2", false, "applied"),
-                    ledger.applyIssueOnce(id("new-op"), "fp", "t", "b", Deadlines.of(100, 110, 120), 100.0, FaultHook.NONE));
+            assertEquals(new ApplyResult(2, "created 2", false, OperationState.APPLIED),
+                    ledger.applyIssueOnce(ApplyRequest.at(id("new-op"), "fp", "t", "b", Deadlines.of(100, 110, 120),
+                    100.0), FaultHook.NONE));
         }
         assertEquals(List.of(Map.of("operation_id", "new-op", "issued_at", 100.0, "authority_expires_at", 110.0,
                 "replay_expires_at", 120.0)), rows(file, """

@@ -41,11 +41,11 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void injectedFailuresLeaveAPartialOperationWithFullAuditTrail() throws Exception {
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0,
-                PartialSteps.injectedFailures(), FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW,
+                100.0), PartialSteps.injectedFailures(), FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
 
-        List<OperationEvent> events = ledger.operationEvents("op-12");
+        List<OperationEvent> events = queries().operationEvents("op-12");
         assertEquals(List.of(
                 tuple("watcher", "attempted", null),
                 tuple("watcher", "failed", "SyntheticWatcherFailure"),
@@ -54,11 +54,11 @@ class PartialApplyTest extends FreshLedger {
         assertEquals(List.of(1L, 2L, 3L, 4L), events.stream().map(OperationEvent::id).toList());
         assertEquals(List.of("op-12", "op-12", "op-12", "op-12"), events.stream().map(OperationEvent::operationId).toList());
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
-                ledger.compensationsFor(1));
-        assertEquals(List.of(), ledger.watchersFor(1));
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
+                queries().compensationsFor(1));
+        assertEquals(List.of(), queries().watchersFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
         OperationRecord record = ledger.operationRecord(id("op-12")).orElseThrow();
-        assertEquals("partial", record.state());
+        assertEquals(OperationState.PARTIAL, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("partial 1; watcher failed; rollback failed", record.result());
         assertEquals(100.0, record.issuedAt());
@@ -73,36 +73,38 @@ class PartialApplyTest extends FreshLedger {
 
     @Test
     void replayOfAPartialOperationReturnsTheStoredResultWithoutNewEvents() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
         List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
         List<String> seen = new ArrayList<>();
-        ApplyResult replay = ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 105.0,
-                new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c, i) -> seen.add("compensation")),
-                point -> seen.add(point.label()));
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        ApplyResult replay = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW,
+                105.0), new PartialSteps(WATCHER, (c, i, w) -> seen.add("watcher"), (c,
+                i) -> seen.add("compensation")), point -> seen.add(point.label()));
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(), seen); // neither the steps nor the cut point run on replay
-        assertEquals(4, ledger.operationEvents("op-12").size());
+        assertEquals(4, queries().operationEvents("op-12").size());
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
         assertEquals(before, rows(file, "SELECT * FROM operations"));
-        assertEquals("partial", ledger.operationRecord(id("op-12")).orElseThrow().state());
+        assertEquals(OperationState.PARTIAL, ledger.operationRecord(id("op-12")).orElseThrow().state());
     }
 
     @Test
     void partialRowIsReplayedByTheAtomicEntryPoint() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        ApplyResult replay = ledger.applyIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0),
                 FaultHook.NONE);
-        ApplyResult replay = ledger.applyIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, "partial"), replay);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", true, OperationState.PARTIAL), replay);
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
     }
 
     @Test
     void partialReplayWithChangedFingerprintConflicts() throws Exception {
-        ledger.applyPartialIssueOnce(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0, PartialSteps.injectedFailures(),
-                FaultHook.NONE);
-        OperationConflict e = assertThrows(OperationConflict.class, () -> ledger.applyPartialIssueOnce(id("op-12"), "fp-2",
-                "Title", "Body", WINDOW, 130.0, PartialSteps.injectedFailures(), FaultHook.NONE));
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        OperationConflict e = assertThrows(OperationConflict.class,
+                () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp-2", "Title", "Body", WINDOW,
+                130.0), PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation_id is already bound to a different principal, backend, or request fingerprint",
                 e.getMessage());
         assertEquals(List.of(1L, 1L, 4L, 0L, 1L), tableCounts(file));
@@ -113,23 +115,25 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {
             throw new AssertionError("compensation must not run");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 100.0, steps,
-                FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "created 1 with watcher", false, "applied"), result);
-        assertEquals(List.of(WATCHER), ledger.watchersFor(1));
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW,
+                100.0), steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "created 1 with watcher", false, OperationState.APPLIED), result);
+        assertEquals(List.of(WATCHER), queries().watchersFor(1));
         assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "succeeded", null)),
-                eventTuples(ledger.operationEvents("op-w")));
-        assertEquals(List.of(), ledger.compensationsFor(1));
+                eventTuples(queries().operationEvents("op-w")));
+        assertEquals(List.of(), queries().compensationsFor(1));
         OperationRecord record = ledger.operationRecord(id("op-w")).orElseThrow();
-        assertEquals("applied", record.state());
+        assertEquals(OperationState.APPLIED, record.state());
         assertEquals(1L, record.effectId());
         assertEquals("created 1 with watcher", record.result());
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
         // replay of an applied partial-mode operation, through both entry points
-        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
-                ledger.applyPartialIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
-        assertEquals(new ApplyResult(1, "created 1 with watcher", true, "applied"),
-                ledger.applyIssueOnce(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
+                ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0), steps,
+                FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "created 1 with watcher", true, OperationState.APPLIED),
+                ledger.applyIssueOnce(ApplyRequest.at(id("op-w"), "fp", "Title", "Body", WINDOW, 101.0),
+                FaultHook.NONE));
         assertEquals(List.of(1L, 1L, 2L, 1L, 0L), tableCounts(file));
     }
 
@@ -138,23 +142,22 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER, (c, i, w) -> {
             throw new PartialSteps.SyntheticWatcherFailure("injected watcher failure");
         }, (connection, issueId) -> {});
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 100.0, steps,
-                FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, "partial"), result);
-        assertEquals(List.of(
-                tuple("watcher", "attempted", null),
-                tuple("watcher", "failed", "SyntheticWatcherFailure"),
-                tuple("rollback_issue", "attempted", null),
-                tuple("rollback_issue", "succeeded", null)), eventTuples(ledger.operationEvents("op-c")));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "succeeded")), ledger.compensationsFor(1));
-        assertEquals(List.of(new Issue(1, "Title", "Body")), ledger.issuesWithTitle("Title"));
-        assertEquals(1, ledger.issueCount());
-        assertEquals(List.of(), ledger.watchersFor(1));
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-c"), "fp", "Title", "Body", WINDOW,
+                100.0), steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
+        assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "failed",
+                "SyntheticWatcherFailure"), tuple("rollback_issue", "attempted", null), tuple("rollback_issue",
+                "succeeded", null)), eventTuples(queries().operationEvents("op-c")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "succeeded")), queries().compensationsFor(1));
+        assertEquals(List.of(new Issue(1, "Title", "Body")), queries().issuesWithTitle("Title"));
+        assertEquals(1, queries().issueCount());
+        assertEquals(List.of(), queries().watchersFor(1));
         OperationRecord record = ledger.operationRecord(id("op-c")).orElseThrow();
-        assertEquals("partial", record.state());
+        assertEquals(OperationState.PARTIAL, record.state());
         assertEquals("partial 1; watcher failed; rollback succeeded", record.result());
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, "partial"),
-                ledger.applyPartialIssueOnce(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0, steps, FaultHook.NONE));
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback succeeded", true, OperationState.PARTIAL),
+                ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-c"), "fp", "Title", "Body", WINDOW, 101.0), steps,
+                FaultHook.NONE));
     }
 
     @Test
@@ -164,10 +167,12 @@ class PartialApplyTest extends FreshLedger {
             PartialSteps.insertWatcher().apply(connection, issueId, watcher);
             throw new IllegalStateException("after insert");
         }, (connection, issueId) -> {});
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback succeeded", result.result());
-        assertEquals(List.of(), ledger.watchersFor(1));
-        assertEquals(tuple("watcher", "failed", "IllegalStateException"), eventTuples(ledger.operationEvents("op")).get(1));
+        assertEquals(List.of(), queries().watchersFor(1));
+        assertEquals(tuple("watcher", "failed", "IllegalStateException"),
+                eventTuples(queries().operationEvents("op")).get(1));
     }
 
     @Test
@@ -182,12 +187,13 @@ class PartialApplyTest extends FreshLedger {
             }
             throw new PartialSteps.SyntheticCompensationFailure("after update");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
-        assertEquals(List.of(), ledger.issuesWithTitle("rewritten"));
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
+        assertEquals(List.of(), queries().issuesWithTitle("rewritten"));
         assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SyntheticCompensationFailure")),
-                ledger.compensationsFor(1));
+                queries().compensationsFor(1));
     }
 
     @Test
@@ -201,10 +207,12 @@ class PartialApplyTest extends FreshLedger {
                 delete.executeUpdate();
             }
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
-        assertEquals(List.of(new Issue(1, "T", "B")), ledger.issuesWithTitle("T"));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")), ledger.compensationsFor(1));
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
+        assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLiteException")),
+                queries().compensationsFor(1));
     }
 
     @Test
@@ -213,9 +221,10 @@ class PartialApplyTest extends FreshLedger {
         PartialSteps steps = new PartialSteps(WATCHER,
                 (connection, issueId, watcher) -> PartialSteps.insertWatcher().apply(connection, 999, watcher),
                 PartialSteps.injectedFailures().compensationStep());
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
         assertEquals("partial 1; watcher failed; rollback failed", result.result());
-        OperationEvent failed = ledger.operationEvents("op").get(1);
+        OperationEvent failed = queries().operationEvents("op").get(1);
         assertEquals("failed", failed.outcome());
         assertEquals("SQLiteException", failed.errorType());
         assertEquals(0, LedgerTestSupport.count(file, "watchers"));
@@ -228,43 +237,44 @@ class PartialApplyTest extends FreshLedger {
         }, (c, i) -> {
             throw new SQLException("compensation sql");
         });
-        ApplyResult result = ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
-        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, "partial"), result);
-        assertEquals(List.of(
-                tuple("watcher", "attempted", null),
-                tuple("watcher", "failed", "SQLException"),
-                tuple("rollback_issue", "attempted", null),
-                tuple("rollback_issue", "failed", "SQLException")), eventTuples(ledger.operationEvents("op")));
-        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLException")), ledger.compensationsFor(1));
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0),
+                steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(1, "partial 1; watcher failed; rollback failed", false, OperationState.PARTIAL), result);
+        assertEquals(List.of(tuple("watcher", "attempted", null), tuple("watcher", "failed", "SQLException"),
+                tuple("rollback_issue", "attempted", null), tuple("rollback_issue", "failed", "SQLException")),
+                eventTuples(queries().operationEvents("op")));
+        assertEquals(List.of(new Compensation(1, 1, "rollback_issue", "failed:SQLException")),
+                queries().compensationsFor(1));
     }
 
     @Test
     void stepsReceiveTheEffectIdAndWatcherName() throws Exception {
-        ledger.applyIssueOnce(id("first"), "fp", "T", "B", Deadlines.UNBOUNDED, null, FaultHook.NONE);
+        ledger.applyIssueOnce(ApplyRequest.unbounded(id("first"), "fp", "T", "B"), FaultHook.NONE);
         List<Object> seen = new ArrayList<>();
         PartialSteps steps = new PartialSteps("someone@example.test", (c, issueId, watcher) -> {
             seen.add(issueId);
             seen.add(watcher);
             throw new IllegalStateException("no");
         }, (c, issueId) -> seen.add(issueId));
-        ApplyResult result = ledger.applyPartialIssueOnce(id("second"), "fp", "T2", "B2", WINDOW, 100.0, steps,
-                FaultHook.NONE);
-        assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, "partial"), result);
+        ApplyResult result = ledger.applyPartialIssueOnce(ApplyRequest.at(id("second"), "fp", "T2", "B2", WINDOW,
+                100.0), steps, FaultHook.NONE);
+        assertEquals(new ApplyResult(2, "partial 2; watcher failed; rollback succeeded", false, OperationState.PARTIAL), result);
         assertEquals(List.of(2L, "someone@example.test", 2L), seen);
-        assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), ledger.compensationsFor(2));
-        assertEquals(List.of(), ledger.compensationsFor(1));
+        assertEquals(List.of(new Compensation(1, 2, "rollback_issue", "succeeded")), queries().compensationsFor(2));
+        assertEquals(List.of(), queries().compensationsFor(1));
     }
 
     @Test
     void eventsAreScopedToTheirOperation() throws Exception {
-        ledger.applyPartialIssueOnce(id("a"), "fp", "T", "B", WINDOW, 100.0, PartialSteps.injectedFailures(), FaultHook.NONE);
-        ledger.applyPartialIssueOnce(id("b"), "fp", "T", "B", WINDOW, 100.0,
-                new PartialSteps(WATCHER, PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
-        assertEquals(List.of(1L, 2L, 3L, 4L), ledger.operationEvents("a").stream().map(OperationEvent::id).toList());
-        assertEquals(List.of(5L, 6L), ledger.operationEvents("b").stream().map(OperationEvent::id).toList());
-        assertEquals(List.of(), ledger.operationEvents("c"));
-        assertEquals(List.of(WATCHER), ledger.watchersFor(2));
-        assertEquals(List.of(), ledger.watchersFor(1));
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("a"), "fp", "T", "B", WINDOW, 100.0),
+                PartialSteps.injectedFailures(), FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("b"), "fp", "T", "B", WINDOW, 100.0), new PartialSteps(WATCHER,
+                PartialSteps.insertWatcher(), (c, i) -> {}), FaultHook.NONE);
+        assertEquals(List.of(1L, 2L, 3L, 4L), queries().operationEvents("a").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(5L, 6L), queries().operationEvents("b").stream().map(OperationEvent::id).toList());
+        assertEquals(List.of(), queries().operationEvents("c"));
+        assertEquals(List.of(WATCHER), queries().watchersFor(2));
+        assertEquals(List.of(), queries().watchersFor(1));
     }
 
     @Test
@@ -287,14 +297,15 @@ class PartialApplyTest extends FreshLedger {
             try (var select = connection.prepareStatement("SELECT state, effect_id, result FROM operations");
                     var row = select.executeQuery()) {
                 row.next();
-                seenInWatcher.add(new OperationRecord(id("op"), "", row.getString(1), row.getLong(2), row.getString(3),
-                        0.0, null, null, "", ""));
+                OperationState state = OperationState.fromStored(row.getString(1)).orElseThrow();
+                seenInWatcher.add(new OperationRecord(id("op"), "", state, row.getLong(2), row.getString(3), 0.0, null,
+                        null, "", ""));
             }
             PartialSteps.insertWatcher().apply(connection, issueId, watcher);
         }, (c, i) -> {});
-        ledger.applyPartialIssueOnce(id("op"), "fp", "T", "B", WINDOW, 100.0, steps, FaultHook.NONE);
+        ledger.applyPartialIssueOnce(ApplyRequest.at(id("op"), "fp", "T", "B", WINDOW, 100.0), steps, FaultHook.NONE);
         assertEquals(1, seenInWatcher.size());
-        assertEquals("in_progress", seenInWatcher.get(0).state());
+        assertEquals(OperationState.IN_PROGRESS, seenInWatcher.get(0).state());
         assertEquals(1L, seenInWatcher.get(0).effectId());
         assertNull(seenInWatcher.get(0).result());
     }

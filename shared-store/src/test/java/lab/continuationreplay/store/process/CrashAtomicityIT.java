@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.nio.file.Path;
 import java.util.List;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationInProgress;
 import lab.continuationreplay.store.ledger.OperationRecord;
+import lab.continuationreplay.store.ledger.OperationState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,13 +39,13 @@ class CrashAtomicityIT {
         assertEquals(status, outcome.exitStatus());
         assertNull(outcome.line(), "a halted process prints no result");
         try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
-            assertEquals(0, ledger.issueCount());
-            assertEquals(0, ledger.operationCount());
+            assertEquals(0, new LedgerQueries(ledger).issueCount());
+            assertEquals(0, new LedgerQueries(ledger).operationCount());
             // Nothing was committed, so the same operation can still commit exactly once.
-            var result = ledger.applyIssueOnce(new OperationIdentity("op-1", "alice", BACKEND), "fp-1", "title", "body",
-                    Deadlines.of(100, 400, 460), 100.0, FaultHook.NONE);
+            var result = ledger.applyIssueOnce(ApplyRequest.at(new OperationIdentity("op-1", "alice", BACKEND), "fp-1",
+                    "title", "body", Deadlines.of(100, 400, 460), 100.0), FaultHook.NONE);
             assertEquals("created 1", result.result());
-            assertEquals(1, ledger.issueCount());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
         }
     }
 
@@ -53,17 +56,18 @@ class CrashAtomicityIT {
         assertEquals(73, outcome.exitStatus());
         try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
             OperationIdentity identity = new OperationIdentity("op-1", "alice", BACKEND);
-            assertEquals(1, ledger.issueCount());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
             OperationRecord row = ledger.operationRecord(identity).orElseThrow();
-            assertEquals(OperationRecord.IN_PROGRESS, row.state());
+            assertEquals(OperationState.IN_PROGRESS, row.state());
             assertEquals(1L, row.effectId());
             assertNull(row.result());
-            assertEquals(List.of(), ledger.operationEvents("op-1"));
+            assertEquals(List.of(), new LedgerQueries(ledger).operationEvents("op-1"));
             // The interrupted operation is never redone: a retry is told it is in progress.
-            assertEquals("operation_in_progress", org.junit.jupiter.api.Assertions.assertThrows(OperationInProgress.class,
-                    () -> ledger.applyIssueOnce(identity, "fp-1", "title", "body", Deadlines.of(100, 400, 460), 100.0,
-                            FaultHook.NONE)).wireCode());
-            assertEquals(1, ledger.issueCount());
+            assertEquals("operation_in_progress",
+                    org.junit.jupiter.api.Assertions.assertThrows(OperationInProgress.class,
+                    () -> ledger.applyIssueOnce(ApplyRequest.at(identity, "fp-1", "title", "body", Deadlines.of(100,
+                    400, 460), 100.0), FaultHook.NONE)).wireCode());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
         }
     }
 
@@ -74,7 +78,7 @@ class CrashAtomicityIT {
         assertEquals(0, outcome.exitStatus());
         assertEquals("applied 1 false created 1", outcome.line());
         try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
-            assertEquals(1, ledger.issueCount());
+            assertEquals(1, new LedgerQueries(ledger).issueCount());
         }
     }
 }

@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.guard.LabFault;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationRejected;
 import lab.continuationreplay.store.ledger.PartialSteps;
 
@@ -31,7 +33,7 @@ public final class LedgerChild {
             if (command.equals("open")) {
                 awaitBarrier(parent);
                 try (IssueLedger ledger = IssueLedger.open(db, backend)) {
-                    System.out.println("opened " + ledger.issueCount());
+                    System.out.println("opened " + new LedgerQueries(ledger).issueCount());
                 }
                 return;
             }
@@ -41,10 +43,10 @@ public final class LedgerChild {
             try (IssueLedger ledger = IssueLedger.open(db, backend)) {
                 awaitBarrier(parent);
                 Deadlines deadlines = Deadlines.of(100, 400, 460);
-                ApplyResult result = command.equals("partial")
-                        ? ledger.applyPartialIssueOnce(identity, fingerprint, "title", "body", deadlines, 100.0,
-                                PartialSteps.injectedFailures(), hook)
-                        : ledger.applyIssueOnce(identity, fingerprint, "title", "body", deadlines, 100.0, hook);
+                ApplyResult result = command.equals("partial") ? ledger.applyPartialIssueOnce(ApplyRequest.at(identity,
+                        fingerprint, "title", "body", deadlines, 100.0), PartialSteps.injectedFailures(),
+                        hook) : ledger.applyIssueOnce(ApplyRequest.at(identity, fingerprint, "title", "body",
+                        deadlines, 100.0), hook);
                 System.out.println("applied " + result.effectId() + " " + result.replayed() + " " + result.result());
             }
         } catch (OperationRejected rejected) {

@@ -11,10 +11,13 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerQueries;
+import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.store.ledger.PartialSteps;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,12 +53,13 @@ class ReadBackTest {
     }
 
     private ApplyResult apply(OperationIdentity identity, String fingerprint, String title, String body) throws Exception {
-        return ledger.applyIssueOnce(identity, fingerprint, title, body, DEADLINES, (double) NOW, FaultHook.NONE);
+        return ledger.applyIssueOnce(ApplyRequest.at(identity, fingerprint, title, body, DEADLINES, (double) NOW),
+                FaultHook.NONE);
     }
 
     private ApplyResult applyPartial(OperationIdentity identity, String title, PartialSteps steps) throws Exception {
-        return ledger.applyPartialIssueOnce(identity, "fp-" + identity.operationId(), title, "b", DEADLINES, (double) NOW,
-                steps, FaultHook.NONE);
+        return ledger.applyPartialIssueOnce(ApplyRequest.at(identity, "fp-" + identity.operationId(), title, "b",
+                DEADLINES, (double) NOW), steps, FaultHook.NONE);
     }
 
     /** Deletes an issue row behind the ledger's back (foreign keys off in this connection only): an orphan. */
@@ -138,8 +142,8 @@ class ReadBackTest {
             throw new Crash();
         }, (connection, issueId) -> { });
         assertThrows(Crash.class, () -> applyPartial(OP, "t", crashing));
-        assertEquals("in_progress", ledger.operationRecord(OP).orElseThrow().state());
-        assertEquals(1, ledger.issueCount());
+        assertEquals(OperationState.IN_PROGRESS, ledger.operationRecord(OP).orElseThrow().state());
+        assertEquals(1, queries().issueCount());
         assertEquals(new EffectObservation(OP, "2026-09-22T00:00:00+00:00", true, SCOPE, EffectState.UNKNOWN, List.of(),
                 "operation ledger state is 'in_progress'", null, OP), readBack(NOW).reconcileOperation(OP));
     }
@@ -268,8 +272,8 @@ class ReadBackTest {
         readBack.observeByTitle("t", "op");
         readBack.observeByBody("b", "op");
         readBack.observeIssueWithWatcher("t", "w", "op");
-        assertEquals(1, ledger.issueCount());
-        assertEquals(1, ledger.operationCount());
+        assertEquals(1, queries().issueCount());
+        assertEquals(1, queries().operationCount());
     }
 
     @Test
@@ -277,5 +281,9 @@ class ReadBackTest {
         assertEquals("2026-09-22T00:00:00+00:00", EpochClock.isoOffset(1_790_035_200L));
         assertEquals("2026-09-22T00:02:00+00:00", EpochClock.isoOffset(1_790_035_320L));
         assertEquals("2026-09-22T00:05:59+00:00", EpochClock.isoOffset(1_790_035_559L));
+    }
+
+    private LedgerQueries queries() {
+        return new LedgerQueries(ledger);
     }
 }
