@@ -140,10 +140,13 @@ class LabMatrixIT {
         copyTree(out, flipped);
         Path transcript = flipped.resolve("java/case-01/server.transcript.log");
         String text = Files.readString(transcript);
-        assertTrue(text.contains("\\\"replayed\\\":true"), "the transcript holds the replay flag to flip");
-        Files.writeString(transcript, text.replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
+        // the flag stands twice in a reply: in the structured content, and escaped in the text content
+        assertTrue(text.contains("\"replayed\":true") && text.contains("\\\"replayed\\\":true"), "the transcript holds the flag");
+        Files.writeString(transcript, text.replace("\"replayed\":true", "\"replayed\":false")
+                .replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
         Forger.reseal(flipped.resolve("java"), "01");
-        assertRefusedByTheJudgement(flipped, "case 01: fail", "replayed_flags\\\":[false,false]");
+        assertRefusedByTheJudgement(flipped, "case 01: fail", "differs from the frozen");
+        assertTrue(verifyOutput(flipped).contains("[false,false]"), "the outcome the forgery produced is named");
 
         Path exit = dir.resolve("forged-exit-status");
         copyTree(out, exit);
@@ -153,6 +156,10 @@ class LabMatrixIT {
         Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
         Forger.reseal(exit.resolve("java"), "09");
         assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
+    }
+
+    private static String verifyOutput(Path evidence) throws Exception {
+        return LabProcess.run(List.of("verify", evidence.toString()), Map.of(), "").stdout();
     }
 
     private static void assertRefusedByTheJudgement(Path evidence, String which, String message) throws Exception {
