@@ -96,29 +96,27 @@ class StdoutOnlyFramesIT {
 
     @Test
     void theJavaServerWithAStaleArchiveWritesOnlyFrames() throws Exception {
-        ObjectNode call = Servers.arguments("stale-archive", "stale archive");
-        try (ServerProcess server = ServerProcess.start(withArchive(staleServerArchive, "-jar", serverJar.toString()),
-                alice().environment(), dir.resolve("java.transcript.log"), dir.resolve("java.stderr.log"), ServerProcess.READ_TIMEOUT)) {
-            String state = Servers.firstRound(server, call);
-            JsonNode reply = Servers.continuation(server, call, "alpha", state);
-            assertEquals("complete", reply.at("/result/resultType").textValue(), reply.toString());
-        }
-        assertRejectedOnStderrAndOnlyFramesOnStdout("java");
-        assertEquals(1, StoreRows.count(alice().database(), "issues"));
+        commitOnceAndCheckTheWire("java", withArchive(staleServerArchive, "-jar", serverJar.toString()), alice().environment());
     }
 
     @Test
     void theFixturesBridgeWithAStaleArchiveKeepsItsProtocolClean() throws Exception {
         Map<String, String> environment = new HashMap<>(alice().environment());
         environment.put("LAB_BRIDGE_COMMAND", ExactJson.mapper().writeValueAsString(withArchive(staleBridgeArchive, "-jar", bridgeJar.toString())));
-        ObjectNode call = Servers.arguments("stale-bridge-archive", "stale bridge archive");
-        try (ServerProcess server = ServerProcess.start(ServerKind.TYPESCRIPT.command(LabHome.resolve()), environment,
-                dir.resolve("typescript.transcript.log"), dir.resolve("typescript.stderr.log"), java.time.Duration.ofSeconds(30))) {
+        commitOnceAndCheckTheWire("typescript", ServerKind.TYPESCRIPT.command(LabHome.resolve()), environment);
+    }
+
+    /** Both rounds of one guarded call; the JVM rejected its archive (stderr says so) and stdout held frames only. */
+    private void commitOnceAndCheckTheWire(String name, List<String> command, Map<String, String> environment) throws Exception {
+        ObjectNode call = Servers.arguments("stale-archive-" + name, "stale archive " + name);
+        // the fixture's first call waits for the bridge JVM it starts
+        try (ServerProcess server = ServerProcess.start(command, environment, dir.resolve(name + ".transcript.log"),
+                dir.resolve(name + ".stderr.log"), java.time.Duration.ofSeconds(30))) {
             String state = Servers.firstRound(server, call);
             JsonNode reply = Servers.continuation(server, call, "alpha", state);
             assertEquals("complete", reply.at("/result/resultType").textValue(), reply.toString());
         }
-        assertRejectedOnStderrAndOnlyFramesOnStdout("typescript");
+        assertRejectedOnStderrAndOnlyFramesOnStdout(name);
         assertEquals(1, StoreRows.count(alice().database(), "issues"));
     }
 
