@@ -149,9 +149,12 @@ class LabMatrixIT {
         Path transcript = flipped.resolve("java/case-01/server.transcript.log");
         String text = Files.readString(transcript);
         assertTrue(text.contains("\\\"replayed\\\":true"), "the transcript holds the replay flag to flip");
-        Files.writeString(transcript, text.replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
+        // The flag is on the wire twice: escaped in the text content and in structuredContent, which the checker reads.
+        Files.writeString(transcript, text.replace("\\\"replayed\\\":true", "\\\"replayed\\\":false")
+                .replace("\"replayed\":true", "\"replayed\":false"));
         Forger.reseal(flipped.resolve("java"), "01");
-        assertRefusedByTheJudgement(flipped, "case 01: fail", "replayed_flags\\\":[false,false]");
+        // The outcome sits in stdout escaped twice (JSON in a violation, the violation in the report's JSON).
+        assertRefusedByTheJudgement(flipped, "case 01: fail", "replayed_flags\\\\\\\":[false,false]");
 
         Path exit = dir.resolve("forged-exit-status");
         copyTree(out, exit);
