@@ -2,18 +2,17 @@ package lab.continuationreplay.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.history.Format;
 
 /**
  * {@code bench.json}: the machine, the mode, each benchmark's figures and goals in the issue's order, and the tally.
  * Renders nothing itself; {@link BenchMarkdown} and {@link BenchHtml} read this JSON only.
  */
 public final class BenchReport {
-    public static final String SCHEMA = "continuation-replay-lab/bench/1";
     /** The benchmarks of the issue, in its order. */
     public static final List<String> BENCHMARKS = List.of("guard_overhead", "ledger_throughput", "bridge_round_trip",
             "fingerprint", "matrix_wall_time", "memory");
@@ -22,8 +21,8 @@ public final class BenchReport {
 
     public static ObjectNode of(boolean quick, String startedUtc, double seconds, ObjectNode machine,
             Map<String, BenchResult> results, Map<String, Double> durations) {
-        ObjectNode json = JsonNodeFactory.instance.objectNode();
-        json.put("schema", SCHEMA);
+        // The format member replaces the report's former "schema" member: one version marker, checked like every other.
+        ObjectNode json = Format.BENCH.document();
         json.put("mode", quick ? "quick" : "full");
         json.put("started_utc", startedUtc);
         json.put("duration_s", Round.of(seconds));

@@ -34,7 +34,9 @@ class BenchReportTest {
     @Test
     void everyBenchmarkInTheIssuesOrderWithTheTally() {
         ObjectNode report = report();
-        assertEquals(BenchReport.SCHEMA, report.get("schema").textValue());
+        assertEquals("format", report.fieldNames().next(), "the format comes first");
+        assertEquals("bench/1", report.get("format").textValue());
+        assertEquals(null, report.get("schema"), "the format member replaced the former schema member");
         assertEquals("quick", report.get("mode").textValue());
         List<String> ids = new java.util.ArrayList<>();
         report.get("benchmarks").fieldNames().forEachRemaining(ids::add);

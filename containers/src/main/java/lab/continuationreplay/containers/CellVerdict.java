@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
 import lab.continuationreplay.matrix.verify.MatrixFolder;
 import lab.continuationreplay.matrix.verify.Verifier;
 import lab.continuationreplay.vectors.CanonicalJson;
@@ -70,7 +72,16 @@ public record CellVerdict(
         JsonNode first = null;
         for (String name : attempts.keySet()) {
             Path file = folder.resolve(name).resolve("provenance.json");
-            JsonNode provenance = Files.exists(file) ? ExactJson.parse(Files.readString(file)) : ExactJson.mapper().createObjectNode();
+            JsonNode provenance = ExactJson.mapper().createObjectNode();
+            if (Files.exists(file)) {
+                try {
+                    provenance = Format.PROVENANCE.read(Files.readString(file), name + "/provenance.json");
+                } catch (FormatException e) {
+                    // Runtimes read from a document of another format would be guesses; the cell fails on the format.
+                    problems.add(e.getMessage());
+                    continue;
+                }
+            }
             String java = provenance.path("java_version").asText(null);
             String node = provenance.path("node_version").asText(null);
             if (!cell.matches(java, node)) {

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.matrix.verify.Verifier;
 import lab.continuationreplay.vectors.CanonicalJson;
 import lab.continuationreplay.vectors.ExactJson;
@@ -46,7 +47,7 @@ public final class RuntimeTable {
 
     public static ObjectNode summarise(List<CellVerdict> cells, double imageSeconds) throws IOException {
         JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode table = f.objectNode();
+        ObjectNode table = Format.RUNTIMES.document();
         ArrayNode rows = table.putArray("cells");
         boolean allOk = !cells.isEmpty();
         for (CellVerdict cell : cells) {

@@ -27,6 +27,8 @@ class RuntimeTableTest {
         List<CellVerdict> cells = List.of(cell(17, 20, r.record("01", "{\"effects\":1}", false), List.of()),
                 cell(25, 22, r.record("01", "{\"effects\":1}", false), List.of()));
         JsonNode table = RuntimeTable.summarise(cells, 3.0);
+        assertEquals("format", table.fieldNames().next(), "the format comes first");
+        assertEquals("runtimes/1", table.path("format").asText());
         assertTrue(table.path("all_ok").asBoolean());
         assertTrue(table.path("outcomes_identical_across_cells").asBoolean());
         assertTrue(table.path("records_identical_across_cells").asBoolean());

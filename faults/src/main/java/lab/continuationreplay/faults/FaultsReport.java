@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Writes {@code faults.json} (every figure) and {@code FAULTS.md} (one table row per experiment and scope). */
@@ -19,7 +20,7 @@ public final class FaultsReport {
     private FaultsReport() {}
 
     public static ObjectNode toJson(FaultSession session, List<ExperimentReport> reports) {
-        ObjectNode root = ExactJson.mapper().createObjectNode();
+        ObjectNode root = Format.FAULTS.document();
         root.put("quick", session.quick());
         root.put("seed", session.seed());
         ArrayNode sdks = root.putArray("sdks");

@@ -26,6 +26,8 @@ class FaultsReportTest {
         ObjectNode json = FaultsReport.toJson(SESSION, List.of(
                 new ExperimentReport("soak", "kills", true, perSdk, List.of(), 10),
                 new ExperimentReport("scan", "secrets", false, flat, List.of("found a key in x.log"), 20)));
+        assertEquals("format", json.fieldNames().next(), "the format comes first");
+        assertEquals("faults/1", json.path("format").asText());
         assertFalse(json.path("passed").asBoolean());
         assertEquals(7, json.path("seed").asLong());
         String table = FaultsReport.table(json);

@@ -1,6 +1,7 @@
 package lab.continuationreplay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.cases.MatrixCases;
 import lab.continuationreplay.matrix.cases.Controls;
@@ -96,7 +98,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
-        JsonNode controls;
+        ObjectNode controls;
         boolean ok = true;
         List<String> lines = new ArrayList<>();
         // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
@@ -133,7 +135,7 @@ final class MatrixCommand implements Callable<Integer> {
                     }));
                 }
             }
-            Future<JsonNode> controlRun = pool.submit(() -> Controls.run(folder, home));
+            Future<ObjectNode> controlRun = pool.submit(() -> Controls.run(folder, home));
             for (Map.Entry<String, Future<Verifier.Verdict>> run : sdkRuns.entrySet()) {
                 Verifier.Verdict verdict = result(run.getValue());
                 records.put(run.getKey(), verdict.records());
@@ -152,8 +154,9 @@ final class MatrixCommand implements Callable<Integer> {
         } finally {
             pool.shutdownNow();
         }
+        // A stamped copy: the same controls also sit inside comparison.json, which carries its own format.
         Files.writeString(folder.resolve("controls").resolve("controls.json"),
-                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(controls) + "\n");
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Format.CONTROLS.stamp(controls.deepCopy())) + "\n");
         ok &= controls.path("all_witnessed").asBoolean();
         lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
         long vectorsStarted = System.nanoTime();

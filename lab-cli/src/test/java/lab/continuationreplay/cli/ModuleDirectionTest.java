@@ -1,5 +1,7 @@
 package lab.continuationreplay.cli;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,12 +14,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dependencies between the lab's modules point one way: lab-core ← matrix ← {bench, containers}; lab-core ← faults;
- * everything ← lab-cli. Maven already refuses an import of a module a pom does not name; these rules also refuse a
+ * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← {bench, containers};
+ * lab-core ← faults; everything ← lab-cli. Maven already refuses an import of a module a pom does not name; these rules also refuse a
  * pom that names one the wrong way, and keep the jobs apart inside the matrix module. They read the main classes of
  * every module (lab-cli sees them all), never test classes.
  */
 class ModuleDirectionTest {
+    private static final String LAB = "lab.continuationreplay..";
+    private static final String VECTORS = "lab.continuationreplay.vectors..";
+    private static final String HISTORY = "lab.continuationreplay.history..";
     private static final String CORE = "lab.continuationreplay.core..";
     private static final String MATRIX = "lab.continuationreplay.matrix..";
     private static final String FAULTS = "lab.continuationreplay.faults..";
@@ -29,6 +34,9 @@ class ModuleDirectionTest {
 
     static List<ArchRule> rules() {
         return List.of(
+                noClasses().that().resideInAPackage(HISTORY).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(HISTORY, VECTORS)))
+                        .because("the evidence format is read by every job and the checker, so it may lean on vectors only"),
                 noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
                         .resideInAnyPackage(MATRIX, FAULTS, BENCH, CONTAINERS, CLI)
                         .because("lab-core is the bottom of the lab: the driver, the processes, the settings"),
@@ -66,8 +74,17 @@ class ModuleDirectionTest {
     void aWrongWayDependencyIsCaught() throws Exception {
         JavaClasses planted = new ClassFileImporter()
                 .importClasses(Class.forName("lab.continuationreplay.core.wrongway.ReachesIntoTheRunner"));
-        EvaluationResult result = rules().get(0).evaluate(planted);
-        assertTrue(result.hasViolation(), "lab-core reaching into the matrix runner must violate the first rule");
+        EvaluationResult result = rules().get(1).evaluate(planted);
+        assertTrue(result.hasViolation(), "lab-core reaching into the matrix runner must violate the lab-core rule");
         assertTrue(result.getFailureReport().toString().contains("MatrixRunner"), result.getFailureReport().toString());
+    }
+
+    @Test
+    void theHistoryModuleLeaningOnLabCoreIsCaught() throws Exception {
+        JavaClasses planted = new ClassFileImporter()
+                .importClasses(Class.forName("lab.continuationreplay.history.wrongway.ReachesIntoTheCore"));
+        EvaluationResult result = rules().get(0).evaluate(planted);
+        assertTrue(result.hasViolation(), "history reaching into lab-core must violate the history rule");
+        assertTrue(result.getFailureReport().toString().contains("LabHome"), result.getFailureReport().toString());
     }
 }

@@ -31,6 +31,8 @@ class LabBenchCommandIT {
         System.out.printf("lab bench --quick took %.1f s%n", seconds);
 
         JsonNode report = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
+        assertEquals("format", report.fieldNames().next(), "the format comes first");
+        assertEquals("bench/1", report.path("format").asText());
         assertEquals("quick", report.path("mode").asText());
         for (String fact : List.of("cores", "cpu_model", "memory_mib", "jdk", "node")) {
             assertFalse(report.path("machine").path(fact).asText().isEmpty(), fact);

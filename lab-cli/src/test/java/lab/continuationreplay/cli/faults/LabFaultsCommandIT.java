@@ -30,6 +30,8 @@ class LabFaultsCommandIT {
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
         JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
+        assertEquals("format", json.fieldNames().next(), "the format comes first");
+        assertEquals("faults/1", json.path("format").asText());
         assertTrue(json.path("quick").asBoolean());
         assertEquals(List.of("java", "typescript"), texts(json.path("sdks")));
         List<String> names = new ArrayList<>();

@@ -51,7 +51,15 @@ class LabMatrixIT {
             assertFalse(Files.exists(attempt.resolve("case-03/store.sqlite3-wal")), "evidence databases are sealed");
             String provenance = Files.readString(attempt.resolve("provenance.json"));
             assertFalse(provenance.contains(lab.continuationreplay.core.servers.WireSettings.STATE_KEY_HEX), "no key in evidence");
+            assertFormat("provenance/1", attempt.resolve("provenance.json"));
+            assertFormat("requested/1", attempt.resolve("requested.json"));
+            assertFormat("processes/1", attempt.resolve("case-09/processes.json"));
+            for (String line : Files.readAllLines(attempt.resolve("results.jsonl"))) {
+                assertEquals("results/1", ExactJson.parse(line).path("format").asText(), line);
+            }
         }
+        assertFormat("comparison/1", out.resolve("comparison.json"));
+        assertFormat("controls/1", out.resolve("controls/controls.json"));
         for (String report : List.of("COMPARISON.md", "comparison.json", "report.html")) {
             assertTrue(Files.size(out.resolve(report)) > 0, report);
         }
@@ -156,6 +164,48 @@ class LabMatrixIT {
         Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
         Forger.reseal(exit.resolve("java"), "09");
         assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
+    }
+
+    /** An evidence run written before format versions: the checker names each document and the remedy, nothing else. */
+    @Test
+    void verifyRefusesARunWrittenBeforeFormatVersionsWithASentence() throws Exception {
+        Path older = dir.resolve("older-run");
+        copyTree(out, older);
+        // What a lab before format versions wrote: requested.json a bare array, records without a format member.
+        Path requested = older.resolve("java/requested.json");
+        Files.writeString(requested, ExactJson.mapper().writerWithDefaultPrettyPrinter()
+                .writeValueAsString(ExactJson.parse(Files.readString(requested)).path("cases")) + "\n");
+        Path results = older.resolve("java/results.jsonl");
+        List<String> records = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(results)) {
+            com.fasterxml.jackson.databind.node.ObjectNode record = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(line);
+            record.remove("format");
+            records.add(lab.continuationreplay.vectors.CanonicalJson.canonical(record));
+        }
+        Files.write(results, records);
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", older.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout() + verdict.stderr());
+        JsonNode report = ExactJson.parse(verdict.stdout());
+        assertEquals(List.of(
+                "java/requested.json has no format version (it is a JSON array, not an object): written by a lab before"
+                        + " format versions; re-run lab matrix",
+                "java/results.jsonl: record 1 has no format version: written by a lab before format versions; re-run lab matrix",
+                "java/results.jsonl: 11 more records refused for their format"),
+                texts(report.path("java").path("problems")));
+        assertEquals(List.of(), texts(report.path("typescript").path("problems")), "the untouched attempt still verifies");
+        assertFalse(verdict.stderr().contains("Exception"), verdict.stderr());
+    }
+
+    private static void assertFormat(String tag, Path file) throws Exception {
+        JsonNode document = ExactJson.parse(Files.readString(file));
+        assertEquals("format", document.fieldNames().next(), file + ": the format comes first");
+        assertEquals(tag, document.path("format").asText(), file.toString());
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new java.util.ArrayList<>();
+        array.forEach(n -> texts.add(n.asText()));
+        return texts;
     }
 
     private static String verifyOutput(Path evidence) throws Exception {

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
 import lab.continuationreplay.matrix.run.CaseContext;
-import lab.continuationreplay.vectors.ExactJson;
 
 /** Everything known about one case, read back from its folder only: wire, rows and how each process ended. */
 public record CaseFacts(String caseId, WireFacts wire, DbFacts db, List<ProcessExit> exits) {
@@ -15,9 +16,20 @@ public record CaseFacts(String caseId, WireFacts wire, DbFacts db, List<ProcessE
     /** A process of the case and its exit status (null if it never ended, which is itself a finding). */
     public record ProcessExit(String name, Integer status) {}
 
-    public static CaseFacts read(String caseId, Path caseFolder) throws IOException, SQLException {
+    /**
+     * Reads the case's facts from its folder.
+     *
+     * @throws FormatException when {@code processes.json} is not one this lab reads (an older run's bare array)
+     */
+    public static CaseFacts read(String caseId, Path caseFolder) throws IOException, SQLException, FormatException {
         List<ProcessExit> exits = new ArrayList<>();
-        JsonNode processes = ExactJson.parse(java.nio.file.Files.readString(caseFolder.resolve(CaseContext.PROCESSES)));
+        String where = (caseFolder.getParent() == null ? "" : caseFolder.getParent().getFileName() + "/")
+                + caseFolder.getFileName() + "/" + CaseContext.PROCESSES;
+        JsonNode processes = Format.PROCESSES.read(java.nio.file.Files.readString(caseFolder.resolve(CaseContext.PROCESSES)), where)
+                .path("processes");
+        if (!processes.isArray()) {
+            throw new FormatException(where + " has no \"processes\" array");
+        }
         for (JsonNode process : processes) {
             JsonNode status = process.path("exit_status");
             exits.add(new ProcessExit(process.path("name").textValue(), status.isIntegralNumber() ? status.intValue() : null));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Writes {@code comparison.json}, {@code COMPARISON.md} and {@code report.html} at the top of a matrix folder. */
@@ -15,7 +16,7 @@ public final class ReportFiles {
 
     public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, Map<String, List<JsonNode>> crossCells,
             JsonNode controls, JsonNode vectors) throws IOException {
-        ObjectNode comparison = Comparison.compare(recordsBySdk);
+        ObjectNode comparison = Format.COMPARISON.stamp(Comparison.compare(recordsBySdk));
         comparison.set("controls", controls);
         com.fasterxml.jackson.databind.node.ArrayNode cross = comparison.putArray("cross_sdk_recovery");
         crossCells.forEach((cell, records) -> records.forEach(r -> cross.addObject()

@@ -1,7 +1,7 @@
 package lab.continuationreplay.matrix.run;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +11,7 @@ import lab.continuationreplay.core.client.CaseProcess;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -74,11 +75,12 @@ public final class CaseContext implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        ArrayNode record = JsonNodeFactory.instance.arrayNode();
+        ObjectNode record = Format.PROCESSES.document();
+        ArrayNode spawned = record.putArray("processes");
         long started = System.nanoTime();
         for (CaseProcess process : processes) {
             process.close();
-            record.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
+            spawned.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
         }
         PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
         Files.writeString(folder.resolve(PROCESSES), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
 import lab.continuationreplay.matrix.evidence.Outcomes;
@@ -24,7 +25,8 @@ public final class CaseRecord {
     public static ObjectNode of(MatrixCase matrixCase, String sdk, CaseFacts facts, Map<String, String> hashes,
             String machineryError) {
         List<String> violations = Predicate.violations(facts, sdk);
-        ObjectNode record = JsonNodeFactory.instance.objectNode();
+        // Stamped here, so the runner's record and the checker's recomputation of it carry the same format.
+        ObjectNode record = Format.RESULTS.document();
         record.put("case_id", matrixCase.id());
         record.put("name", matrixCase.name());
         record.put("expected", matrixCase.expected());

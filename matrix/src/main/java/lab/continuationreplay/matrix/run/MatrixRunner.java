@@ -11,6 +11,7 @@ import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.CanonicalJson;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -41,8 +42,10 @@ public final class MatrixRunner {
         Files.createDirectories(attempt);
         Files.writeString(attempt.resolve("provenance.json"),
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home)) + "\n");
-        Files.writeString(attempt.resolve(REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-                cases.stream().map(c -> java.util.Map.of("id", c.id(), "name", c.name(), "expected", c.expected())).toList()) + "\n");
+        ObjectNode requested = Format.REQUESTED.document();
+        requested.set("cases", ExactJson.mapper().valueToTree(
+                cases.stream().map(c -> java.util.Map.of("id", c.id(), "name", c.name(), "expected", c.expected())).toList()));
+        Files.writeString(attempt.resolve(REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(requested) + "\n");
         List<JsonNode> records = new ArrayList<>();
         StringBuilder lines = new StringBuilder();
         for (MatrixCase matrixCase : cases) {

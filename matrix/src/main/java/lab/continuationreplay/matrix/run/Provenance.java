@@ -1,6 +1,5 @@
 package lab.continuationreplay.matrix.run;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +11,7 @@ import java.util.stream.Stream;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
 /** Where an attempt came from: runtimes, SDK versions and hashes of the code that ran. Never environment values. */
@@ -19,7 +19,7 @@ public final class Provenance {
     private Provenance() {}
 
     public static ObjectNode of(ServerKind sdk, Path home) throws IOException {
-        ObjectNode p = JsonNodeFactory.instance.objectNode();
+        ObjectNode p = Format.PROVENANCE.document();
         p.put("sdk", sdk.label());
         p.put("protocol_version", "2026-07-28");
         p.put("java_version", System.getProperty("java.version"));

@@ -1,11 +1,14 @@
 package lab.continuationreplay.matrix.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
 import lab.continuationreplay.matrix.cases.MatrixCase;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.evidence.CaseFacts;
@@ -32,7 +35,9 @@ public final class Verifier {
 
     /**
      * Verifies an attempt against the frozen {@code known} cases: the attempt's {@code requested.json} names which of
-     * them it was asked to run, and each must match a frozen case id and classification.
+     * them it was asked to run, and each must match a frozen case id and classification. Every document is checked for
+     * its format before anything in it is read: an attempt written by an older lab, or by another version of it, is
+     * refused with one problem line naming the file and the version, never read as if it were this lab's.
      */
     public static Verdict verify(Path attempt, List<MatrixCase> known) throws Exception {
         String sdk = attempt.getFileName().toString();
@@ -42,7 +47,16 @@ public final class Verifier {
         if (!Files.exists(requested)) {
             return new Verdict(sdk, known.size(), 0, 0, List.of("missing " + requested), List.of());
         }
-        for (JsonNode entry : ExactJson.parse(Files.readString(requested))) {
+        Path results = attempt.resolve(MatrixRunner.RESULTS);
+        // Both documents' formats first, so an older run hears about each of them, before any of their content counts.
+        List<String> formatProblems = new ArrayList<>();
+        JsonNode requestedCases = requestedCases(requested, sdk, formatProblems);
+        List<String> lines = Files.exists(results) ? Files.readAllLines(results) : null;
+        List<JsonNode> records = lines == null ? List.of() : records(lines, sdk, formatProblems);
+        if (!formatProblems.isEmpty()) {
+            return new Verdict(sdk, known.size(), 0, 0, List.copyOf(formatProblems), List.of());
+        }
+        for (JsonNode entry : requestedCases) {
             MatrixCase frozen = known.stream().filter(c -> c.id().equals(entry.path("id").asText())).findFirst().orElse(null);
             if (frozen == null || !frozen.expected().equals(entry.path("expected").asText())) {
                 problems.add("requested case " + entry + " is not a frozen case");
@@ -50,14 +64,8 @@ public final class Verifier {
                 cases.add(frozen);
             }
         }
-        Path results = attempt.resolve(MatrixRunner.RESULTS);
-        if (!Files.exists(results)) {
+        if (lines == null) {
             return new Verdict(sdk, cases.size(), 0, 0, List.of("missing " + results), List.of());
-        }
-        List<String> lines = Files.readAllLines(results);
-        List<JsonNode> records = new ArrayList<>();
-        for (String line : lines) {
-            records.add(ExactJson.parse(line));
         }
         if (records.size() != cases.size()) {
             problems.add(records.size() + " records for " + cases.size() + " requested cases");
@@ -77,8 +85,15 @@ public final class Verifier {
                 problems.add("case " + id + ": artifacts differ from their recorded hashes");
                 continue;
             }
+            CaseFacts facts;
+            try {
+                facts = CaseFacts.read(id, folder);
+            } catch (FormatException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
             JsonNode machinery = stored.get("machinery_error");
-            JsonNode recomputed = CaseRecord.of(matrixCase, stored.path("sdk").asText(), CaseFacts.read(id, folder), hashes,
+            JsonNode recomputed = CaseRecord.of(matrixCase, stored.path("sdk").asText(), facts, hashes,
                     machinery == null ? null : machinery.asText());
             if (!CanonicalJson.canonical(recomputed).equals(lines.get(i))) {
                 problems.add("case " + id + ": facts recomputed from the artifacts differ from the record");
@@ -95,5 +110,44 @@ public final class Verifier {
             problems.add("SUMMARY.json does not match the records");
         }
         return new Verdict(sdk, cases.size(), records.size(), passed, List.copyOf(problems), List.copyOf(records));
+    }
+
+    /** The requested cases, or null (and a problem line) when requested.json is not one this checker reads. */
+    private static JsonNode requestedCases(Path requested, String sdk, List<String> formatProblems) throws IOException {
+        String where = sdk + "/" + MatrixRunner.REQUESTED;
+        try {
+            JsonNode cases = Format.REQUESTED.read(Files.readString(requested), where).path("cases");
+            if (!cases.isArray()) {
+                throw new FormatException(where + " has no \"cases\" array");
+            }
+            return cases;
+        } catch (FormatException e) {
+            formatProblems.add(e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Every record of results.jsonl whose format this checker reads. An older run refuses every record the same way,
+     * so the first refusal is the problem line and a count stands for the rest.
+     */
+    private static List<JsonNode> records(List<String> lines, String sdk, List<String> formatProblems) {
+        String file = sdk + "/" + MatrixRunner.RESULTS;
+        List<JsonNode> records = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            try {
+                records.add(Format.RESULTS.read(lines.get(i), file + ": record " + (i + 1)));
+            } catch (FormatException e) {
+                refused.add(e.getMessage());
+            }
+        }
+        if (!refused.isEmpty()) {
+            formatProblems.add(refused.get(0));
+        }
+        if (refused.size() > 1) {
+            formatProblems.add(file + ": " + (refused.size() - 1) + " more records refused for their format");
+        }
+        return records;
     }
 }

@@ -1,0 +1,131 @@
+package lab.continuationreplay.history;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+import lab.continuationreplay.vectors.CanonicalJsonException;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * The format of every JSON document the lab writes, one constant per kind, each with its version. A document carries
+ * its tag ({@code "results/1"}) in a {@code "format"} member; a reader checks the tag before it reads anything else,
+ * so evidence written by another version of the lab is refused with a sentence, never misread or met with a parse
+ * error deep inside a reader. Raise a version when a reader of the old shape would misread the new one.
+ */
+public enum Format {
+    /** One record of an attempt's {@code results.jsonl}. */
+    RESULTS("results", 1, "lab matrix"),
+    /** An attempt's {@code requested.json}: the cases it was asked to run. */
+    REQUESTED("requested", 1, "lab matrix"),
+    /** A case's {@code processes.json}: each process in spawn order and its exit status. */
+    PROCESSES("processes", 1, "lab matrix"),
+    /** An attempt's {@code provenance.json}: runtimes, SDK versions, hashes of the code that ran. */
+    PROVENANCE("provenance", 1, "lab matrix"),
+    /** A matrix folder's {@code comparison.json}. */
+    COMPARISON("comparison", 1, "lab matrix"),
+    /** A matrix folder's {@code controls/controls.json}. */
+    CONTROLS("controls", 1, "lab matrix"),
+    /** {@code lab bench}'s {@code bench.json}. */
+    BENCH("bench", 1, "lab bench"),
+    /** {@code lab faults}'s {@code faults.json}. */
+    FAULTS("faults", 1, "lab faults"),
+    /** {@code lab matrix --in-container}'s {@code runtimes.json}. */
+    RUNTIMES("runtimes", 1, "lab matrix --in-container");
+
+    /** The member that carries the tag, first in every document. */
+    public static final String MEMBER = "format";
+
+    private final String kind;
+    private final int version;
+    private final String writtenBy;
+
+    Format(String kind, int version, String writtenBy) {
+        this.kind = kind;
+        this.version = version;
+        this.writtenBy = writtenBy;
+    }
+
+    public String kind() {
+        return kind;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    /** The command that writes this kind of document: what to run again when an old one is refused. */
+    public String writtenBy() {
+        return writtenBy;
+    }
+
+    /** {@code kind/version}, e.g. {@code "results/1"}: the value of the format member. */
+    public String tag() {
+        return kind + "/" + version;
+    }
+
+    /**
+     * Puts this format's tag into {@code document} as its first member (so a reader, or a person, sees it at once)
+     * and returns the same node. A format member already present is replaced, never duplicated.
+     */
+    public ObjectNode stamp(ObjectNode document) {
+        ObjectNode rest = document.deepCopy();
+        rest.remove(MEMBER);
+        document.removeAll();
+        document.put(MEMBER, tag());
+        document.setAll(rest);
+        return document;
+    }
+
+    /** A new object holding only this format's tag, for writers that build their document member by member. */
+    public ObjectNode document() {
+        return stamp(ExactJson.mapper().createObjectNode());
+    }
+
+    /**
+     * Checks that {@code document} carries this format's tag. {@code where} names the document in the message, e.g.
+     * {@code java/requested.json} or {@code java/results.jsonl: record 1}.
+     *
+     * @return the document as an object, for the caller to read on
+     * @throws FormatException when it is not an object, has no format member, or carries another tag
+     */
+    public ObjectNode check(JsonNode document, String where) throws FormatException {
+        if (document == null || !document.isObject()) {
+            throw new FormatException(where + " has no format version (it is " + shape(document) + ", not an object):"
+                    + beforeVersions());
+        }
+        JsonNode found = document.get(MEMBER);
+        if (found == null) {
+            throw new FormatException(where + " has no format version:" + beforeVersions());
+        }
+        if (!found.isTextual() || !found.textValue().equals(tag())) {
+            throw new FormatException(where + ": format " + found + " is not one this checker reads (it reads \"" + tag() + "\")");
+        }
+        return (ObjectNode) document;
+    }
+
+    /**
+     * Parses {@code text} with the lab's exact parser and checks its format: a document that is not JSON at all is
+     * refused with the same kind of sentence, never with the parser's exception.
+     */
+    public ObjectNode read(String text, String where) throws FormatException {
+        JsonNode document;
+        try {
+            document = ExactJson.parse(text);
+        } catch (CanonicalJsonException e) {
+            throw new FormatException(where + " is not JSON (" + e.getMessage() + "); expected a \"" + tag() + "\" document");
+        }
+        return check(document, where);
+    }
+
+    private String beforeVersions() {
+        return " written by a lab before format versions; re-run " + writtenBy;
+    }
+
+    private static String shape(JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            return "empty";
+        }
+        return Map.of("ARRAY", "a JSON array", "STRING", "a JSON string", "NUMBER", "a JSON number", "BOOLEAN",
+                "a JSON boolean", "NULL", "JSON null").getOrDefault(node.getNodeType().name(), "a JSON value");
+    }
+}
