@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.client.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.StoreRows;
@@ -81,7 +81,7 @@ final class GuardOverheadBench {
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         boolean guarded = kind != ServerKind.UNGUARDED;
-        String tool = guarded ? CaseProcess.CREATE : "create_issue";
+        String tool = guarded ? ToolClient.CREATE : "create_issue";
         int total = plan.warmupCalls() + plan.timedCalls();
         long[] roundOne = new long[plan.timedCalls()];
         long[] continuation = new long[plan.timedCalls()];
@@ -106,7 +106,7 @@ final class GuardOverheadBench {
                 if (!first.inputRequired() || first.requestState() == null) {
                     throw new IllegalStateException(kind.label() + ": round one did not ask for input: " + first.raw());
                 }
-                Reply committed = new Reply(server.callTool(tool, arguments, CaseProcess.accepted("alpha"), first.requestState()));
+                Reply committed = new Reply(server.callTool(tool, arguments, ToolClient.accepted("alpha"), first.requestState()));
                 long t2 = System.nanoTime();
                 if (committed.refused() || committed.inputRequired()) {
                     throw new IllegalStateException(kind.label() + ": the continuation did not commit: " + committed.raw());

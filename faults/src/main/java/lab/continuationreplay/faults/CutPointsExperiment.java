@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.readback.EffectState;
 import lab.continuationreplay.store.recovery.RecoveryAction;
@@ -80,10 +82,10 @@ final class CutPointsExperiment implements FaultExperiment {
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         String operationId = "cut-" + cut.exitStatus();
-        ObjectNode arguments = WireClient.arguments(operationId, cut.mode());
+        ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, cut.mode());
         String state;
         String exit;
-        try (WireClient faulty = WireClient.start(session, sdk, settings.withFault(cut.fault()), folder, "faulty")) {
+        try (ToolClient faulty = FaultServers.client(session.home(), sdk, settings.withFault(cut.fault()), folder, "faulty")) {
             state = faulty.roundOne(arguments);
             exit = lostReply(faulty, arguments, state, sdk);
         }
@@ -102,10 +104,10 @@ final class CutPointsExperiment implements FaultExperiment {
         }
         String retry;
         RecoveryState settled;
-        try (WireClient recovery = WireClient.start(session, sdk, settings, folder, "recovery")) {
+        try (ToolClient recovery = FaultServers.client(session.home(), sdk, settings, folder, "recovery")) {
             settled = StatusRecovery.settle(recovery, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
                     new TransportFailure("reply lost at " + cut.fault()));
-            Reply again = recovery.continuation(arguments, state, "fault body");
+            Reply again = recovery.commit(arguments, state, "fault body");
             retry = again.refused() ? again.mechanism()
                     : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
         }
@@ -131,9 +133,9 @@ final class CutPointsExperiment implements FaultExperiment {
      * The continuation whose reply the fault loses. Java exits at every cut; the TypeScript fixture exits at 70 (it
      * drops its own reply) and survives 71–73, which kill its bridge child and fail the call with the child's status.
      */
-    private static String lostReply(WireClient faulty, ObjectNode arguments, String state, ServerKind sdk) throws Exception {
+    private static String lostReply(ToolClient faulty, ObjectNode arguments, String state, ServerKind sdk) throws Exception {
         try {
-            Reply reply = faulty.continuation(arguments, state, "fault body");
+            Reply reply = faulty.commit(arguments, state, "fault body");
             String text = reply.refusalText();
             String prefix = "bridge machinery failure: ";
             if (sdk == ServerKind.TYPESCRIPT && text != null && text.startsWith(prefix)) {

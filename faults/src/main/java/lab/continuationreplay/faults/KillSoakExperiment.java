@@ -8,10 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.readback.EffectState;
 import lab.continuationreplay.store.recovery.RecoveryState;
@@ -59,11 +61,11 @@ final class KillSoakExperiment implements FaultExperiment {
         try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700)) {
             for (int i = 0; i < operations; i++) {
                 String operationId = "soak-" + i;
-                ObjectNode arguments = WireClient.arguments(operationId, "atomic");
+                ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, "atomic");
                 String state = roundOne(server, killer, arguments);
                 Reply reply;
                 try {
-                    reply = server.ready(killer).continuation(arguments, state, "soak body " + i);
+                    reply = server.ready(killer).commit(arguments, state, "soak body " + i);
                 } catch (TransportFailure lost) {
                     reply = null;
                 }
@@ -155,7 +157,7 @@ final class KillSoakExperiment implements FaultExperiment {
         private final ServerKind sdk;
         private final WireSettings settings;
         private final Path folder;
-        private WireClient current;
+        private ToolClient current;
         private int starts;
 
         Server(FaultSession session, ServerKind sdk, WireSettings settings, Path folder) {
@@ -165,7 +167,7 @@ final class KillSoakExperiment implements FaultExperiment {
             this.folder = folder;
         }
 
-        WireClient ready(Killer killer) throws Exception {
+        ToolClient ready(Killer killer) throws Exception {
             if (current != null && current.isAlive()) {
                 return current;
             }
@@ -173,7 +175,7 @@ final class KillSoakExperiment implements FaultExperiment {
                 current.close();
             }
             starts++;
-            current = WireClient.start(session, sdk, settings, folder, String.format("server-%03d", starts));
+            current = FaultServers.client(session.home(), sdk, settings, folder, String.format("server-%03d", starts));
             current.process().request("tools/list", JsonNodeFactory.instance.objectNode());
             // A cold first call (class loading, opening the ledger) takes longer than most kill delays; warm the
             // status path first so the kills land among operations rather than always on the first one.

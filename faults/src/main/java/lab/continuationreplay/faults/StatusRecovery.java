@@ -1,6 +1,7 @@
 package lab.continuationreplay.faults;
 
 import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.recovery.ContinuationConsumer;
 import lab.continuationreplay.store.recovery.RecoveryState;
@@ -10,7 +11,7 @@ import lab.continuationreplay.store.recovery.WireObservation;
 final class StatusRecovery {
     private StatusRecovery() {}
 
-    static RecoveryState settle(WireClient client, OperationIdentity identity, Throwable lost) throws Exception {
+    static RecoveryState settle(ToolClient client, OperationIdentity identity, Throwable lost) throws Exception {
         ContinuationConsumer consumer = new ContinuationConsumer(identity);
         RecoveryState uncertain = consumer.transportFailed(lost);
         if (uncertain.freshWriteAuthorized()) {

@@ -9,10 +9,12 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -55,7 +57,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
     private String lockHeld(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
         Path folder = session.folder(name(), sdk.label(), "lock-held");
         Path database = folder.resolve("store.sqlite3");
-        try (WireClient client = WireClient.start(session, sdk, WireSettings.matrix(database, "alice"), folder, "server")) {
+        try (ToolClient client = FaultServers.client(session.home(), sdk, WireSettings.matrix(database, "alice"), folder, "server")) {
             Connection[] holder = new Connection[1];
             Fault lock = new Fault() {
                 @Override
@@ -93,8 +95,8 @@ final class StorageFaultsExperiment implements FaultExperiment {
             Path database = tmpfs.path().resolve("store.sqlite3");
             WireSettings settings = WireSettings.matrix(database, "alice");
             String readOnlyState;
-            ObjectNode readOnlyArguments = WireClient.arguments(sdk.label() + "-read-only-during", "atomic");
-            try (WireClient client = WireClient.start(session, sdk, settings, folder, "server")) {
+            ObjectNode readOnlyArguments = ToolClient.arguments(sdk.label() + "-read-only-during", "fault " + sdk.label() + "-read-only-during", "atomic");
+            try (ToolClient client = FaultServers.client(session.home(), sdk, settings, folder, "server")) {
                 Path filler = tmpfs.path().resolve("filler");
                 Fault full = new Fault() {
                     @Override
@@ -114,7 +116,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
             // is on before the next server opens the ledger: it must serve, refuse the write, and recover in place.
             long issuesBefore = StoreRows.count(database, "issues");
             tmpfs.readOnly(true);
-            try (WireClient client = WireClient.start(session, sdk, settings, folder, "server-read-only")) {
+            try (ToolClient client = FaultServers.client(session.home(), sdk, settings, folder, "server-read-only")) {
                 figures.put("read_only", readOnlyScenario(client, database, issuesBefore, tmpfs, readOnlyArguments, readOnlyState,
                         sdk.label() + " read-only", findings));
             } finally {
@@ -137,20 +139,20 @@ final class StorageFaultsExperiment implements FaultExperiment {
      * its continuation (must be refused with a storage error), the fault cleared, and the same continuation again
      * (must create the one effect).
      */
-    private static String scenario(WireClient client, Path database, Fault fault, String label, List<String> findings)
+    private static String scenario(ToolClient client, Path database, Fault fault, String label, List<String> findings)
             throws Exception {
         String tag = label.replaceAll("[^a-z]+", "-");
-        ObjectNode warm = WireClient.arguments(tag + "-before", "atomic");
-        client.continuation(warm, client.roundOne(warm), "before the fault");
+        ObjectNode warm = ToolClient.arguments(tag + "-before", "fault " + tag + "-before", "atomic");
+        client.commit(warm, client.roundOne(warm), "before the fault");
         long issuesBefore = StoreRows.count(database, "issues");
-        ObjectNode arguments = WireClient.arguments(tag + "-during", "atomic");
+        ObjectNode arguments = ToolClient.arguments(tag + "-during", "fault " + tag + "-during", "atomic");
         String state = client.roundOne(arguments);
         fault.on();
         return underFault(client, database, issuesBefore, fault, arguments, state, label, findings);
     }
 
     /** The server started on a read-only file system: the write is refused, and commits once it is writable again. */
-    private static String readOnlyScenario(WireClient client, Path database, long issuesBefore, Tmpfs tmpfs,
+    private static String readOnlyScenario(ToolClient client, Path database, long issuesBefore, Tmpfs tmpfs,
             ObjectNode arguments, String state, String label, List<String> findings) throws Exception {
         Fault alreadyOn = new Fault() {
             @Override
@@ -165,12 +167,12 @@ final class StorageFaultsExperiment implements FaultExperiment {
     }
 
     /** The continuation while the fault is on, then the rows, then the same continuation once the fault is off. */
-    private static String underFault(WireClient client, Path database, long issuesBefore, Fault fault, ObjectNode arguments,
+    private static String underFault(ToolClient client, Path database, long issuesBefore, Fault fault, ObjectNode arguments,
             String state, String label, List<String> findings) throws Exception {
         long started = System.nanoTime();
         String refusal;
         try {
-            Reply reply = client.continuation(arguments, state, "during the fault");
+            Reply reply = client.commit(arguments, state, "during the fault");
             refusal = reply.refused() ? reply.refusalText() : null;
             if (refusal == null) {
                 findings.add(label + ": the write succeeded despite the fault: " + reply.raw());
@@ -193,7 +195,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
         }
         String resumed;
         try {
-            Reply again = client.continuation(arguments, state, "during the fault");
+            Reply again = client.commit(arguments, state, "during the fault");
             resumed = again.refused() ? "refused: " + again.refusalText()
                     : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
         } catch (TransportFailure e) {

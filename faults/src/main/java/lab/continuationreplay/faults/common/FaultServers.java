@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
@@ -35,5 +36,15 @@ public final class FaultServers {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * A client on a new server of {@code kind}, transcript and stderr named after {@code name}, with no request sent
+     * yet: the experiments that provoke faults decide what the first call is.
+     */
+    public static ToolClient client(Path home, ServerKind kind, WireSettings settings, Path folder, String name)
+            throws IOException {
+        return ToolClient.on(ServerProcess.start(kind.command(home), settings.environment(), folder.resolve(name + ".transcript.log"),
+                folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT));
     }
 }

@@ -16,10 +16,9 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import lab.continuationreplay.faults.FaultSession;
-import lab.continuationreplay.faults.common.Calls;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.faults.common.LedgerRows;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.client.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
@@ -152,7 +151,7 @@ final class WireFuzzRun {
         }
         ObjectNode params = json.objectNode();
         int roll = random.nextInt(100);
-        ObjectNode arguments = Calls.arguments(operationId, "fuzz title " + n, random.nextInt(4) == 0 ? "partial" : "atomic");
+        ObjectNode arguments = ToolClient.arguments(operationId, "fuzz title " + n, random.nextInt(4) == 0 ? "partial" : "atomic");
         if (roll < 35) {
             String token;
             try {
@@ -162,15 +161,15 @@ final class WireFuzzRun {
                 return null;
             }
             frame.put("method", "tools/call");
-            params.put("name", CaseProcess.CREATE).set("arguments", arguments);
-            params.set("inputResponses", CaseProcess.accepted("fuzz body " + n));
+            params.put("name", ToolClient.CREATE).set("arguments", arguments);
+            params.set("inputResponses", ToolClient.accepted("fuzz body " + n));
             params.put("requestState", token);
         } else if (roll < 60) {
             frame.put("method", "tools/call");
-            params.put("name", CaseProcess.CREATE).set("arguments", arguments);
+            params.put("name", ToolClient.CREATE).set("arguments", arguments);
         } else if (roll < 75) {
             frame.put("method", "tools/call");
-            params.put("name", CaseProcess.STATUS).set("arguments", json.objectNode().put("operation_id", operationId));
+            params.put("name", ToolClient.STATUS).set("arguments", json.objectNode().put("operation_id", operationId));
         } else if (roll < 85) {
             frame.put("method", "server/discover");
         } else {
@@ -249,7 +248,7 @@ final class WireFuzzRun {
     private String roundOne(int n, ObjectNode arguments) throws Exception {
         ObjectNode frame = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0").put("id", "prep-" + n).put("method", "tools/call");
         ObjectNode params = frame.putObject("params");
-        params.put("name", CaseProcess.CREATE).set("arguments", arguments);
+        params.put("name", ToolClient.CREATE).set("arguments", arguments);
         params.set("_meta", WireEnvelope.meta());
         server.sendRaw(frame.toString());
         JsonNode reply = awaitReply("s:prep-" + n, READ_TIMEOUT);
@@ -417,11 +416,11 @@ final class WireFuzzRun {
     /** A valid round one, continuation and status at the end: the server still serves. */
     private boolean finalCall() {
         try {
-            ObjectNode arguments = Calls.arguments("fz-" + sdk.label() + "-final", "fuzz final", "atomic");
-            String token = Calls.roundOne(server, arguments);
-            Reply commit = Calls.continuation(server, CaseProcess.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "final body");
-            Reply status = Calls.status(server, "fz-" + sdk.label() + "-final");
-            return Calls.isSuccess(commit) && "applied".equals(status.structured().path("state").asText());
+            ObjectNode arguments = ToolClient.arguments("fz-" + sdk.label() + "-final", "fuzz final", "atomic");
+            String token = ToolClient.on(server).roundOne(arguments);
+            Reply commit = ToolClient.on(server).continuation(ToolClient.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "final body");
+            Reply status = ToolClient.on(server).status("fz-" + sdk.label() + "-final");
+            return commit.isSuccess() && "applied".equals(status.structured().path("state").asText());
         } catch (TransportFailure | IllegalStateException e) {
             finding("final call: " + e.getMessage());
             return false;

@@ -12,9 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.faults.FaultSession;
-import lab.continuationreplay.faults.common.Calls;
 import lab.continuationreplay.faults.common.LedgerRows;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.client.Reply;
 import lab.continuationreplay.core.servers.JavaCommand;
 import lab.continuationreplay.core.servers.ServerKind;
@@ -72,7 +71,7 @@ final class ProxyRun {
                 settings.environment(), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)
                 .toleratingDamagedLines()) {
             for (int k = 0; k < operations; k++) {
-                ObjectNode arguments = Calls.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
+                ObjectNode arguments = ToolClient.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
                 if (operate(proxied, arguments)) {
                     clientBelievesApplied.add(arguments.path("operation_id").asText());
                 }
@@ -157,7 +156,7 @@ final class ProxyRun {
         String token = null;
         for (int attempt = 0; attempt < ATTEMPTS && token == null; attempt++) {
             try {
-                Reply reply = new Reply(server.callTool(CaseProcess.CREATE, arguments, null, null));
+                Reply reply = new Reply(server.callTool(ToolClient.CREATE, arguments, null, null));
                 token = reply.inputRequired() ? reply.requestState() : null;
             } catch (TransportFailure lost) {
                 // round one has no effect: simply ask again
@@ -172,14 +171,14 @@ final class ProxyRun {
                 continuationRetries++;
             }
             try {
-                Reply reply = Calls.continuation(server, CaseProcess.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "proxy body");
-                if (Calls.isSuccess(reply)) {
+                Reply reply = ToolClient.on(server).continuation(ToolClient.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "proxy body");
+                if (reply.isSuccess()) {
                     if (attempt > 0) {
                         recoveredByRetry++;
                     }
                     return true;
                 }
-                if (Calls.isStateRefusal(reply)) {
+                if (reply.isStateRefusal()) {
                     return null;
                 }
                 if (!"operation_in_progress".equals(reply.mechanism())) {
@@ -204,8 +203,8 @@ final class ProxyRun {
     private JsonNode statusOf(ServerProcess server, String operationId) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             try {
-                Reply reply = Calls.status(server, operationId);
-                if (Calls.isSuccess(reply) && reply.structured().path("operationId").asText().equals(operationId)) {
+                Reply reply = ToolClient.on(server).status(operationId);
+                if (reply.isSuccess() && reply.structured().path("operationId").asText().equals(operationId)) {
                     return reply.structured();
                 }
             } catch (TransportFailure lost) {

@@ -13,10 +13,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import lab.continuationreplay.faults.FaultSession;
-import lab.continuationreplay.faults.common.Calls;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.faults.common.LedgerRows;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.client.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
@@ -146,9 +145,9 @@ final class TokenAttackRun {
             return otherArguments(base);
         } else if (roll < 19) {
             ObjectNode status = JsonNodeFactory.instance.objectNode().put("operation_id", base.arguments().path("operation_id").asText());
-            return new Attack("other-tool", "get_operation_status", CaseProcess.STATUS, status, text(token), main);
+            return new Attack("other-tool", "get_operation_status", ToolClient.STATUS, status, text(token), main);
         } else if (roll < 20) {
-            return new Attack("expired", "clock " + (later - WireSettings.T0) + " s after issue", CaseProcess.CREATE,
+            return new Attack("expired", "clock " + (later - WireSettings.T0) + " s after issue", ToolClient.CREATE,
                     base.arguments(), text(token), laterServer);
         } else if (roll < 22) {
             return nonString(base);
@@ -158,7 +157,7 @@ final class TokenAttackRun {
     }
 
     private Attack attack(String kind, String variant, Minted base, JsonNode state) {
-        return new Attack(kind, variant, CaseProcess.CREATE, base.arguments(), state == null ? text(base.token()) : state, main);
+        return new Attack(kind, variant, ToolClient.CREATE, base.arguments(), state == null ? text(base.token()) : state, main);
     }
 
     private Attack otherArguments(Minted base) {
@@ -182,7 +181,7 @@ final class TokenAttackRun {
                 variant = "title case";
             }
         }
-        return new Attack("other-arguments", variant, CaseProcess.CREATE, changed, text(base.token()), main);
+        return new Attack("other-arguments", variant, ToolClient.CREATE, changed, text(base.token()), main);
     }
 
     private Attack nonString(Minted base) {
@@ -196,7 +195,7 @@ final class TokenAttackRun {
             case 5 -> json.arrayNode().add(base.token());
             default -> json.arrayNode();
         };
-        return new Attack("non-string", value.getNodeType().name().toLowerCase(java.util.Locale.ROOT), CaseProcess.CREATE,
+        return new Attack("non-string", value.getNodeType().name().toLowerCase(java.util.Locale.ROOT), ToolClient.CREATE,
                 base.arguments(), value, main);
     }
 
@@ -207,7 +206,7 @@ final class TokenAttackRun {
             ObjectNode claims = forge.openJava(base.token());
             String variant;
             switch (random.nextInt(10)) {
-                case 0 -> { claims.put("t", CaseProcess.STATUS); variant = "tool"; }
+                case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
                 case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
                 case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
                 case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
@@ -218,7 +217,7 @@ final class TokenAttackRun {
                 case 8 -> { claims.put("x", 1); variant = "extra claim"; }
                 default -> { claims.put("s", 5); variant = "state not a string"; }
             }
-            return new Attack("forged-claims", variant, CaseProcess.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
+            return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
         }
         ObjectNode envelope = TokenForge.readTypeScript(base.token());
         String variant;
@@ -227,26 +226,26 @@ final class TokenAttackRun {
             case 1 -> { envelope.put("exp", String.valueOf(now + 600)); variant = "exp not a number"; }
             case 2 -> { envelope.remove("b"); variant = "no bind tag"; }
             case 3 -> { envelope.put("b", forge.typeScriptBindTag("bob")); variant = "principal bob"; }
-            case 4 -> { ((ObjectNode) envelope.path("p")).put("tool", CaseProcess.STATUS); variant = "tool"; }
+            case 4 -> { ((ObjectNode) envelope.path("p")).put("tool", ToolClient.STATUS); variant = "tool"; }
             default -> { ((ObjectNode) envelope.path("p")).put("arguments_digest", sha256Hex("other arguments")); variant = "arguments digest"; }
         }
-        return new Attack("forged-claims", variant, CaseProcess.CREATE, base.arguments(), text(forge.signTypeScript(envelope.toString())), main);
+        return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.signTypeScript(envelope.toString())), main);
     }
 
     private String send(Attack attack) throws Exception {
         byKind.merge(attack.kind(), 1, Integer::sum);
         Reply reply;
         try {
-            reply = Calls.continuation(attack.target(), attack.tool(), attack.arguments(), attack.requestState(), "attack body");
+            reply = ToolClient.on(attack.target()).continuation(attack.tool(), attack.arguments(), attack.requestState(), "attack body");
         } catch (TransportFailure failure) {
             noReply++;
             finding("no reply to " + attack.kind() + " (" + attack.variant() + "): " + failure.getMessage());
             return "no_reply";
         }
-        if (Calls.isStateRefusal(reply)) {
+        if (reply.isStateRefusal()) {
             return "refused";
         }
-        if (Calls.isSuccess(reply)) {
+        if (reply.isSuccess()) {
             accepted++;
             finding("ACCEPTED " + attack.kind() + " (" + attack.variant() + ") on " + attack.tool() + ": " + abbreviated(reply.raw()));
             return "accepted";
@@ -258,10 +257,10 @@ final class TokenAttackRun {
 
     /** A valid continuation after all attacks still commits: the server refused attacks, not everything. */
     private boolean control() throws Exception {
-        ObjectNode arguments = Calls.arguments("ta-" + sdk.label() + "-control", "token-attacks control", "atomic");
-        String token = Calls.roundOne(main, arguments);
-        Reply reply = Calls.continuation(main, CaseProcess.CREATE, arguments, text(token), "control body");
-        boolean committed = Calls.isSuccess(reply) && reply.structured().path("replayed").isBoolean()
+        ObjectNode arguments = ToolClient.arguments("ta-" + sdk.label() + "-control", "token-attacks control", "atomic");
+        String token = ToolClient.on(main).roundOne(arguments);
+        Reply reply = ToolClient.on(main).continuation(ToolClient.CREATE, arguments, text(token), "control body");
+        boolean committed = reply.isSuccess() && reply.structured().path("replayed").isBoolean()
                 && !reply.structured().path("replayed").booleanValue();
         if (!committed) {
             finding("the valid control continuation did not commit: " + abbreviated(reply.raw()));
@@ -272,9 +271,9 @@ final class TokenAttackRun {
     private List<Minted> mint(ServerProcess server, String label, int count) throws Exception {
         List<Minted> minted = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ObjectNode arguments = Calls.arguments("ta-" + sdk.label() + "-" + label + "-" + i, "token attack " + label + " " + i,
+            ObjectNode arguments = ToolClient.arguments("ta-" + sdk.label() + "-" + label + "-" + i, "token attack " + label + " " + i,
                     i % 3 == 2 ? "partial" : "atomic");
-            minted.add(new Minted(arguments, Calls.roundOne(server, arguments)));
+            minted.add(new Minted(arguments, ToolClient.on(server).roundOne(arguments)));
         }
         return minted;
     }

@@ -9,7 +9,6 @@ import java.util.Map;
 import lab.continuationreplay.faults.ExperimentReport;
 import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.FaultSession;
-import lab.continuationreplay.faults.common.Calls;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;

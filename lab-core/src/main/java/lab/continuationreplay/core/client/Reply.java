@@ -66,4 +66,15 @@ public record Reply(ObjectNode raw) {
         }
         return "other: " + text;
     }
+
+    /** The refusal both SDKs give a requestState that does not open: -32602 with data.reason invalid_request_state. */
+    public boolean isStateRefusal() {
+        JsonNode error = raw().path("error");
+        return error.path("code").asInt() == -32602 && "invalid_request_state".equals(error.path("data").path("reason").asText(null));
+    }
+
+    /** A success: a result that is not an {@code isError} result. */
+    public boolean isSuccess() {
+        return raw().has("result") && !result().path("isError").asBoolean(false);
+    }
 }

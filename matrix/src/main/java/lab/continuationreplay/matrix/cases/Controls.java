@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import lab.continuationreplay.matrix.evidence.Artifacts;
 import lab.continuationreplay.matrix.run.CaseContext;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.StoreRows;
@@ -26,19 +26,19 @@ public final class Controls {
         Map<String, Control> controls = new LinkedHashMap<>();
         ObjectNode title = JsonNodeFactory.instance.objectNode().put("title", "control");
         controls.put("unguarded-identical-continuation", new Control("unguarded-identical-continuation", 2, c -> {
-            CaseProcess server = c.spawn("server", c.alice(), ServerKind.UNGUARDED);
+            ToolClient server = c.spawn("server", c.alice(), ServerKind.UNGUARDED);
             String token = server.roundOneOf("create_issue", title);
             server.commit("create_issue", title, token, "alpha");
             server.commit("create_issue", title, token, "alpha");
         }));
         controls.put("unguarded-changed-continuation", new Control("unguarded-changed-continuation", 2, c -> {
-            CaseProcess server = c.spawn("server", c.alice(), ServerKind.UNGUARDED);
+            ToolClient server = c.spawn("server", c.alice(), ServerKind.UNGUARDED);
             String token = server.roundOneOf("create_issue", title);
             server.commit("create_issue", title, token, "alpha");
             server.commit("create_issue", title, token, "beta");
         }));
         controls.put("unguarded-blind-replay-after-crash", new Control("unguarded-blind-replay-after-crash", 2, c -> {
-            CaseProcess crash = c.spawn("crash", c.alice().withFault("drop-after-commit"), ServerKind.UNGUARDED);
+            ToolClient crash = c.spawn("crash", c.alice().withFault("drop-after-commit"), ServerKind.UNGUARDED);
             String token = crash.roundOneOf("create_issue", title);
             try {
                 crash.commit("create_issue", title, token, "alpha");
@@ -48,8 +48,8 @@ public final class Controls {
             c.spawn("restart", c.alice(), ServerKind.UNGUARDED).commit("create_issue", title, token, "alpha");
         }));
         controls.put("guarded-unsafe-new-identity", new Control("guarded-unsafe-new-identity", 2, c -> {
-            CaseProcess server = c.spawn("server", c.alice(), ServerKind.JAVA);
-            ObjectNode first = CaseProcess.arguments("control", "atomic").put("operation_id", "control-a");
+            ToolClient server = c.spawn("server", c.alice(), ServerKind.JAVA);
+            ObjectNode first = MatrixCases.arguments("control", "atomic").put("operation_id", "control-a");
             server.commit(first, server.roundOne(first), "alpha");
             // the client "retries" under a new operation id: to the guard that is a new operation
             ObjectNode renamed = first.deepCopy().put("operation_id", "control-b");

@@ -1,7 +1,7 @@
 package lab.continuationreplay.matrix.cases;
 
 import java.util.List;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 
 /**
@@ -20,7 +20,7 @@ public final class CrossSdkCells {
     public static List<MatrixCase> cell(ServerKind crashOn, ServerKind recoverOn) {
         MatrixCase nine = MatrixCases.all().get(8);
         return List.of(new MatrixCase(nine.id(), nine.name(), nine.expected(), context -> {
-            CaseProcess crash = context.spawn("crash", context.alice().withFault("drop-after-commit"), crashOn);
+            ToolClient crash = context.spawn("crash", context.alice().withFault("drop-after-commit"), crashOn);
             String token = crash.roundOne(MatrixCases.args("09"));
             MatrixCases.expectLostReply(crash, MatrixCases.args("09"), token);
             context.spawn("restart", context.alice(), recoverOn).status("case-09");

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.matrix.run.CaseContext;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
 
@@ -39,41 +39,46 @@ public final class MatrixCases {
     }
 
     static ObjectNode args(String id) {
-        return CaseProcess.arguments(id, "atomic");
+        return arguments(id, "atomic");
+    }
+
+    /** {@code {"operation_id":"case-NN","title":"guarded-NN","mode":mode}}: the seed's names for a case's call. */
+    static ObjectNode arguments(String caseId, String mode) {
+        return ToolClient.arguments("case-" + caseId, "guarded-" + caseId, mode);
     }
 
     static void identicalRetry(CaseContext c) throws Exception {
-        CaseProcess server = c.spawn("server", c.alice());
+        ToolClient server = c.spawn("server", c.alice());
         String token = server.roundOne(args("01"));
         server.commit(args("01"), token, "alpha");
         server.commit(args("01"), token, "alpha");
     }
 
     static void neverAdmitted(CaseContext c) throws Exception {
-        CaseProcess server = c.spawn("server", c.alice());
+        ToolClient server = c.spawn("server", c.alice());
         server.roundOne(args("02"));
         c.close(server);
         c.spawn("readback", c.alice()).status("case-02");
     }
 
     static void lostReplyThenReplay(CaseContext c) throws Exception {
-        CaseProcess crash = c.spawn("crash", c.alice().withFault("drop-after-commit"));
+        ToolClient crash = c.spawn("crash", c.alice().withFault("drop-after-commit"));
         String token = crash.roundOne(args("03"));
         expectLostReply(crash, args("03"), token);
-        CaseProcess restart = c.spawn("restart", c.alice());
+        ToolClient restart = c.spawn("restart", c.alice());
         restart.status("case-03");
         restart.commit(args("03"), token, "alpha");
     }
 
     static void changedInputResponses(CaseContext c) throws Exception {
-        CaseProcess server = c.spawn("server", c.alice());
+        ToolClient server = c.spawn("server", c.alice());
         String token = server.roundOne(args("04"));
         server.commit(args("04"), token, "alpha");
         server.commit(args("04"), token, "beta");
     }
 
     static void changedRequestState(CaseContext c) throws Exception {
-        CaseProcess server = c.spawn("server", c.alice());
+        ToolClient server = c.spawn("server", c.alice());
         String first = server.roundOne(args("05"));
         String second = server.roundOne(args("05"));
         server.commit(args("05"), first, "alpha");
@@ -89,11 +94,11 @@ public final class MatrixCases {
     }
 
     static void differentPrincipal(CaseContext c) throws Exception {
-        CaseProcess alice = c.spawn("alice", c.alice());
+        ToolClient alice = c.spawn("alice", c.alice());
         String aliceToken = alice.roundOne(args("06"));
         alice.commit(args("06"), aliceToken, "alpha");
         c.close(alice);
-        CaseProcess bob = c.spawn("bob", c.alice().as("bob"));
+        ToolClient bob = c.spawn("bob", c.alice().as("bob"));
         bob.commit(args("06"), aliceToken, "alpha");
         bob.commit(args("06"), bob.roundOne(args("06")), "alpha");
         c.close(bob);
@@ -102,22 +107,22 @@ public final class MatrixCases {
 
     static void authorityExpires(CaseContext c) throws Exception {
         WireSettings settings = c.alice().withTtls(60, 360, 600);
-        CaseProcess current = c.spawn("current", settings);
+        ToolClient current = c.spawn("current", settings);
         String token = current.roundOne(args("07"));
         current.commit(args("07"), token, "alpha");
         c.close(current);
-        CaseProcess after = c.spawn("after-authority-expiry", settings.at(T0 + 120));
+        ToolClient after = c.spawn("after-authority-expiry", settings.at(T0 + 120));
         after.commit(args("07"), token, "alpha");
         after.status("case-07");
     }
 
     /** Two independent processes, both connected, released together at a barrier; completion is a join. */
     static void concurrentAttempts(CaseContext c) throws Exception {
-        CaseProcess issuer = c.spawn("issuer", c.alice());
+        ToolClient issuer = c.spawn("issuer", c.alice());
         String token = issuer.roundOne(args("08"));
         c.close(issuer);
-        CaseProcess workerA = c.spawn("worker-a", c.alice());
-        CaseProcess workerB = c.spawn("worker-b", c.alice());
+        ToolClient workerA = c.spawn("worker-a", c.alice());
+        ToolClient workerB = c.spawn("worker-b", c.alice());
         CyclicBarrier barrier = new CyclicBarrier(3);
         List<Thread> workers = List.of(commitAtBarrier(workerA, token, barrier), commitAtBarrier(workerB, token, barrier));
         workers.forEach(Thread::start);
@@ -130,7 +135,7 @@ public final class MatrixCases {
         }
     }
 
-    private static Thread commitAtBarrier(CaseProcess worker, String token, CyclicBarrier barrier) {
+    private static Thread commitAtBarrier(ToolClient worker, String token, CyclicBarrier barrier) {
         return new Thread(() -> {
             try {
                 barrier.await(5, TimeUnit.SECONDS);
@@ -142,7 +147,7 @@ public final class MatrixCases {
     }
 
     static void crashAfterCommit(CaseContext c) throws Exception {
-        CaseProcess crash = c.spawn("crash", c.alice().withFault("drop-after-commit"));
+        ToolClient crash = c.spawn("crash", c.alice().withFault("drop-after-commit"));
         String token = crash.roundOne(args("09"));
         expectLostReply(crash, args("09"), token);
         c.spawn("restart", c.alice()).status("case-09");
@@ -150,11 +155,11 @@ public final class MatrixCases {
 
     static void retentionExpiry(CaseContext c) throws Exception {
         WireSettings settings = c.alice().withTtls(360, 60, 600);
-        CaseProcess current = c.spawn("current", settings);
+        ToolClient current = c.spawn("current", settings);
         String token = current.roundOne(args("10"));
         current.commit(args("10"), token, "alpha");
         c.close(current);
-        CaseProcess afterRetention = c.spawn("after-retention", settings.at(T0 + 120));
+        ToolClient afterRetention = c.spawn("after-retention", settings.at(T0 + 120));
         afterRetention.commit(args("10"), token, "alpha");
         afterRetention.commit(args("10"), afterRetention.roundOne(args("10")), "alpha");
         c.close(afterRetention);
@@ -162,7 +167,7 @@ public final class MatrixCases {
     }
 
     static void stateStripped(CaseContext c) throws Exception {
-        CaseProcess server = c.spawn("server", c.alice());
+        ToolClient server = c.spawn("server", c.alice());
         server.roundOne(args("11"));
         server.commit(args("11"), null, "alpha");
         ObjectNode fresh = args("11").put("operation_id", "case-11-new").put("title", "guarded-11-new");
@@ -170,8 +175,8 @@ public final class MatrixCases {
     }
 
     static void partialEffect(CaseContext c) throws Exception {
-        ObjectNode partial = CaseProcess.arguments("12", "partial");
-        CaseProcess server = c.spawn("server", c.alice());
+        ObjectNode partial = arguments("12", "partial");
+        ToolClient server = c.spawn("server", c.alice());
         String token = server.roundOne(partial);
         server.commit(partial, token, "alpha");
         server.commit(partial, token, "alpha");
@@ -180,7 +185,7 @@ public final class MatrixCases {
     }
 
     /** The commit whose reply is lost: the server halts with 70 after committing. */
-    static void expectLostReply(CaseProcess crash, ObjectNode arguments, String token) throws Exception {
+    static void expectLostReply(ToolClient crash, ObjectNode arguments, String token) throws Exception {
         try {
             crash.commit(arguments, token, "alpha");
             throw new IllegalStateException(crash.name() + ": the reply was expected to be lost");

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.core.client.CaseProcess;
+import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
@@ -25,7 +25,7 @@ public final class CaseContext implements AutoCloseable {
     private final Path folder;
     private final ServerKind sdk;
     private final Path home;
-    private final List<CaseProcess> processes = new ArrayList<>();
+    private final List<ToolClient> processes = new ArrayList<>();
 
     public CaseContext(Path folder, ServerKind sdk, Path home) throws IOException {
         this.folder = Files.createDirectories(folder);
@@ -47,19 +47,19 @@ public final class CaseContext implements AutoCloseable {
     }
 
     /** Starts a server process named {@code name} on this case's database and opens the connection. */
-    public CaseProcess spawn(String name, WireSettings settings) throws Exception {
+    public ToolClient spawn(String name, WireSettings settings) throws Exception {
         return spawn(name, settings, sdk);
     }
 
     /** As {@link #spawn(String, WireSettings)}, on another SDK's server (the cross-SDK recovery cells). */
-    public CaseProcess spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
+    public ToolClient spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
         long started = System.nanoTime();
         java.util.Map<String, String> environment = new java.util.LinkedHashMap<>(settings.environment());
         environment.putAll(kind.environment(home));
         String label = kind.label() + " server " + folder.getFileName() + "/" + name;
         ServerProcess server = ServerProcess.start(label, kind.command(home), environment, folder.resolve(name + ".transcript.log"),
                 folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
-        CaseProcess process = new CaseProcess(name, server);
+        ToolClient process = new ToolClient(name, server);
         processes.add(process);
         process.open();
         PhaseTimes.add(PhaseTimes.PROCESS_STARTS, System.nanoTime() - started);
@@ -67,7 +67,7 @@ public final class CaseContext implements AutoCloseable {
     }
 
     /** Ends a process now (the next one may need the file without it). */
-    public void close(CaseProcess process) {
+    public void close(ToolClient process) {
         long started = System.nanoTime();
         process.close();
         PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
@@ -78,7 +78,7 @@ public final class CaseContext implements AutoCloseable {
         ObjectNode record = Format.PROCESSES.document();
         ArrayNode spawned = record.putArray("processes");
         long started = System.nanoTime();
-        for (CaseProcess process : processes) {
+        for (ToolClient process : processes) {
             process.close();
             spawned.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
         }
