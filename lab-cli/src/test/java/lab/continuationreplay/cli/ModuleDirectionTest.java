@@ -72,19 +72,20 @@ class ModuleDirectionTest {
 
     @Test
     void aWrongWayDependencyIsCaught() throws Exception {
-        JavaClasses planted = new ClassFileImporter()
-                .importClasses(Class.forName("lab.continuationreplay.core.wrongway.ReachesIntoTheRunner"));
-        EvaluationResult result = rules().get(1).evaluate(planted);
-        assertTrue(result.hasViolation(), "lab-core reaching into the matrix runner must violate the lab-core rule");
-        assertTrue(result.getFailureReport().toString().contains("MatrixRunner"), result.getFailureReport().toString());
+        assertCaught("lab.continuationreplay.core.wrongway.ReachesIntoTheRunner", 1, "MatrixRunner",
+                "lab-core reaching into the matrix runner must violate the lab-core rule");
     }
 
     @Test
     void theHistoryModuleLeaningOnLabCoreIsCaught() throws Exception {
-        JavaClasses planted = new ClassFileImporter()
-                .importClasses(Class.forName("lab.continuationreplay.history.wrongway.ReachesIntoTheCore"));
-        EvaluationResult result = rules().get(0).evaluate(planted);
-        assertTrue(result.hasViolation(), "history reaching into lab-core must violate the history rule");
-        assertTrue(result.getFailureReport().toString().contains("LabHome"), result.getFailureReport().toString());
+        assertCaught("lab.continuationreplay.history.wrongway.ReachesIntoTheCore", 0, "LabHome",
+                "history reaching into lab-core must violate the history rule");
+    }
+
+    /** Rule number {@code rule} judges the one planted class and names the class it must not reach. */
+    private static void assertCaught(String planted, int rule, String reached, String why) throws Exception {
+        EvaluationResult result = rules().get(rule).evaluate(new ClassFileImporter().importClasses(Class.forName(planted)));
+        assertTrue(result.hasViolation(), why);
+        assertTrue(result.getFailureReport().toString().contains(reached), result.getFailureReport().toString());
     }
 }

@@ -45,9 +45,9 @@ final class Forger {
         Files.writeString(attempt.resolve(MatrixRunner.SUMMARY), Summary.summaryJson(records.size(), records));
     }
 
-    /** Runs SQL against a case's evidence database (sealed: one file, journal mode DELETE). */
-    static void sql(Path attempt, String caseId, String statement) throws Exception {
-        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + attempt.resolve("case-" + caseId + "/store.sqlite3"));
+    /** Runs SQL against a case folder's evidence database (sealed: one file, journal mode DELETE). */
+    static void sql(Path caseFolder, String statement) throws Exception {
+        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + caseFolder.resolve("store.sqlite3"));
                 var s = db.createStatement()) {
             s.executeUpdate(statement);
         }

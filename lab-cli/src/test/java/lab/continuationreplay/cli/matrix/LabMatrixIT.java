@@ -118,52 +118,58 @@ class LabMatrixIT {
 
     @Test
     void aNonFrameLineOnAServersStdoutIsAServerDefectEvenInAHistoryMadeConsistent() throws Exception {
-        Path copy = dir.resolve("non-frame");
-        copyTree(out, copy);
-        Path transcript = copy.resolve("java/case-01/server.transcript.log");
         String warning = "[0.039s][warning][cds,dynamic] Unable to use shared archive. The top archive failed to load";
-        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(transcript));
-        lines.add(1, "< " + warning);
-        Files.write(transcript, lines);
-        Forger.reseal(copy.resolve("java"), "01");
+        Path copy = forged("non-frame", "java", "01", folder -> {
+            Path transcript = folder.resolve("server.transcript.log");
+            List<String> lines = new java.util.ArrayList<>(Files.readAllLines(transcript));
+            lines.add(1, "< " + warning);
+            Files.write(transcript, lines);
+        });
         assertRefusedByTheJudgement(copy, "case 01: fail", "server defect: process server wrote a non-frame line to stdout: [0.039s][warning]");
     }
 
     /** Each forgery is made self-consistent (hashes, record, summary), so only the predicate can refuse it. */
     @Test
     void forgeriesWhoseHashesWereFixedAreRefusedByThePredicateItself() throws Exception {
-        Path duplicate = dir.resolve("forged-duplicate");
-        copyTree(out, duplicate);
-        Forger.sql(duplicate.resolve("java"), "01", "INSERT INTO issues(title, body) VALUES ('guarded-01', 'alpha')");
-        Forger.reseal(duplicate.resolve("java"), "01");
+        Path duplicate = forged("forged-duplicate", "java", "01",
+                folder -> Forger.sql(folder, "INSERT INTO issues(title, body) VALUES ('guarded-01', 'alpha')"));
         assertRefusedByTheJudgement(duplicate, "case 01: fail", "2 issues and 1 operations, expected 1 of each");
 
-        Path deleted = dir.resolve("forged-deleted-effect");
-        copyTree(out, deleted);
-        Forger.sql(deleted.resolve("typescript"), "03", "DELETE FROM issues");
-        Forger.reseal(deleted.resolve("typescript"), "03");
+        Path deleted = forged("forged-deleted-effect", "typescript", "03", folder -> Forger.sql(folder, "DELETE FROM issues"));
         assertRefusedByTheJudgement(deleted, "case 03: fail", "0 issues and 1 operations, expected 1 of each");
 
-        Path flipped = dir.resolve("forged-replay-flag");
-        copyTree(out, flipped);
-        Path transcript = flipped.resolve("java/case-01/server.transcript.log");
-        String text = Files.readString(transcript);
-        // the flag stands twice in a reply: in the structured content, and escaped in the text content
-        assertTrue(text.contains("\"replayed\":true") && text.contains("\\\"replayed\\\":true"), "the transcript holds the flag");
-        Files.writeString(transcript, text.replace("\"replayed\":true", "\"replayed\":false")
-                .replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
-        Forger.reseal(flipped.resolve("java"), "01");
+        Path flipped = forged("forged-replay-flag", "java", "01", folder -> {
+            Path transcript = folder.resolve("server.transcript.log");
+            String text = Files.readString(transcript);
+            // the flag stands twice in a reply: in the structured content, and escaped in the text content
+            assertTrue(text.contains("\"replayed\":true") && text.contains("\\\"replayed\\\":true"), "the transcript holds the flag");
+            Files.writeString(transcript, text.replace("\"replayed\":true", "\"replayed\":false")
+                    .replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
+        });
         assertRefusedByTheJudgement(flipped, "case 01: fail", "differs from the frozen");
         assertTrue(verifyOutput(flipped).contains("[false,false]"), "the outcome the forgery produced is named");
 
-        Path exit = dir.resolve("forged-exit-status");
-        copyTree(out, exit);
-        Path processes = exit.resolve("java/case-09/processes.json");
-        String before = Files.readString(processes);
-        assertTrue(before.contains("\"exit_status\" : 70"), before);
-        Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
-        Forger.reseal(exit.resolve("java"), "09");
+        Path exit = forged("forged-exit-status", "java", "09", folder -> {
+            Path processes = folder.resolve("processes.json");
+            String before = Files.readString(processes);
+            assertTrue(before.contains("\"exit_status\" : 70"), before);
+            Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
+        });
         assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
+    }
+
+    /** A change to one case's artifacts in a copy of the run. */
+    private interface Change {
+        void apply(Path caseFolder) throws Exception;
+    }
+
+    /** A copy of the run named {@code name} with {@code change} made to one case, then resealed by the forger. */
+    private static Path forged(String name, String sdk, String caseId, Change change) throws Exception {
+        Path copy = dir.resolve(name);
+        copyTree(out, copy);
+        change.apply(copy.resolve(sdk).resolve("case-" + caseId));
+        Forger.reseal(copy.resolve(sdk), caseId);
+        return copy;
     }
 
     /** An evidence run written before format versions: the checker names each document and the remedy, nothing else. */
