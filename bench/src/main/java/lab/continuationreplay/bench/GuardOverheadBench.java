@@ -10,9 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.client.ToolClient;
-import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.ledger.IssueLedger;
 

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.FormatException;
-import lab.continuationreplay.matrix.verify.MatrixFolder;
-import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.checker.FolderCheck;
+import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.vectors.CanonicalJson;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -28,7 +28,7 @@ public record CellVerdict(
         String javaVersion,
         String javaVm,
         String nodeVersion,
-        Map<String, Verifier.Verdict> attempts,
+        Map<String, Verdict> attempts,
         boolean outcomesAgree,
         List<String> problems) {
 
@@ -36,7 +36,7 @@ public record CellVerdict(
         return problems.isEmpty();
     }
 
-    public Verifier.Verdict attempt(String name) {
+    public Verdict attempt(String name) {
         return attempts.get(name);
     }
 
@@ -46,7 +46,7 @@ public record CellVerdict(
         if (exitCode != 0) {
             problems.add("the container exited " + exitCode);
         }
-        Map<String, Verifier.Verdict> attempts = Files.isDirectory(folder) ? MatrixFolder.verify(folder) : Map.of();
+        Map<String, Verdict> attempts = Files.isDirectory(folder) ? FolderCheck.verify(folder) : Map.of();
         if (attempts.isEmpty()) {
             problems.add("no attempt in " + folder);
         }
@@ -95,7 +95,7 @@ public record CellVerdict(
     }
 
     /** Case id to canonical outcome, from an attempt's verified records. */
-    static Map<String, String> outcomes(Verifier.Verdict verdict) {
+    static Map<String, String> outcomes(Verdict verdict) {
         Map<String, String> outcomes = new TreeMap<>();
         verdict.records().forEach(r -> outcomes.put(r.path("case_id").asText(), CanonicalJson.canonical(r.path("outcome"))));
         return outcomes;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.checker.Verdict;
 
 /**
  * {@code lab matrix --in-container}: builds (or finds) the runner images, runs the matrix once per runtime cell in its
@@ -58,7 +58,7 @@ public final class InContainerMatrix {
     public static String line(CellVerdict verdict) {
         StringBuilder s = new StringBuilder(String.format("%-13s", verdict.cell().id()));
         for (String sdk : List.of("java", "typescript")) {
-            Verifier.Verdict v = verdict.attempt(sdk);
+            Verdict v = verdict.attempt(sdk);
             if (v != null) {
                 s.append(sdk).append(' ').append(v.passed()).append('/').append(v.requested()).append(", ");
             }

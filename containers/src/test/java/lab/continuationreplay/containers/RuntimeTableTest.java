@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,9 +101,9 @@ class RuntimeTableTest {
         RuntimeCell cell = new RuntimeCell(jdk, node);
         Path folder = dir.resolve(cell.id());
         Files.createDirectories(folder);
-        Map<String, Verifier.Verdict> attempts = new LinkedHashMap<>();
+        Map<String, Verdict> attempts = new LinkedHashMap<>();
         for (String sdk : List.of("java", "typescript")) {
-            attempts.put(sdk, new Verifier.Verdict(sdk, 1, 1, problems.isEmpty() ? 1 : 0, List.of(), List.of(record)));
+            attempts.put(sdk, new Verdict(sdk, 1, 1, problems.isEmpty() ? 1 : 0, List.of(), List.of(record)));
         }
         return new CellVerdict(cell, "local/lab-runner:" + cell.id() + "-0", problems.isEmpty() ? 0 : 1, 60.0, folder,
                 jdk + ".0.15", "test VM", "v" + node + ".1.0", attempts, true, problems);

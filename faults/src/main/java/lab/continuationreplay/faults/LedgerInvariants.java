@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**

@@ -1,6 +1,6 @@
 package lab.continuationreplay.faults;
 
-import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.recovery.ContinuationConsumer;

@@ -13,8 +13,13 @@ import lab.continuationreplay.vectors.ExactJson;
  * error deep inside a reader. Raise a version when a reader of the old shape would misread the new one.
  */
 public enum Format {
-    /** One record of an attempt's {@code results.jsonl}. */
-    RESULTS("results", 1, "lab matrix"),
+    /**
+     * One record of an attempt's {@code results.jsonl}, derived by the checker. Version 2: the runner no longer writes
+     * it; it is derived from {@code history.jsonl} and the artifacts.
+     */
+    RESULTS("results", 2, "lab matrix"),
+    /** One line of an attempt's (or the controls') {@code history.jsonl}: a folder the runner filled and its hashes. */
+    HISTORY("history", 1, "lab matrix"),
     /** An attempt's {@code requested.json}: the cases it was asked to run. */
     REQUESTED("requested", 1, "lab matrix"),
     /** A case's {@code processes.json}: each process in spawn order and its exit status. */

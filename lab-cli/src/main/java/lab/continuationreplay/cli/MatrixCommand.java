@@ -18,13 +18,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import lab.continuationreplay.core.LabHome;
-import lab.continuationreplay.history.Format;
-import lab.continuationreplay.matrix.cases.MatrixCase;
-import lab.continuationreplay.matrix.cases.MatrixCases;
-import lab.continuationreplay.matrix.cases.Controls;
-import lab.continuationreplay.matrix.cases.CrossSdkCells;
+import lab.continuationreplay.cases.CaseId;
+import lab.continuationreplay.cases.CaseSpec;
+import lab.continuationreplay.checker.AttemptCheck;
+import lab.continuationreplay.checker.ControlsCheck;
+import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.InContainerMatrix;
 import lab.continuationreplay.containers.RuntimeCell;
+import lab.continuationreplay.matrix.report.MatrixMarkdown;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
@@ -32,7 +33,6 @@ import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
 import lab.continuationreplay.matrix.vectors.VectorComparison;
-import lab.continuationreplay.matrix.verify.Verifier;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintVectors;
 import picocli.CommandLine.Command;
@@ -42,11 +42,13 @@ import picocli.CommandLine.Option;
         name = "matrix",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the twelve frozen cases against each SDK's server over real stdio, keeps transcripts and databases as"
-                    + " evidence, verifies every case again from those artifacts alone, and compares the SDKs.",
-            "Writes OUT/<sdk>/ (case-NN/, results.jsonl, SUMMARY.json, MATRIX.md, provenance.json) and OUT/COMPARISON.md,"
-                    + " comparison.json, report.html. Exit 0 only if every case passes on every SDK, the independent"
-                    + " verification agrees, and the SDKs agree on every outcome.",
+            "Runs the twelve frozen cases against each SDK's server over real stdio and keeps the history (transcripts,"
+                    + " databases, exit statuses, hashes); the checker, the same one lab verify runs, then derives every"
+                    + " outcome and verdict from that history alone, and the SDKs are compared.",
+            "Writes OUT/<sdk>/ (history: case-NN/, history.jsonl, requested.json, provenance.json; derived: results.jsonl,"
+                    + " SUMMARY.json, MATRIX.md), OUT/cross-*/, OUT/controls/ and OUT/COMPARISON.md, comparison.json,"
+                    + " report.html. Exit 0 only if every case passes on every SDK, every control witnesses, and the SDKs"
+                    + " agree on every outcome.",
             "With --in-container the same runs once per runtime cell in a container, into OUT/<cell>/, and"
                     + " OUT/runtimes.md compares the cells."
         })
@@ -92,13 +94,13 @@ final class MatrixCommand implements Callable<Integer> {
             return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
         }
         Files.createDirectories(folder);
-        List<MatrixCase> cases = MatrixCases.all().stream().filter(c -> only == null || only.contains(c.id())).toList();
+        List<CaseSpec> cases = MatrixRunner.cases(only);
         if (cases.isEmpty()) {
             throw new IllegalArgumentException("no case matches " + only);
         }
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
-        ObjectNode controls;
+        ControlsCheck.Witnesses controls;
         boolean ok = true;
         List<String> lines = new ArrayList<>();
         // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
@@ -117,53 +119,55 @@ final class MatrixCommand implements Callable<Integer> {
         }
         ExecutorService pool = Executors.newFixedThreadPool(parallel);
         try {
-            Map<String, Future<Verifier.Verdict>> sdkRuns = new LinkedHashMap<>();
+            // The runner writes history only; the checker then derives every verdict from it, as lab verify does.
+            Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
             for (ServerKind sdk : kinds) {
                 sdkRuns.put(sdk.label(), pool.submit(() -> {
-                    MatrixRunner.run(cases, sdk, folder, home, Streams.stderr());
-                    return verified(folder.resolve(sdk.label()), cases);
+                    MatrixRunner.run(cases, sdk, sdk.label(), folder, home, Streams.stderr());
+                    return checked(folder.resolve(sdk.label()));
                 }));
             }
-            Map<String, Future<Verifier.Verdict>> crossRuns = new LinkedHashMap<>();
-            if (sdks.contains("java") && sdks.contains("typescript") && cases.stream().anyMatch(c -> c.id().equals("09"))) {
+            Map<String, Future<Verdict>> crossRuns = new LinkedHashMap<>();
+            if (sdks.contains("java") && sdks.contains("typescript")
+                    && cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
                 for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
-                    String name = CrossSdkCells.attemptName(pair[0], pair[1]);
-                    List<MatrixCase> cell = CrossSdkCells.cell(pair[0], pair[1]);
+                    String name = MatrixRunner.crossCellName(pair[0], pair[1]);
                     crossRuns.put(name, pool.submit(() -> {
-                        MatrixRunner.run(cell, pair[0], name, folder, home, Streams.stderr());
-                        return verified(folder.resolve(name), cell);
+                        MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], name, folder, home, Streams.stderr());
+                        return checked(folder.resolve(name));
                     }));
                 }
             }
-            Future<ObjectNode> controlRun = pool.submit(() -> Controls.run(folder, home));
-            for (Map.Entry<String, Future<Verifier.Verdict>> run : sdkRuns.entrySet()) {
-                Verifier.Verdict verdict = result(run.getValue());
+            Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
+                MatrixRunner.runControls(folder, home);
+                return ControlsCheck.deriveAndWrite(folder);
+            });
+            for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
+                Verdict verdict = result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-10s requested %d, executed %d, passed %d; independent verification %s", run.getKey(),
-                        verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "agrees" : verdict.problems()));
+                lines.add(String.format("%-10s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
+                        verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
-            for (Map.Entry<String, Future<Verifier.Verdict>> run : crossRuns.entrySet()) {
-                Verifier.Verdict verdict = result(run.getValue());
+            for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
+                Verdict verdict = result(run.getValue());
                 crossCells.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
                 lines.add(String.format("%-10s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
-                        verdict.ok() ? "applied, stored result, no redispatch; verification agrees" : "FAILED " + verdict.problems()));
+                        verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
             }
             controls = result(controlRun);
         } finally {
             pool.shutdownNow();
         }
-        // A stamped copy: the same controls also sit inside comparison.json, which carries its own format.
-        Files.writeString(folder.resolve("controls").resolve("controls.json"),
-                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Format.CONTROLS.stamp(controls.deepCopy())) + "\n");
-        ok &= controls.path("all_witnessed").asBoolean();
-        lines.add(String.format("controls   duplicates without the guard, as expected: %s", controlSummary(controls)));
+        ok &= controls.allWitnessed();
+        lines.add(String.format("controls   duplicates without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
+                controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
         JsonNode vectors = vectorTable(home);
         PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
         long reportsStarted = System.nanoTime();
-        JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls, vectors);
+        JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls.witnesses(), vectors);
         PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
@@ -179,9 +183,11 @@ final class MatrixCommand implements Callable<Integer> {
         return ok ? 0 : 1;
     }
 
-    private static Verifier.Verdict verified(Path attempt, List<MatrixCase> cases) throws Exception {
+    /** The checker's verdict on a fresh attempt, written as results.jsonl, SUMMARY.json and MATRIX.md. */
+    private static Verdict checked(Path attempt) throws Exception {
         long verifying = System.nanoTime();
-        Verifier.Verdict verdict = Verifier.verify(attempt, cases);
+        Verdict verdict = AttemptCheck.deriveAndWrite(attempt);
+        MatrixMarkdown.write(attempt, verdict.requested(), verdict.records());
         PhaseTimes.add(PhaseTimes.VERIFICATION, System.nanoTime() - verifying);
         return verdict;
     }

@@ -6,9 +6,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import lab.continuationreplay.checker.ControlsCheck;
+import lab.continuationreplay.checker.FolderCheck;
+import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
-import lab.continuationreplay.matrix.verify.MatrixFolder;
-import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,8 +19,9 @@ import picocli.CommandLine.Parameters;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = {
-            "Re-derives a matrix run from its artifacts alone (hashes, databases read-only, transcripts, exit statuses)"
-                    + " and checks every record, outcome and summary. Prints a JSON report; exit 0 only if all agree."
+            "Derives a matrix run's verdicts again from its history alone (requested cases, hashes, databases read-only,"
+                    + " transcripts, exit statuses) and checks that the results, summaries and control witnesses the folder"
+                    + " holds say the same. Prints a JSON report; exit 0 only if all agree and every case passes."
         })
 final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "A folder written by `lab matrix --out DIR` (with or without"
@@ -27,19 +30,22 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!Files.isDirectory(folder)) {
+            throw new IllegalArgumentException(folder + " is not a folder");
+        }
         ObjectNode report = ExactJson.mapper().createObjectNode();
         boolean ok = true;
-        Map<String, Verifier.Verdict> verdicts = new LinkedHashMap<>(MatrixFolder.verify(folder));
+        Map<String, Verdict> verdicts = new LinkedHashMap<>(matrixFolder(folder, ""));
         if (verdicts.isEmpty()) {
             // A `lab matrix --in-container` folder: one matrix folder per runtime cell.
             for (RuntimeCell cell : RuntimeCell.ALL) {
                 if (Files.isDirectory(folder.resolve(cell.id()))) {
-                    MatrixFolder.verify(folder.resolve(cell.id())).forEach((name, verdict) -> verdicts.put(cell.id() + "/" + name, verdict));
+                    verdicts.putAll(matrixFolder(folder.resolve(cell.id()), cell.id() + "/"));
                 }
             }
         }
-        for (Map.Entry<String, Verifier.Verdict> entry : verdicts.entrySet()) {
-            Verifier.Verdict verdict = entry.getValue();
+        for (Map.Entry<String, Verdict> entry : verdicts.entrySet()) {
+            Verdict verdict = entry.getValue();
             ObjectNode side = report.putObject(entry.getKey());
             side.put("requested", verdict.requested());
             side.put("executed", verdict.executed());
@@ -54,5 +60,15 @@ final class VerifyCommand implements Callable<Integer> {
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         Streams.stdout().flush();
         return ok ? 0 : 1;
+    }
+
+    /** Every attempt of one matrix folder, then its controls when it has them. */
+    private static Map<String, Verdict> matrixFolder(Path folder, String prefix) throws Exception {
+        Map<String, Verdict> verdicts = new LinkedHashMap<>();
+        FolderCheck.verify(folder).forEach((name, verdict) -> verdicts.put(prefix + name, verdict));
+        if (!verdicts.isEmpty() && Files.isDirectory(folder.resolve(Layout.CONTROLS))) {
+            verdicts.put(prefix + Layout.CONTROLS, ControlsCheck.asVerdict(ControlsCheck.verify(folder)));
+        }
+        return verdicts;
     }
 }

@@ -14,8 +14,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← {bench, containers};
- * lab-core ← faults; everything ← lab-cli. Maven already refuses an import of a module a pom does not name; these rules also refuse a
+ * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
+ * {history, cases, shared-store} ← checker ← containers; lab-core ← faults; everything ← lab-cli. The runner (matrix)
+ * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module a pom does not name; these rules also refuse a
  * pom that names one the wrong way, and keep the jobs apart inside the matrix module. They read the main classes of
  * every module (lab-cli sees them all), never test classes.
  */
@@ -24,6 +25,8 @@ class ModuleDirectionTest {
     private static final String VECTORS = "lab.continuationreplay.vectors..";
     private static final String HISTORY = "lab.continuationreplay.history..";
     private static final String CORE = "lab.continuationreplay.core..";
+    private static final String CASES = "lab.continuationreplay.cases..";
+    private static final String CHECKER = "lab.continuationreplay.checker..";
     private static final String MATRIX = "lab.continuationreplay.matrix..";
     private static final String FAULTS = "lab.continuationreplay.faults..";
     private static final String BENCH = "lab.continuationreplay.bench..";
@@ -38,11 +41,12 @@ class ModuleDirectionTest {
                         resideInAPackage(LAB).and(resideOutsideOfPackages(HISTORY, VECTORS)))
                         .because("the evidence format is read by every job and the checker, so it may lean on vectors only"),
                 noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                        .resideInAnyPackage(MATRIX, FAULTS, BENCH, CONTAINERS, CLI)
+                        .resideInAnyPackage(MATRIX, CHECKER, CASES, FAULTS, BENCH, CONTAINERS, CLI)
                         .because("lab-core is the bottom of the lab: the driver, the processes, the settings"),
                 noClasses().that().resideInAPackage(MATRIX).should().dependOnClassesThat()
-                        .resideInAnyPackage(FAULTS, BENCH, CONTAINERS, CLI)
-                        .because("the matrix is one job; the fault lab, the benchmarks and the containers build on it, not it on them"),
+                        .resideInAnyPackage(CHECKER, FAULTS, BENCH, CONTAINERS, CLI)
+                        .because("the runner writes history and judges nothing; the fault lab, the benchmarks and the"
+                                + " containers build on it, not it on them"),
                 noClasses().that().resideInAPackage(FAULTS).should().dependOnClassesThat()
                         .resideInAnyPackage(BENCH, CONTAINERS, CLI)
                         .because("the fault lab is its own job"),
@@ -56,8 +60,15 @@ class ModuleDirectionTest {
                         .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE)
                         .because("servers and the bridge are started as processes, never linked into the lab"),
                 noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
-                        .resideInAnyPackage("lab.continuationreplay.matrix.run..", "lab.continuationreplay.matrix.cases..")
-                        .because("reports read verified records, never the runner"));
+                        .resideInAnyPackage("lab.continuationreplay.matrix.run..")
+                        .because("reports read the checker's records, never the runner"),
+                noClasses().that().resideInAPackage(CHECKER).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(CHECKER, HISTORY, VECTORS, CASES, "lab.continuationreplay.store..")))
+                        .because("the checker trusts only the history: it reads history, the cases' specs and the recovery"
+                                + " rules, never the runner, the wire driver or the servers"),
+                noClasses().that().resideInAPackage(CASES).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(CASES)))
+                        .because("a case is its script and its spec, in its own words; the runner plays it, the checker reads it"));
     }
 
     @Test
@@ -80,6 +91,18 @@ class ModuleDirectionTest {
     void theHistoryModuleLeaningOnLabCoreIsCaught() throws Exception {
         assertCaught("lab.continuationreplay.history.wrongway.ReachesIntoTheCore", 0, "LabHome",
                 "history reaching into lab-core must violate the history rule");
+    }
+
+    @Test
+    void theCheckerReachingIntoTheDriverIsCaught() throws Exception {
+        assertCaught("lab.continuationreplay.checker.wrongway.TrustsTheDriver", 8, "ToolClient",
+                "the checker reading replies through the runner's client must violate the checker rule");
+    }
+
+    @Test
+    void theRunnerJudgingItsOwnHistoryIsCaught() throws Exception {
+        assertCaught("lab.continuationreplay.matrix.wrongway.JudgesItsOwnRun", 2, "AttemptCheck",
+                "the runner calling the checker must violate the matrix rule");
     }
 
     /** Rule number {@code rule} judges the one planted class and names the class it must not reach. */

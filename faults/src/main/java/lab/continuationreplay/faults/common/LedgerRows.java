@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 
 /** The rows the fault experiments judge by, read straight from the SQLite file (read-only; none before it exists). */
 public final class LedgerRows {

@@ -19,7 +19,7 @@ import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.faults.common.LedgerRows;
 import lab.continuationreplay.core.client.ToolClient;
-import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;

@@ -14,7 +14,7 @@ import java.util.Map;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.common.LedgerRows;
 import lab.continuationreplay.core.client.ToolClient;
-import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.JavaCommand;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;

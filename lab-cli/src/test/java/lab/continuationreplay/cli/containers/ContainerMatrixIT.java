@@ -19,7 +19,7 @@ import lab.continuationreplay.containers.RunnerImages;
 import lab.continuationreplay.containers.RuntimeCell;
 import lab.continuationreplay.containers.RuntimeTable;
 import lab.continuationreplay.core.LabHome;
-import lab.continuationreplay.matrix.verify.Verifier;
+import lab.continuationreplay.checker.Verdict;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -89,7 +89,7 @@ class ContainerMatrixIT {
 
         assertEquals(0, exit, cell + ": lab matrix exited " + exit + "; see " + folder.resolve(DockerCli.STDERR));
         for (String sdk : List.of("java", "typescript")) {
-            Verifier.Verdict attempt = verdict.attempt(sdk);
+            Verdict attempt = verdict.attempt(sdk);
             assertTrue(attempt != null, cell + ": no " + sdk + " attempt in " + folder);
             assertEquals(List.of(), attempt.problems(), cell + " " + sdk + ": the host's verification");
             assertEquals(12, attempt.requested(), cell + " " + sdk);

@@ -31,12 +31,12 @@ class LabMatrixIT {
     @Test
     void everyCasePassesOnBothSdksAndTheOutcomesAgree() {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
-        assertTrue(run.stdout().contains("java       requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
-        assertTrue(run.stdout().contains("typescript requested 12, executed 12, passed 12; independent verification agrees"), run.stdout());
+        assertTrue(run.stdout().contains("java       requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
+        assertTrue(run.stdout().contains("typescript requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
         assertTrue(run.stdout().contains("outcomes   agree on every case"), run.stdout());
-        assertTrue(run.stdout().contains("java-to-typescript recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+        assertTrue(run.stdout().contains("java-to-typescript recovery across SDKs: applied, stored result, no redispatch; checker: no problem"),
                 run.stdout());
-        assertTrue(run.stdout().contains("typescript-to-java recovery across SDKs: applied, stored result, no redispatch; verification agrees"),
+        assertTrue(run.stdout().contains("typescript-to-java recovery across SDKs: applied, stored result, no redispatch; checker: no problem"),
                 run.stdout());
     }
 
@@ -54,8 +54,11 @@ class LabMatrixIT {
             assertFormat("provenance/1", attempt.resolve("provenance.json"));
             assertFormat("requested/1", attempt.resolve("requested.json"));
             assertFormat("processes/1", attempt.resolve("case-09/processes.json"));
+            for (String line : Files.readAllLines(attempt.resolve("history.jsonl"))) {
+                assertEquals("history/1", ExactJson.parse(line).path("format").asText(), line);
+            }
             for (String line : Files.readAllLines(attempt.resolve("results.jsonl"))) {
-                assertEquals("results/1", ExactJson.parse(line).path("format").asText(), line);
+                assertEquals("results/2", ExactJson.parse(line).path("format").asText(), line);
             }
         }
         assertFormat("comparison/1", out.resolve("comparison.json"));
@@ -113,7 +116,19 @@ class LabMatrixIT {
         Path results = extra.resolve("java/results.jsonl");
         List<String> lines = Files.readAllLines(results);
         Files.writeString(results, String.join("\n", lines) + "\n" + lines.get(0) + "\n");
-        assertRefused(extra, "13 records for 12 requested cases");
+        assertRefused(extra, "13 records in results.jsonl for 12 cases in the history");
+
+        Path unrequested = dir.resolve("unrequested-case");
+        copyTree(out, unrequested);
+        copyTree(unrequested.resolve("java/case-01"), unrequested.resolve("java/case-13"));
+        assertRefused(unrequested, "case-13/ is in the attempt but was not requested");
+
+        Path stopped = dir.resolve("history-cut-short");
+        copyTree(out, stopped);
+        Path log = stopped.resolve("java/history.jsonl");
+        List<String> history = Files.readAllLines(log);
+        Files.write(log, history.subList(0, history.size() - 1));
+        assertRefused(stopped, "case 12: history.jsonl has no line for it");
     }
 
     @Test
@@ -156,6 +171,33 @@ class LabMatrixIT {
             Files.writeString(processes, before.replace("\"exit_status\" : 70", "\"exit_status\" : 0"));
         });
         assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
+
+        Path cross = dir.resolve("forged-cross-cell");
+        copyTree(out, cross);
+        Forger.sql(cross.resolve("cross-java-to-typescript/case-09"), "INSERT INTO issues(title, body) VALUES ('guarded-09', 'alpha')");
+        Forger.reseal(cross.resolve("cross-java-to-typescript"), "09");
+        assertRefusedByTheJudgement(cross, "case 09: fail", "2 issues and 1 operations, expected 1 of each");
+    }
+
+    /** The controls are checked from their history too: a witness removed, hashes fixed, controls.json derived again. */
+    @Test
+    void aControlWhoseDuplicateWasRemovedNoLongerWitnesses() throws Exception {
+        Path copy = dir.resolve("forged-control");
+        copyTree(out, copy);
+        Path folder = copy.resolve("controls/unguarded-identical-continuation");
+        Forger.sql(folder, "DELETE FROM issues WHERE id = (SELECT MAX(id) FROM issues)");
+        Forger.resealControl(copy, "unguarded-identical-continuation");
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        JsonNode report = ExactJson.parse(verdict.stdout());
+        assertEquals(List.of("control unguarded-identical-continuation: 1 issues, expected 2"),
+                texts(report.path("controls").path("problems")), verdict.stdout());
+        assertEquals(3, report.path("controls").path("passed").asInt(), verdict.stdout());
+
+        Path unsealed = dir.resolve("tampered-control");
+        copyTree(out, unsealed);
+        Forger.sql(unsealed.resolve("controls/guarded-unsafe-new-identity"), "DELETE FROM issues");
+        assertRefused(unsealed, "control guarded-unsafe-new-identity: artifacts differ from the hashes the run recorded");
     }
 
     /** A change to one case's artifacts in a copy of the run. */
@@ -177,29 +219,56 @@ class LabMatrixIT {
     void verifyRefusesARunWrittenBeforeFormatVersionsWithASentence() throws Exception {
         Path older = dir.resolve("older-run");
         copyTree(out, older);
-        // What a lab before format versions wrote: requested.json a bare array, records without a format member.
+        // What a lab before format versions wrote: requested.json a bare array, records without a format member,
+        // and no history.jsonl (the runner wrote the results itself).
         Path requested = older.resolve("java/requested.json");
         Files.writeString(requested, ExactJson.mapper().writerWithDefaultPrettyPrinter()
                 .writeValueAsString(ExactJson.parse(Files.readString(requested)).path("cases")) + "\n");
-        Path results = older.resolve("java/results.jsonl");
-        List<String> records = new java.util.ArrayList<>();
-        for (String line : Files.readAllLines(results)) {
-            com.fasterxml.jackson.databind.node.ObjectNode record = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(line);
-            record.remove("format");
-            records.add(lab.continuationreplay.vectors.CanonicalJson.canonical(record));
-        }
-        Files.write(results, records);
+        Files.delete(older.resolve("java/history.jsonl"));
+        rewriteRecords(older.resolve("java/results.jsonl"), record -> record.remove("format"));
         LabProcess.Result verdict = LabProcess.run(List.of("verify", older.toString()), Map.of(), "");
         assertEquals(1, verdict.exitCode(), verdict.stdout() + verdict.stderr());
         JsonNode report = ExactJson.parse(verdict.stdout());
         assertEquals(List.of(
                 "java/requested.json has no format version (it is a JSON array, not an object): written by a lab before"
                         + " format versions; re-run lab matrix",
+                "java/history.jsonl is missing: the run left no history (a lab before format \"history/1\" wrote none;"
+                        + " re-run lab matrix)",
                 "java/results.jsonl: record 1 has no format version: written by a lab before format versions; re-run lab matrix",
                 "java/results.jsonl: 11 more records refused for their format"),
                 texts(report.path("java").path("problems")));
         assertEquals(List.of(), texts(report.path("typescript").path("problems")), "the untouched attempt still verifies");
         assertFalse(verdict.stderr().contains("Exception"), verdict.stderr());
+    }
+
+    /** A run of the lab before the checker split (results/1, no history.jsonl) is named by its version. */
+    @Test
+    void verifyRefusesARunWhoseRunnerStillWroteTheResults() throws Exception {
+        Path older = dir.resolve("results-1-run");
+        copyTree(out, older);
+        Files.delete(older.resolve("typescript/history.jsonl"));
+        rewriteRecords(older.resolve("typescript/results.jsonl"), record -> record.put("format", "results/1"));
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", older.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout() + verdict.stderr());
+        JsonNode report = ExactJson.parse(verdict.stdout());
+        assertEquals(List.of(
+                "typescript/history.jsonl is missing: the run left no history (a lab before format \"history/1\" wrote none;"
+                        + " re-run lab matrix)",
+                "typescript/results.jsonl: record 1: format \"results/1\" is not one this checker reads (it reads \"results/2\")",
+                "typescript/results.jsonl: 11 more records refused for their format"),
+                texts(report.path("typescript").path("problems")));
+        assertEquals(List.of(), texts(report.path("java").path("problems")), "the untouched attempt still verifies");
+    }
+
+    private static void rewriteRecords(Path results, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> change)
+            throws Exception {
+        List<String> records = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(results)) {
+            com.fasterxml.jackson.databind.node.ObjectNode record = (com.fasterxml.jackson.databind.node.ObjectNode) ExactJson.parse(line);
+            change.accept(record);
+            records.add(lab.continuationreplay.vectors.CanonicalJson.canonical(record));
+        }
+        Files.write(results, records);
     }
 
     private static void assertFormat(String tag, Path file) throws Exception {
@@ -223,21 +292,22 @@ class LabMatrixIT {
         assertEquals(1, verdict.exitCode(), verdict.stdout());
         assertTrue(verdict.stdout().contains(which), verdict.stdout());
         assertTrue(verdict.stdout().contains(message), verdict.stdout());
-        assertFalse(verdict.stdout().contains("differ from their recorded hashes"), "the hashes were fixed: " + verdict.stdout());
-        assertFalse(verdict.stdout().contains("facts recomputed from the artifacts differ"), "the record was fixed: " + verdict.stdout());
-        assertFalse(verdict.stdout().contains("SUMMARY.json does not match"), "the summary was fixed: " + verdict.stdout());
+        assertFalse(verdict.stdout().contains("artifacts differ from the hashes"), "the hashes were fixed: " + verdict.stdout());
+        assertFalse(verdict.stdout().contains("differs from the record derived"), "the record was derived again: " + verdict.stdout());
+        assertFalse(verdict.stdout().contains("SUMMARY.json does not match"), "the summary was derived again: " + verdict.stdout());
     }
 
     @Test
     void eachSdkMustShapeItsRefusalsItsOwnWay() throws Exception {
-        var javaCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("java/case-05"));
-        var typescriptCase = lab.continuationreplay.matrix.evidence.CaseFacts.read("05", out.resolve("typescript/case-05"));
-        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "java"));
-        assertEquals(List.of(), lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "typescript"));
+        var spec = lab.continuationreplay.cases.Cases.spec(lab.continuationreplay.cases.CaseId.CHANGED_REQUEST_STATE);
+        var javaCase = lab.continuationreplay.checker.CaseFacts.read(out.resolve("java/case-05"));
+        var typescriptCase = lab.continuationreplay.checker.CaseFacts.read(out.resolve("typescript/case-05"));
+        assertEquals(List.of(), lab.continuationreplay.checker.Predicate.violations(spec, javaCase, "java"));
+        assertEquals(List.of(), lab.continuationreplay.checker.Predicate.violations(spec, typescriptCase, "typescript"));
         assertEquals(List.of("typescript must refuse through tool_result_isError"),
-                lab.continuationreplay.matrix.verify.Predicate.violations(javaCase, "typescript"));
+                lab.continuationreplay.checker.Predicate.violations(spec, javaCase, "typescript"));
         assertEquals(List.of("java must refuse through jsonrpc_error"),
-                lab.continuationreplay.matrix.verify.Predicate.violations(typescriptCase, "java"));
+                lab.continuationreplay.checker.Predicate.violations(spec, typescriptCase, "java"));
     }
 
     @Test

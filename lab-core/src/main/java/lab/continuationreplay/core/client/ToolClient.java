@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.history.Transcript;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import lab.continuationreplay.core.client.Reply;
+import lab.continuationreplay.history.Reply;
 
 /** Wire-shape facts per SDK, gathered from all of its records: how refusals travel, token shape, result fields. */
 final class WireDifferences {

@@ -6,22 +6,26 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cases.CaseServer;
+import lab.continuationreplay.cases.CaseSteps;
+import lab.continuationreplay.cases.ServerChoice;
+import lab.continuationreplay.cases.ServerSetup;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * Where one case runs: its folder (one SQLite file, one transcript per process), the SDK under test, and the
  * processes it started. Closing the context closes every process and writes {@code processes.json}.
  */
-public final class CaseContext implements AutoCloseable {
-    public static final String DATABASE = "store.sqlite3";
-    public static final String PROCESSES = "processes.json";
-
+public final class CaseContext implements CaseSteps, AutoCloseable {
     private final Path folder;
     private final ServerKind sdk;
     private final Path home;
@@ -37,28 +41,36 @@ public final class CaseContext implements AutoCloseable {
         return folder;
     }
 
-    public ServerKind sdk() {
-        return sdk;
+    /** The real environment for a case's setup, on this case's database, with the lab's synthetic keys. */
+    public WireSettings settings(ServerSetup setup) {
+        return new WireSettings(folder.resolve(Layout.DATABASE), ServerSetup.BACKEND, setup.principal(),
+                ServerSetup.T0 + setup.secondsAfterT0(), setup.authorityTtl(), setup.retentionTtl(), setup.requestStateTtl(),
+                WireSettings.STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, setup.fault().wire());
     }
 
-    /** The matrix settings for this case's database: alice at T0, TTLs 300/360/600. */
-    public WireSettings alice() {
-        return WireSettings.matrix(folder.resolve(DATABASE), "alice");
+    /** The server a script's choice names, for this attempt. */
+    public ServerKind kind(ServerChoice choice) {
+        return switch (choice) {
+            case UNDER_TEST -> sdk;
+            case JAVA -> ServerKind.JAVA;
+            case TYPESCRIPT -> ServerKind.TYPESCRIPT;
+            case UNGUARDED -> ServerKind.UNGUARDED;
+        };
     }
 
-    /** Starts a server process named {@code name} on this case's database and opens the connection. */
-    public ToolClient spawn(String name, WireSettings settings) throws Exception {
-        return spawn(name, settings, sdk);
+    @Override
+    public CaseServer spawn(String name, ServerSetup setup, ServerChoice choice) throws Exception {
+        return new ScriptedServer(start(name, settings(setup), kind(choice)));
     }
 
-    /** As {@link #spawn(String, WireSettings)}, on another SDK's server (the cross-SDK recovery cells). */
-    public ToolClient spawn(String name, WireSettings settings, ServerKind kind) throws Exception {
+    /** Starts a server process named {@code name} and opens the connection; its transcript and stderr go to the folder. */
+    private ToolClient start(String name, WireSettings settings, ServerKind kind) throws Exception {
         long started = System.nanoTime();
-        java.util.Map<String, String> environment = new java.util.LinkedHashMap<>(settings.environment());
+        Map<String, String> environment = new LinkedHashMap<>(settings.environment());
         environment.putAll(kind.environment(home));
         String label = kind.label() + " server " + folder.getFileName() + "/" + name;
-        ServerProcess server = ServerProcess.start(label, kind.command(home), environment, folder.resolve(name + ".transcript.log"),
-                folder.resolve(name + ".stderr.log"), ServerProcess.READ_TIMEOUT);
+        ServerProcess server = ServerProcess.start(label, kind.command(home), environment, folder.resolve(Layout.transcript(name)),
+                folder.resolve(Layout.stderr(name)), ServerProcess.READ_TIMEOUT);
         ToolClient process = new ToolClient(name, server);
         processes.add(process);
         process.open();
@@ -66,10 +78,10 @@ public final class CaseContext implements AutoCloseable {
         return process;
     }
 
-    /** Ends a process now (the next one may need the file without it). */
-    public void close(ToolClient process) {
+    @Override
+    public void close(CaseServer server) {
         long started = System.nanoTime();
-        process.close();
+        ((ScriptedServer) server).client().close();
         PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
     }
 
@@ -83,6 +95,6 @@ public final class CaseContext implements AutoCloseable {
             spawned.addObject().put("name", process.name()).put("exit_status", process.exitStatus());
         }
         PhaseTimes.add(PhaseTimes.PROCESS_EXITS, System.nanoTime() - started);
-        Files.writeString(folder.resolve(PROCESSES), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
+        Files.writeString(folder.resolve(Layout.PROCESSES), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
     }
 }

@@ -1,76 +1,93 @@
 package lab.continuationreplay.matrix.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.matrix.cases.MatrixCase;
-import lab.continuationreplay.matrix.evidence.Artifacts;
-import lab.continuationreplay.matrix.evidence.CaseFacts;
+import java.util.Map;
+import lab.continuationreplay.cases.CaseId;
+import lab.continuationreplay.cases.CaseSpec;
+import lab.continuationreplay.cases.Cases;
+import lab.continuationreplay.cases.Control;
+import lab.continuationreplay.cases.ServerChoice;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.history.Format;
-import lab.continuationreplay.vectors.CanonicalJson;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.history.RunLog;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * Runs the cases against one SDK into {@code out/<sdk>/}: a {@code case-NN/} folder per case, then
- * {@code results.jsonl}, {@code SUMMARY.json}, {@code MATRIX.md} and {@code provenance.json}. Never overwrites.
+ * Plays cases against one SDK into {@code out/<attempt>/} and writes history only: {@code provenance.json},
+ * {@code requested.json} (before the first case starts), a {@code case-NN/} folder per case (transcripts, database,
+ * processes.json) and a {@code history.jsonl} line per finished folder with its hashes. It judges nothing: every
+ * verdict is the checker's, derived from this history. Never overwrites.
  */
 public final class MatrixRunner {
-    public static final String RESULTS = "results.jsonl";
-    public static final String SUMMARY = "SUMMARY.json";
-    /** The cases this attempt was asked to run, written before the first one starts. */
-    public static final String REQUESTED = "requested.json";
-
     private MatrixRunner() {}
 
-    public static List<JsonNode> run(List<MatrixCase> cases, ServerKind sdk, Path out, Path home, PrintStream progress)
+    /** Plays {@code cases} into {@code out/<attemptName>/}; {@code sdk} serves every process a script does not place elsewhere. */
+    public static void run(List<CaseSpec> cases, ServerKind sdk, String attemptName, Path out, Path home, PrintStream progress)
             throws Exception {
-        return run(cases, sdk, sdk.label(), out, home, progress);
-    }
-
-    /** Runs into {@code out/<attemptName>/}; {@code sdk} serves every process the scripts do not place elsewhere. */
-    public static List<JsonNode> run(List<MatrixCase> cases, ServerKind sdk, String attemptName, Path out, Path home,
-            PrintStream progress) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
         }
         Files.createDirectories(attempt);
-        Files.writeString(attempt.resolve("provenance.json"),
+        Files.writeString(attempt.resolve(Layout.PROVENANCE),
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home)) + "\n");
         ObjectNode requested = Format.REQUESTED.document();
-        requested.set("cases", ExactJson.mapper().valueToTree(
-                cases.stream().map(c -> java.util.Map.of("id", c.id(), "name", c.name(), "expected", c.expected())).toList()));
-        Files.writeString(attempt.resolve(REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(requested) + "\n");
-        List<JsonNode> records = new ArrayList<>();
-        StringBuilder lines = new StringBuilder();
-        for (MatrixCase matrixCase : cases) {
+        requested.set("cases", ExactJson.mapper().valueToTree(cases.stream().map(c -> Map.of("id", c.id().number(),
+                "name", c.id().seedName(), "expected", c.id().expected())).toList()));
+        Files.writeString(attempt.resolve(Layout.REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(requested) + "\n");
+        for (CaseSpec spec : cases) {
             long started = System.nanoTime();
-            Path folder = attempt.resolve("case-" + matrixCase.id());
-            String machineryError = CaseRun.execute(matrixCase, sdk, folder, home);
+            Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
+            String machineryError = CaseRun.execute(spec.script(), sdk, folder, home);
             long evidence = System.nanoTime();
-            Artifacts.seal(folder.resolve(CaseContext.DATABASE));
-            ObjectNode record = CaseRecord.of(matrixCase, attemptName, CaseFacts.read(matrixCase.id(), folder),
-                    Artifacts.hashes(folder, attempt), machineryError);
+            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError);
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
-            records.add(record);
-            lines.append(CanonicalJson.canonical(record)).append('\n');
-            progress.printf("%-10s case %s %-42s %-15s %5d ms%n", attemptName, matrixCase.id(), matrixCase.name(),
-                    record.path("status").asText(), (System.nanoTime() - started) / 1_000_000);
-            for (JsonNode violation : record.path("violations")) {
-                progress.println("           " + violation.asText());
-            }
+            progress.printf("%-10s case %s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
+                    machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
             if (machineryError != null) {
                 progress.println("           machinery error: " + machineryError);
             }
         }
-        Files.writeString(attempt.resolve(RESULTS), lines.toString());
-        Files.writeString(attempt.resolve(SUMMARY), Summary.summaryJson(cases.size(), records));
-        Files.writeString(attempt.resolve("MATRIX.md"), Summary.matrixMarkdown(attemptName, cases.size(), records));
-        return records;
+    }
+
+    /** Plays every control into {@code out/controls/<name>/}, each on the Java server or the unguarded one. */
+    public static void runControls(Path out, Path home) throws Exception {
+        Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
+        for (Control control : Control.values()) {
+            Path folder = controls.resolve(control.folder());
+            String machineryError = CaseRun.execute(control.script(), ServerKind.JAVA, folder, home);
+            RunLog.append(controls.resolve(Layout.HISTORY), folder, machineryError);
+        }
+    }
+
+    /** The attempt folder name of a cross-SDK cell, e.g. {@code cross-java-to-typescript}. */
+    public static String crossCellName(ServerKind crashOn, ServerKind recoverOn) {
+        return Layout.CROSS_PREFIX + crashOn.label() + "-to-" + recoverOn.label();
+    }
+
+    /** Case 09 with its commit on {@code crashOn}'s server and its recovery through {@code recoverOn}'s. */
+    public static List<CaseSpec> crossCell(ServerKind crashOn, ServerKind recoverOn) {
+        return List.of(Cases.acrossSdks(choice(crashOn), choice(recoverOn)));
+    }
+
+    /** The cases {@code --cases} names, in case order: all twelve when {@code only} is null. */
+    public static List<CaseSpec> cases(List<String> only) {
+        if (only != null) {
+            only.forEach(CaseId::of); // an unknown id is refused by name
+        }
+        return Cases.all().stream().filter(c -> only == null || only.contains(c.id().number())).toList();
+    }
+
+    private static ServerChoice choice(ServerKind kind) {
+        return switch (kind) {
+            case JAVA -> ServerChoice.JAVA;
+            case TYPESCRIPT -> ServerChoice.TYPESCRIPT;
+            case UNGUARDED -> ServerChoice.UNGUARDED;
+        };
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.LabHome;
-import lab.continuationreplay.matrix.evidence.Artifacts;
+import lab.continuationreplay.history.ArtifactHashes;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
@@ -31,7 +31,7 @@ public final class Provenance {
         for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
                 LabHome.LAB_JAR, "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
             Path file = home.resolve(artifact);
-            hashes.put(artifact, Files.exists(file) ? Artifacts.sha256(file) : "missing");
+            hashes.put(artifact, Files.exists(file) ? ArtifactHashes.sha256(file) : "missing");
         }
         p.set("environment_allowlist_names", ExactJson.mapper().valueToTree(List.of("PATH", "LANG", "LC_ALL", "TMPDIR",
                 "HOME", "JAVA_HOME", "WIRE_*")));

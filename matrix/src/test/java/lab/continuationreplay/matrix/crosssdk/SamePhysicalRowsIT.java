@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.matrix.javaserver.Servers;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import org.junit.jupiter.api.Test;

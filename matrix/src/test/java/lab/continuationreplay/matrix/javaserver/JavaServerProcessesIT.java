@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.core.wire.WireEnvelope;

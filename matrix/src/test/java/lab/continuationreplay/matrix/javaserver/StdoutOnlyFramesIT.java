@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.servers.JavaCommand;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.core.servers.StoreRows;
+import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerDefect;
 import lab.continuationreplay.core.wire.ServerProcess;

@@ -1,0 +1,59 @@
+package lab.continuationreplay.cases;
+
+import java.util.Arrays;
+
+/** The twelve frozen cases of the seed (spec §9): the number, the seed's name and its expected classification. */
+public enum CaseId {
+    IDENTICAL_RETRY("01", "identical_retry", "stored_result_one_effect"),
+    NEVER_ADMITTED("02", "never_admitted", "unknown_no_retry"),
+    LOST_REPLY_THEN_EXPLICIT_REPLAY("03", "lost_reply_then_explicit_replay", "reconciled_applied_one_effect"),
+    CHANGED_INPUT_RESPONSES("04", "changed_input_responses", "conflict_before_second_effect"),
+    CHANGED_REQUEST_STATE("05", "changed_request_state", "conflict_before_second_effect"),
+    DIFFERENT_PRINCIPAL("06", "different_principal", "unauthorized_not_equivalent"),
+    AUTHORITY_EXPIRES("07", "authority_expires_before_reconciliation", "write_rejected_observe_without_fresh_write_authority"),
+    CONCURRENT_ATTEMPTS("08", "concurrent_identical_attempts", "joined_one_apply_one_replay_one_effect"),
+    CRASH_AFTER_COMMIT("09", "crash_after_commit_before_reply", "unknown_then_authoritative_applied_no_redispatch"),
+    RETENTION_EXPIRY("10", "operation_replay_retention_expiry", "valid_token_rejected_after_retention_tombstone_retained"),
+    REQUEST_STATE_STRIPPED("11", "request_state_stripped", "unsupported_rejected_no_effect"),
+    PARTIAL_EFFECT("12", "partial_effect_failed_compensation", "durable_partial_no_first_effect_replay");
+
+    private final String number;
+    private final String seedName;
+    private final String expected;
+
+    CaseId(String number, String seedName, String expected) {
+        this.number = number;
+        this.seedName = seedName;
+        this.expected = expected;
+    }
+
+    /** {@code "01"}..{@code "12"}: the id in folder names, evidence and {@code --cases}. */
+    public String number() {
+        return number;
+    }
+
+    public String seedName() {
+        return seedName;
+    }
+
+    /** The seed's expected classification, e.g. {@code stored_result_one_effect}. */
+    public String expected() {
+        return expected;
+    }
+
+    /** The operation id the case's call carries: {@code case-01}. */
+    public String operationId() {
+        return "case-" + number;
+    }
+
+    /** The title the case's issue carries: {@code guarded-01}. */
+    public String title() {
+        return "guarded-" + number;
+    }
+
+    /** @throws IllegalArgumentException naming the known ids when {@code number} is none of them */
+    public static CaseId of(String number) {
+        return Arrays.stream(values()).filter(c -> c.number.equals(number)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no frozen case " + number + " (the cases are 01..12)"));
+    }
+}

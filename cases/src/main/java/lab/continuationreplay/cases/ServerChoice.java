@@ -1,0 +1,10 @@
+package lab.continuationreplay.cases;
+
+/** Which server a script starts: the SDK under test, or a named one (cross-SDK cells, controls). */
+public enum ServerChoice {
+    UNDER_TEST,
+    JAVA,
+    TYPESCRIPT,
+    /** The seed's unguarded server: the controls' witness that the guard is what prevents duplicates. */
+    UNGUARDED
+}

@@ -1,0 +1,42 @@
+package lab.continuationreplay.checker;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import lab.continuationreplay.history.Layout;
+
+/** Verifies every attempt a {@code lab matrix} folder holds: {@code java/}, {@code typescript/}, {@code cross-*}/. */
+public final class FolderCheck {
+    private FolderCheck() {}
+
+    /** The verdict per attempt folder name, SDKs first, then the cross-SDK cells in name order; empty if none. */
+    public static Map<String, Verdict> verify(Path folder) throws IOException {
+        Map<String, Verdict> verdicts = new LinkedHashMap<>();
+        for (String name : attempts(folder)) {
+            verdicts.put(name, AttemptCheck.verify(folder.resolve(name)));
+        }
+        return verdicts;
+    }
+
+    /** The attempt folders present: java, typescript, then cross-* by name. */
+    public static List<String> attempts(Path folder) throws IOException {
+        List<String> names = new ArrayList<>();
+        for (String sdk : List.of("java", "typescript")) {
+            if (Files.isDirectory(folder.resolve(sdk))) {
+                names.add(sdk);
+            }
+        }
+        if (Files.isDirectory(folder)) {
+            try (Stream<Path> entries = Files.list(folder)) {
+                entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+                        .filter(n -> n.startsWith(Layout.CROSS_PREFIX)).sorted().forEach(names::add);
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,131 @@
+package lab.continuationreplay.checker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.history.Reply;
+import lab.continuationreplay.history.Transcript;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * What the wire says, recomputed from the transcripts alone (seed spec §9.14): every tools/call sent, every reply
+ * received, paired by process and id, byte-exact lines included. A line received that is not a JSON-RPC 2.0 object
+ * in UTF-8 (a JVM warning on stdout, say) is a server defect, kept in {@code nonFrames}.
+ */
+public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies, List<NonFrame> nonFrames) {
+    /** How much of a non-frame line the facts keep. */
+    static final int QUOTED = 120;
+
+    /** A line a process wrote to stdout that is not a frame: the process and the start of the line. */
+    public record NonFrame(String process, String start) {}
+
+    /** One tools/call and what came back for it (null when no reply arrived). */
+    public record Call(String source, long id, String tool, boolean continuation, boolean statePresent,
+            JsonNode arguments, JsonNode reply) {
+
+        public boolean answered() {
+            return reply != null;
+        }
+
+        public Reply asReply() {
+            return reply == null ? null : new Reply((ObjectNode) reply);
+        }
+    }
+
+    /**
+     * Reads every transcript of the folder, processes in {@code spawnOrder} (so calls are in the order they were
+     * made), then any transcript not named there, by file name.
+     */
+    public static WireFacts read(Path caseFolder, List<String> spawnOrder) throws IOException, FormatException {
+        List<Path> transcripts;
+        try (Stream<Path> files = Files.list(caseFolder)) {
+            transcripts = files.filter(p -> p.getFileName().toString().endsWith(Layout.TRANSCRIPT_SUFFIX))
+                    .sorted(Comparator.comparingInt((Path p) -> {
+                        int index = spawnOrder.indexOf(process(p));
+                        return index < 0 ? Integer.MAX_VALUE : index;
+                    }).thenComparing(Path::toString))
+                    .toList();
+        }
+        List<Call> calls = new ArrayList<>();
+        TreeSet<String> versions = new TreeSet<>();
+        int replies = 0;
+        List<NonFrame> nonFrames = new ArrayList<>();
+        for (Path transcript : transcripts) {
+            String source = process(transcript);
+            Map<Long, JsonNode> sent = new TreeMap<>();
+            Map<Long, JsonNode> received = new TreeMap<>();
+            for (Transcript.Line line : Transcript.read(transcript)) {
+                if (line.direction() == Transcript.Direction.SENT) {
+                    JsonNode request = frameOrNull(line.text());
+                    if (request == null) {
+                        continue; // bytes the runner sent that are no request (none in the frozen cases)
+                    }
+                    if (request.path("id").isIntegralNumber()) {
+                        sent.put(request.get("id").longValue(), request);
+                    }
+                    String version = request.path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").textValue();
+                    if (version != null) {
+                        versions.add(version);
+                    }
+                    continue;
+                }
+                JsonNode reply = frameOrNull(line.text());
+                if (reply == null) {
+                    String shown = line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded();
+                    nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
+                    continue;
+                }
+                replies++;
+                if (reply.path("id").isIntegralNumber()) {
+                    received.put(reply.get("id").longValue(), reply);
+                }
+            }
+            for (Map.Entry<Long, JsonNode> entry : sent.entrySet()) {
+                JsonNode request = entry.getValue();
+                if (!"tools/call".equals(request.path("method").textValue())) {
+                    continue;
+                }
+                JsonNode params = request.path("params");
+                calls.add(new Call(source, entry.getKey(), params.path("name").textValue(), params.has("inputResponses"),
+                        params.has("requestState"), params.path("arguments"), received.get(entry.getKey())));
+            }
+        }
+        return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies, List.copyOf(nonFrames));
+    }
+
+    private static String process(Path transcript) {
+        String file = transcript.getFileName().toString();
+        return file.substring(0, file.length() - Layout.TRANSCRIPT_SUFFIX.length());
+    }
+
+    private static JsonNode frameOrNull(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            JsonNode node = ExactJson.parse(text);
+            return node.isObject() && "2.0".equals(node.path("jsonrpc").textValue()) ? node : null;
+        } catch (IllegalArgumentException notJson) {
+            return null;
+        }
+    }
+
+    public List<Call> continuations() {
+        return calls.stream().filter(Call::continuation).toList();
+    }
+
+    public List<Call> statusCalls() {
+        return calls.stream().filter(c -> "get_operation_status".equals(c.tool())).toList();
+    }
+}

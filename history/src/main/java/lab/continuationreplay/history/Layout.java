@@ -1,0 +1,46 @@
+package lab.continuationreplay.history;
+
+/**
+ * Where everything sits in a matrix folder: the names the runner writes under and the checker reads from. One place,
+ * so the two never disagree about a file name.
+ *
+ * <pre>
+ * OUT/&lt;attempt&gt;/requested.json, provenance.json, history.jsonl        (the runner)
+ * OUT/&lt;attempt&gt;/case-NN/store.sqlite3, processes.json, NAME.transcript.log, NAME.stderr.log   (the runner)
+ * OUT/&lt;attempt&gt;/results.jsonl, SUMMARY.json                         (the checker)
+ * OUT/controls/&lt;control&gt;/..., OUT/controls/history.jsonl              (the runner)
+ * OUT/controls/controls.json                                         (the checker)
+ * </pre>
+ */
+public final class Layout {
+    public static final String REQUESTED = "requested.json";
+    public static final String PROVENANCE = "provenance.json";
+    public static final String HISTORY = "history.jsonl";
+    public static final String RESULTS = "results.jsonl";
+    public static final String SUMMARY = "SUMMARY.json";
+    public static final String DATABASE = "store.sqlite3";
+    public static final String PROCESSES = "processes.json";
+    public static final String TRANSCRIPT_SUFFIX = ".transcript.log";
+    public static final String STDERR_SUFFIX = ".stderr.log";
+    public static final String CONTROLS = "controls";
+    public static final String CONTROLS_FILE = "controls.json";
+    /** The attempt folders of the two SDKs under test; cross-SDK cells are {@code cross-<crash>-to-<recover>}. */
+    public static final String CROSS_PREFIX = "cross-";
+
+    private Layout() {}
+
+    /** A case's folder name: {@code case-01}. */
+    public static String caseFolder(String caseId) {
+        return "case-" + caseId;
+    }
+
+    /** A process's transcript file name. */
+    public static String transcript(String process) {
+        return process + TRANSCRIPT_SUFFIX;
+    }
+
+    /** A process's stderr file name. */
+    public static String stderr(String process) {
+        return process + STDERR_SUFFIX;
+    }
+}
