@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← {bench, containers};
  * lab-core ← faults; everything ← lab-cli. Maven already refuses an import of a module a pom does not name; these rules also refuse a
- * pom that names one the wrong way, and keep the jobs apart inside the matrix module. They read the main classes of
+ * pom that names one the wrong way, and keep the jobs apart inside the matrix module. One more rule keeps child
+ * processes in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
  * every module (lab-cli sees them all), never test classes.
  */
 class ModuleDirectionTest {
@@ -31,6 +32,7 @@ class ModuleDirectionTest {
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
+    private static final String EXEC = "lab.continuationreplay.core.exec..";
 
     static List<ArchRule> rules() {
         return List.of(
@@ -57,7 +59,10 @@ class ModuleDirectionTest {
                         .because("servers and the bridge are started as processes, never linked into the lab"),
                 noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
                         .resideInAnyPackage("lab.continuationreplay.matrix.run..", "lab.continuationreplay.matrix.cases..")
-                        .because("reports read verified records, never the runner"));
+                        .because("reports read verified records, never the runner"),
+                noClasses().that().resideOutsideOfPackage(EXEC).should().callConstructor(ProcessBuilder.class, List.class)
+                        .orShould().callConstructor(ProcessBuilder.class, String[].class)
+                        .because("child processes start in one place (Exec): its timeouts kill the whole tree, and no pipe is left unread"));
     }
 
     @Test
@@ -80,6 +85,12 @@ class ModuleDirectionTest {
     void theHistoryModuleLeaningOnLabCoreIsCaught() throws Exception {
         assertCaught("lab.continuationreplay.history.wrongway.ReachesIntoTheCore", 0, "LabHome",
                 "history reaching into lab-core must violate the history rule");
+    }
+
+    @Test
+    void aProcessStartedOutsideExecIsCaught() throws Exception {
+        assertCaught("lab.continuationreplay.core.wrongway.StartsItsOwnProcess", 8, "ProcessBuilder",
+                "a ProcessBuilder constructed outside core.exec must violate the one-place-for-processes rule");
     }
 
     /** Rule number {@code rule} judges the one planted class and names the class it must not reach. */
