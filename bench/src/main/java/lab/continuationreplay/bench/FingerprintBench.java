@@ -5,15 +5,15 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintKey;
@@ -92,17 +92,13 @@ final class FingerprintBench {
     private static JsonNode runNode(BenchPlan plan, Path lines, Path folder) throws IOException, InterruptedException {
         Path script = LabHome.requireFile(plan.home().resolve("ts-fixture/dist/bench/fingerprint-bench.js"),
                 "build the lab first (./lab builds it)");
-        ProcessBuilder builder = new ProcessBuilder(LabHome.node(), script.toString(), lines.toString(),
-                Long.toString(plan.nodeBenchMillis()));
-        builder.environment().clear();
-        builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        builder.environment().put("CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX", WireSettings.FINGERPRINT_KEY_HEX);
-        builder.redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("node.stderr.log").toFile()));
-        Process process = builder.start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        Exec.Result node = Exec.command(LabHome.node(), script.toString(), lines.toString(), Long.toString(plan.nodeBenchMillis()))
+                .onlyEnvironment(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
+                        "CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX", WireSettings.FINGERPRINT_KEY_HEX))
+                .withStderr(Exec.Io.appendTo(folder.resolve("node.stderr.log"))).run(Duration.ofSeconds(120));
+        if (!node.succeeded()) {
             throw new IllegalStateException("the TypeScript fingerprint benchmark failed (see " + folder.resolve("node.stderr.log") + ")");
         }
-        return ExactJson.parse(out.trim());
+        return ExactJson.parse(node.output().trim());
     }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.ledger.IssueLedger;
@@ -103,8 +104,8 @@ final class LedgerThroughputBench {
                 List<String> command = new ArrayList<>(ChildJvm.command(LedgerWorker.class));
                 command.add(database.toString());
                 command.addAll(args.apply(i));
-                Process worker = new ProcessBuilder(command)
-                        .redirectError(ProcessBuilder.Redirect.appendTo(folder.resolve("workers.stderr.log").toFile())).start();
+                Process worker = Exec.command(command).withStdout(Exec.Io.PIPE)
+                        .withStderr(Exec.Io.appendTo(folder.resolve("workers.stderr.log"))).start();
                 workers.add(worker);
                 outputs.add(new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8)));
             }

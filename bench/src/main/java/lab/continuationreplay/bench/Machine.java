@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 
 /** The facts of the machine a run measured: cores, CPU, memory, kernel, JDK, Node.js and the scratch file system. */
 final class Machine {
@@ -37,9 +38,8 @@ final class Machine {
 
     static String nodeVersion() {
         try {
-            Process process = new ProcessBuilder(LabHome.node(), "--version").redirectErrorStream(true).start();
-            String out = new String(process.getInputStream().readAllBytes()).trim();
-            return process.waitFor(20, TimeUnit.SECONDS) && process.exitValue() == 0 ? out : "unavailable";
+            Exec.Result node = Exec.run(List.of(LabHome.node(), "--version"), Duration.ofSeconds(20));
+            return node.succeeded() ? node.output().trim() : "unavailable";
         } catch (IOException e) {
             return "unavailable";
         } catch (InterruptedException e) {

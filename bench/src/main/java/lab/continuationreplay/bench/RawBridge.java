@@ -10,13 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.JavaCommand;
 import lab.continuationreplay.core.servers.WireSettings;
-import lab.continuationreplay.core.wire.ChildProcess;
 import lab.continuationreplay.store.guard.ContinuationState;
 import lab.continuationreplay.store.guard.InputResponses;
 
@@ -47,9 +48,7 @@ final class RawBridge implements AutoCloseable {
     }
 
     static RawBridge start(Path home, WireSettings settings, Path stderrLog) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command(home));
-        Map<String, String> env = builder.environment();
-        env.clear();
+        Map<String, String> env = new LinkedHashMap<>();
         for (String name : INHERITED) {
             String value = System.getenv(name);
             if (value != null) {
@@ -58,8 +57,8 @@ final class RawBridge implements AutoCloseable {
         }
         Map<String, String> wire = settings.environment();
         PASSED.forEach(name -> env.put(name, wire.get(name)));
-        builder.redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
-        return new RawBridge(builder.start());
+        return new RawBridge(Exec.command(command(home)).onlyEnvironment(env).withStdout(Exec.Io.PIPE)
+                .withStderr(Exec.Io.appendTo(stderrLog)).start());
     }
 
     /** One request line, one answer line; an answer that is not {@code "ok":true} is an error. */
@@ -106,7 +105,7 @@ final class RawBridge implements AutoCloseable {
     /** Closes stdin (the bridge's end of input) and waits for it; kills it if it lingers. Returns the exit status. */
     @Override
     public void close() {
-        ChildProcess.endAfterInput(process, in, Duration.ofSeconds(10));
+        Exec.endAfterInput(process, Duration.ofSeconds(10));
     }
 
     int exitStatus() {

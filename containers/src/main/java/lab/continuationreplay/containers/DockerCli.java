@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import lab.continuationreplay.core.exec.Exec;
 
 /**
  * The {@code docker} command line, for {@code lab matrix --in-container} (the tests use Testcontainers instead).
@@ -29,15 +30,12 @@ public final class DockerCli {
     /** Null when {@code docker info} answers, else why not. */
     public static String engineProblem() {
         try {
-            Process info = new ProcessBuilder("docker", "info", "--format", "{{.ServerVersion}}").redirectErrorStream(true).start();
-            info.getOutputStream().close();
-            CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> read(info.getInputStream()));
-            if (!info.waitFor(30, TimeUnit.SECONDS)) {
-                info.destroyForcibly();
+            Exec.Result info = Exec.run(List.of("docker", "info", "--format", "{{.ServerVersion}}"), Duration.ofSeconds(30));
+            if (info.timedOut()) {
                 return "docker info did not answer in 30 s";
             }
-            String text = output.join().strip();
-            return info.exitValue() == 0 ? null : "docker info failed: " + text.lines().reduce((a, b) -> b).orElse("exit " + info.exitValue());
+            String text = info.output().strip();
+            return info.exitStatus() == 0 ? null : "docker info failed: " + text.lines().reduce((a, b) -> b).orElse("exit " + info.exitStatus());
         } catch (IOException e) {
             return "no docker command (" + e.getMessage() + ")";
         } catch (InterruptedException e) {
@@ -57,7 +55,7 @@ public final class DockerCli {
         List<String> command = new ArrayList<>(List.of("docker", "run", "--rm", "--name", name, "--network", "none",
                 "--pull", "never", "--user", owner(out), "--volume", out + ":/out", image));
         command.addAll(args);
-        Process docker = new ProcessBuilder(command).redirectOutput(out.resolve(STDOUT).toFile()).start();
+        Process docker = Exec.command(command).withStdout(Exec.Io.file(out.resolve(STDOUT))).withStderr(Exec.Io.PIPE).start();
         docker.getOutputStream().close();
         CompletableFuture<Void> errors = CompletableFuture.runAsync(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(docker.getErrorStream(), StandardCharsets.UTF_8));
@@ -72,7 +70,7 @@ public final class DockerCli {
         });
         if (!docker.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
             progress.accept("no result after " + timeout.toMinutes() + " min; killing container " + name);
-            new ProcessBuilder("docker", "kill", name).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+            Exec.run(List.of("docker", "kill", name), Duration.ofSeconds(30));
             docker.destroyForcibly();
             docker.waitFor(30, TimeUnit.SECONDS);
             return 124;
@@ -84,13 +82,5 @@ public final class DockerCli {
     /** {@code uid:gid} of a folder: the container writes its evidence as the folder's owner, not as root. */
     public static String owner(Path folder) throws IOException {
         return Files.getAttribute(folder, "unix:uid") + ":" + Files.getAttribute(folder, "unix:gid");
-    }
-
-    private static String read(java.io.InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return e.getMessage();
-        }
     }
 }

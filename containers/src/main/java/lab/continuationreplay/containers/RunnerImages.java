@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 
 /**
  * The runner images, one per runtime cell, built on this machine by {@code containers/build-images.sh} (never
@@ -34,7 +35,7 @@ public final class RunnerImages {
         List<String> command = List.of("bash", script(home).toString(), "--runtime",
                 String.join(",", cells.stream().map(RuntimeCell::id).toList()));
         long started = System.nanoTime();
-        Process process = new ProcessBuilder(command).directory(home.toFile()).start();
+        Process process = Exec.command(command).withDirectory(home).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.PIPE).start();
         process.getOutputStream().close();
         CompletableFuture<Void> errors = CompletableFuture.runAsync(() -> forEachLine(process.getErrorStream(), progress));
         List<String> lines = new ArrayList<>();

@@ -1,12 +1,11 @@
 package lab.continuationreplay.faults;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.exec.Exec;
 
 /**
  * A size-limited tmpfs the experiment mounts itself, to make the disk full or read-only under a running server.
@@ -66,13 +65,12 @@ final class Tmpfs implements AutoCloseable {
 
     /** Runs a command; null when it succeeded, else its output and status. */
     private static String run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        Exec.Result result = Exec.run(List.of(command), Duration.ofSeconds(20));
+        if (result.timedOut()) {
             return String.join(" ", command) + " did not finish";
         }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        return process.exitValue() == 0 ? null : "exit " + process.exitValue() + (output.isEmpty() ? "" : ": " + output);
+        String output = result.output().trim();
+        return result.exitStatus() == 0 ? null : "exit " + result.exitStatus() + (output.isEmpty() ? "" : ": " + output);
     }
 
     /** The machine does not let this process mount a file system. */

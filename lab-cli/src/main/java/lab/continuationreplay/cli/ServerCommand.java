@@ -2,6 +2,7 @@ package lab.continuationreplay.cli;
 
 import java.util.concurrent.Callable;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.ServerKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -23,7 +24,7 @@ final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerKind server = ServerKind.fromLabel(kind);
-        Process process = new ProcessBuilder(server.command(LabHome.resolve())).inheritIO().start();
+        Process process = Exec.command(server.command(LabHome.resolve())).inheritIo().start();
         return process.waitFor();
     }
 }

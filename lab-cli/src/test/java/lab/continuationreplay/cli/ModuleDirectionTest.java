@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
  * {history, cases, shared-store} ← checker ← containers; lab-core ← faults; everything ← lab-cli. The runner (matrix)
- * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module a pom does not name; these rules also refuse a
- * pom that names one the wrong way, and keep the jobs apart inside the matrix module. They read the main classes of
+ * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module
+ * a pom does not name; these rules also refuse a pom that names one the wrong way. One more rule keeps child processes
+ * in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
  * every module (lab-cli sees them all), never test classes.
  */
 class ModuleDirectionTest {
@@ -34,6 +35,7 @@ class ModuleDirectionTest {
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
+    private static final String EXEC = "lab.continuationreplay.core.exec..";
 
     static List<ArchRule> rules() {
         return List.of(
@@ -68,7 +70,10 @@ class ModuleDirectionTest {
                                 + " rules, never the runner, the wire driver or the servers"),
                 noClasses().that().resideInAPackage(CASES).should().dependOnClassesThat(
                         resideInAPackage(LAB).and(resideOutsideOfPackages(CASES)))
-                        .because("a case is its script and its spec, in its own words; the runner plays it, the checker reads it"));
+                        .because("a case is its script and its spec, in its own words; the runner plays it, the checker reads it"),
+                noClasses().that().resideOutsideOfPackage(EXEC).should().callConstructor(ProcessBuilder.class, List.class)
+                        .orShould().callConstructor(ProcessBuilder.class, String[].class)
+                        .because("child processes start in one place (Exec): its timeouts kill the whole tree, and no pipe is left unread"));
     }
 
     @Test
@@ -103,6 +108,12 @@ class ModuleDirectionTest {
     void theRunnerJudgingItsOwnHistoryIsCaught() throws Exception {
         assertCaught("lab.continuationreplay.matrix.wrongway.JudgesItsOwnRun", 2, "AttemptCheck",
                 "the runner calling the checker must violate the matrix rule");
+    }
+
+    @Test
+    void aProcessStartedOutsideExecIsCaught() throws Exception {
+        assertCaught("lab.continuationreplay.core.wrongway.StartsItsOwnProcess", 10, "ProcessBuilder",
+                "a ProcessBuilder constructed outside core.exec must violate the one-place-for-processes rule");
     }
 
     /** Rule number {@code rule} judges the one planted class and names the class it must not reach. */

@@ -4,9 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.JavaCommand;
-import lab.continuationreplay.core.wire.ChildProcess;
 
 /** {@code lab matrix} in a child JVM from the built jar, as a user runs it; its stdout and stderr go to files. */
 public final class MatrixAsProcess {
@@ -22,7 +21,7 @@ public final class MatrixAsProcess {
         Path jar = LabHome.requireFile(LabHome.labJar(home), "build the lab first (./lab builds it)");
         List<String> command = JavaCommand.of(options, "-jar", jar.toString(), "matrix");
         command.addAll(matrixArguments);
-        Process process = new ProcessBuilder(command).redirectOutput(stdoutLog.toFile()).redirectError(stderrLog.toFile()).start();
-        return ChildProcess.awaitOrKill(process, LIMIT) ? process.exitValue() : -1;
+        Process process = Exec.command(command).withStdout(Exec.Io.file(stdoutLog)).withStderr(Exec.Io.file(stderrLog)).start();
+        return Exec.awaitOrKill(process, LIMIT) ? process.exitValue() : -1;
     }
 }

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import lab.continuationreplay.core.exec.Exec;
 
 /**
  * A loopback stdio intermediary: {@code StdioProxyMain --seed N --plan PLAN [--log FILE] -- COMMAND...} starts
@@ -88,12 +89,11 @@ public final class StdioProxyMain {
     }
 
     static int run(Arguments arguments, InputStream stdin, OutputStream stdout) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(arguments.command()).redirectError(ProcessBuilder.Redirect.INHERIT);
         Process child;
         try {
-            child = builder.start();
+            child = Exec.command(arguments.command()).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.INHERIT).start();
         } catch (IOException e) {
-            System.err.println("stdio-proxy: cannot start " + arguments.command().get(0) + ": " + e.getMessage());
+            System.err.println("stdio-proxy: " + e.getMessage());
             return USAGE;
         }
         EventLog log = new EventLog(arguments.log());

@@ -9,10 +9,12 @@ import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.store.guard.ContinuationState;
 import lab.continuationreplay.store.guard.InputResponses;
@@ -175,16 +177,15 @@ public final class ClassDataArchive {
 
     /** One {@code apply} and a {@code status} line through the bridge, then end of input. */
     private static void trainBridge(List<String> command, WireSettings settings, Path scratch) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().clear();
-        builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         Map<String, String> wire = settings.environment();
         for (String name : List.of("WIRE_SERVER_DB", "WIRE_BACKEND_ID", "WIRE_PRINCIPAL", "WIRE_CLOCK_EPOCH", "WIRE_FINGERPRINT_KEY_HEX")) {
-            builder.environment().put(name, wire.get(name));
+            environment.put(name, wire.get(name));
         }
-        builder.redirectError(scratch.resolve("training.stderr.log").toFile());
-        builder.redirectOutput(scratch.resolve("training.stdout.log").toFile());
-        Process process = builder.start();
+        Process process = Exec.command(command).onlyEnvironment(environment)
+                .withStderr(Exec.Io.file(scratch.resolve("training.stderr.log")))
+                .withStdout(Exec.Io.file(scratch.resolve("training.stdout.log"))).start();
         ObjectNode apply = JsonNodeFactory.instance.objectNode().put("op", "apply").put("operation_id", "training")
                 .put("title", "training").put("mode", "atomic").put("body", "alpha");
         apply.set("state", ContinuationState.mint("training", settings.clockEpoch(), 300, 360, new SecureRandom()).toJson());

@@ -14,12 +14,14 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.history.Transcript;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -74,9 +76,7 @@ public final class ServerProcess implements AutoCloseable {
     /** As above, named {@code name} in what this class reports ({@code java server case-01/first}, say). */
     public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path transcriptFile,
             Path stderrLog, Duration readTimeout) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        Map<String, String> env = builder.environment();
-        env.clear();
+        Map<String, String> env = new LinkedHashMap<>();
         for (String variable : INHERITED) {
             String value = System.getenv(variable);
             if (value != null) {
@@ -84,8 +84,9 @@ public final class ServerProcess implements AutoCloseable {
             }
         }
         env.putAll(environment);
-        builder.redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
-        return new ServerProcess(builder.start(), new Transcript(transcriptFile), readTimeout, name);
+        Process process = Exec.command(command).onlyEnvironment(env).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.appendTo(stderrLog))
+                .start();
+        return new ServerProcess(process, new Transcript(transcriptFile), readTimeout, name);
     }
 
     /**
@@ -298,7 +299,7 @@ public final class ServerProcess implements AutoCloseable {
     @Override
     public void close() {
         try {
-            ChildProcess.endAfterInput(process, stdin, Duration.ofSeconds(5));
+            Exec.endAfterInput(process, Duration.ofSeconds(5));
         } finally {
             transcript.close();
         }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.history.ArtifactHashes;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.history.Format;
@@ -41,7 +42,7 @@ public final class Provenance {
 
     static String nodeVersion() {
         try {
-            Process node = new ProcessBuilder(LabHome.node(), "--version").redirectErrorStream(true).start();
+            Process node = Exec.command(LabHome.node(), "--version").withStdout(Exec.Io.PIPE).withStderr(Exec.Io.INTO_STDOUT).start();
             String version = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             return node.waitFor(10, TimeUnit.SECONDS) && node.exitValue() == 0 ? version : "unavailable";
         } catch (IOException e) {

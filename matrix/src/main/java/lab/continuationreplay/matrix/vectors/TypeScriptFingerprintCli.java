@@ -9,10 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.vectors.FingerprintLines;
 
 /** Runs {@code node ts-fixture/dist/fingerprint-cli.js} as a real process over its stdin and stdout. */
@@ -42,14 +45,14 @@ public final class TypeScriptFingerprintCli {
         if (keepGoing) {
             command.add("--keep-going");
         }
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().clear();
-        builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         if (keyHex != null) {
-            builder.environment().put(FingerprintLines.KEY_VARIABLE, keyHex);
+            environment.put(FingerprintLines.KEY_VARIABLE, keyHex);
         }
+        Exec.Spec spec = Exec.command(command).onlyEnvironment(environment).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.PIPE);
         try {
-            Process process = builder.start();
+            Process process = spec.start();
             CompletableFuture<byte[]> stdout = drain(process.getInputStream());
             CompletableFuture<byte[]> stderr = drain(process.getErrorStream());
             CompletableFuture<Void> stdin = CompletableFuture.runAsync(() -> feed(process.getOutputStream(), inputLines), OWN_THREAD);
