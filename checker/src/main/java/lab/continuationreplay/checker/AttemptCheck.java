@@ -52,6 +52,9 @@ public final class AttemptCheck {
     public static Verdict verify(Path attempt) throws IOException {
         String name = attempt.getFileName().toString();
         Path results = attempt.resolve(Layout.RESULTS);
+        if (!Files.exists(attempt.resolve(Layout.REQUESTED))) {
+            return Verdict.refused(name, allowed(name).size(), List.of("missing " + attempt.resolve(Layout.REQUESTED)));
+        }
         // Every document's format first, so an older run hears about each of them before any of their content counts.
         List<String> formatProblems = new ArrayList<>();
         header(attempt, formatProblems);
@@ -180,9 +183,6 @@ public final class AttemptCheck {
         JsonNode requested = null;
         Path requestedFile = attempt.resolve(Layout.REQUESTED);
         try {
-            if (!Files.exists(requestedFile)) {
-                throw new FormatException("missing " + requestedFile);
-            }
             requested = Format.REQUESTED.read(Files.readString(requestedFile), name + "/" + Layout.REQUESTED).path("cases");
             if (!requested.isArray()) {
                 throw new FormatException(name + "/" + Layout.REQUESTED + " has no \"cases\" array");
