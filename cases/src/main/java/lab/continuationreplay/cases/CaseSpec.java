@@ -133,6 +133,18 @@ public record CaseSpec(
             return this;
         }
 
+        /**
+         * The commit's reply is lost: process {@code crashed} exits 70 after committing, then a status read-back
+         * settles it. Observes the transport, the exit, the reconciled effect and the consumer's next action.
+         */
+        public Builder lostReplyOn(String crashed) {
+            return exits(crashed, 70)
+                    .observe("transport", Observation.of(Observation.Kind.TRANSPORT))
+                    .observe("crash_exit", Observation.of(Observation.Kind.CRASH_EXIT))
+                    .observe("reconciled", Observation.of(Observation.Kind.RECONCILED))
+                    .observe("consumer_action", Observation.of(Observation.Kind.CONSUMER_ACTION));
+        }
+
         public Builder observe(String member, Observation observation) {
             if (outcome.put(member, observation) != null || member.equals("effects")) {
                 throw new IllegalArgumentException(id + ": outcome member " + member + " given twice");

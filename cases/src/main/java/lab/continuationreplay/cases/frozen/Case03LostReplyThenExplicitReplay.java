@@ -16,11 +16,7 @@ public final class Case03LostReplyThenExplicitReplay {
 
     public static final CaseSpec SPEC = CaseSpec.of(ID)
             .minContinuations(1)
-            .exits("crash", 70)
-            .observe("transport", Observation.of(TRANSPORT))
-            .observe("crash_exit", Observation.of(CRASH_EXIT))
-            .observe("reconciled", Observation.of(RECONCILED))
-            .observe("consumer_action", Observation.of(CONSUMER_ACTION))
+            .lostReplyOn("crash")
             .observe("explicit_replay", Observation.of(EXPLICIT_REPLAY, 1))
             .frozen("{\"consumer_action\":\"return_stored_result\",\"crash_exit\":70,\"effects\":1,"
                     + "\"explicit_replay\":\"replayed\",\"reconciled\":\"applied\",\"transport\":\"unknown\"}",

@@ -20,11 +20,7 @@ public final class Case09CrashAfterCommit {
 
     public static final CaseSpec SPEC = CaseSpec.of(ID)
             .minContinuations(1)
-            .exits("crash", 70)
-            .observe("transport", Observation.of(TRANSPORT))
-            .observe("crash_exit", Observation.of(CRASH_EXIT))
-            .observe("reconciled", Observation.of(RECONCILED))
-            .observe("consumer_action", Observation.of(CONSUMER_ACTION))
+            .lostReplyOn("crash")
             .observe("redispatched", Observation.of(REDISPATCHED))
             .frozen("{\"consumer_action\":\"return_stored_result\",\"crash_exit\":70,\"effects\":1,"
                     + "\"reconciled\":\"applied\",\"redispatched\":false,\"transport\":\"unknown\"}",
