@@ -116,8 +116,8 @@ final class StepRunner {
         sent.put("server", step.server());
         sent.set("command", SdkJson.JSON.valueToTree(server.command()));
         Attempt<JsonNode> attempt = attempt(gate, () -> {
-            // The contract: the driver's own environment plus the script's. The SDK's ServerParameters would
-            // keep only a short list of inherited names, so the whole environment is passed explicitly.
+            // The contract: the driver's own environment plus the script's. ServerParameters keeps only a short
+            // list of the parent's names (its transport happens to inherit them all), so neither is relied on.
             Map<String, String> env = new HashMap<>(System.getenv());
             env.putAll(server.env());
             ServerParameters parameters = ServerParameters.builder(server.command().get(0))
