@@ -8,6 +8,6 @@ final class ChildJvm {
     private ChildJvm() {}
 
     static List<String> command(Class<?> main) {
-        return JavaCommand.of(List.of("-XX:TieredStopAtLevel=1"), "-cp", System.getProperty("java.class.path"), main.getName());
+        return JavaCommand.onClassPath(System.getProperty("java.class.path"), List.of("-XX:TieredStopAtLevel=1"), main);
     }
 }

@@ -35,7 +35,11 @@ public enum Format {
     /** {@code lab faults}'s {@code faults.json}. */
     FAULTS("faults", 1, "lab faults"),
     /** {@code lab matrix --in-container}'s {@code runtimes.json}. */
-    RUNTIMES("runtimes", 1, "lab matrix --in-container");
+    RUNTIMES("runtimes", 1, "lab matrix --in-container"),
+    /** A recording relay's {@code <name>.relay.jsonl}: the reply it kept from the client on purpose. */
+    RELAY("relay", 1, "lab clients"),
+    /** A recording relay's {@code <name>.exit.json}: how its server ended and what ended it. */
+    EXIT("exit", 1, "lab clients");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";

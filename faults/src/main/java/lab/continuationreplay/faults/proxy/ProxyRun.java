@@ -1,6 +1,5 @@
 package lab.continuationreplay.faults.proxy;
 
-import lab.continuationreplay.core.LabHome;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -54,8 +53,8 @@ final class ProxyRun {
 
     /** The command line: the proxy as its own JVM with the lab jar's class path, then the server's command. */
     static List<String> proxyCommand(Path home, long seed, String plan, Path log, List<String> server) {
-        List<String> command = JavaCommand.of(List.of("-XX:TieredStopAtLevel=1"), "-cp", LabHome.labJar(home).toString(),
-                StdioProxyMain.class.getName(), "--seed", Long.toString(seed), "--plan", plan, "--log", log.toString(), "--");
+        List<String> command = JavaCommand.labMain(home, List.of("-XX:TieredStopAtLevel=1"), StdioProxyMain.class);
+        command.addAll(List.of("--seed", Long.toString(seed), "--plan", plan, "--log", log.toString(), "--"));
         command.addAll(server);
         return command;
     }

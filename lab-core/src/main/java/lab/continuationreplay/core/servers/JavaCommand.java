@@ -3,6 +3,7 @@ package lab.continuationreplay.core.servers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.store.stdio.WireStdout;
 
 /**
@@ -26,5 +27,18 @@ public final class JavaCommand {
         command.addAll(options);
         command.addAll(List.of(rest));
         return command;
+    }
+
+    /**
+     * A main class of the lab as a child JVM on the lab's own class path: {@code lab.jar}, whose manifest names every
+     * module's jar in {@code lib/}, so the child runs the same build as the lab that starts it. Arguments follow.
+     */
+    public static List<String> labMain(Path home, List<String> options, Class<?> main) {
+        return onClassPath(LabHome.labJar(home).toString(), options, main);
+    }
+
+    /** As {@link #labMain}, on another class path (a test's own, or a benchmark's jar and its dependencies). */
+    public static List<String> onClassPath(String classPath, List<String> options, Class<?> main) {
+        return of(options, "-cp", classPath, main.getName());
     }
 }

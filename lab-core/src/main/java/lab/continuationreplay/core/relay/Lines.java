@@ -1,0 +1,37 @@
+package lab.continuationreplay.core.relay;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** A byte stream cut into lines on 0x0A only, as both SDKs' stdio transports cut it; nothing else is touched. */
+final class Lines {
+    /** Receives each line without its 0x0A; {@code ended} is false only for a last line the stream cut off. */
+    interface Sink {
+        void line(byte[] bytes, boolean ended) throws IOException;
+    }
+
+    private Lines() {}
+
+    /** Reads {@code in} to its end; returns when it ends, or throws what reading it or the sink threw. */
+    static void split(InputStream in, Sink sink) throws IOException {
+        byte[] buffer = new byte[1 << 16];
+        ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        // read(byte[]) returns what the pipe holds now, so a line is passed on as soon as its 0x0A arrives
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (buffer[i] == '\n') {
+                    pending.write(buffer, start, i - start);
+                    sink.line(pending.toByteArray(), true);
+                    pending.reset();
+                    start = i + 1;
+                }
+            }
+            pending.write(buffer, start, n - start);
+        }
+        if (pending.size() > 0) {
+            sink.line(pending.toByteArray(), false);
+        }
+    }
+}
