@@ -11,9 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import lab.continuationreplay.cases.CaseId;
-import lab.continuationreplay.cases.CaseSpec;
-import lab.continuationreplay.cases.Cases;
 import lab.continuationreplay.history.ArtifactHashes;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.FormatException;
@@ -53,7 +50,7 @@ public final class AttemptCheck {
         String name = attempt.getFileName().toString();
         Path results = attempt.resolve(Layout.RESULTS);
         if (!Files.exists(attempt.resolve(Layout.REQUESTED))) {
-            return Verdict.refused(name, allowed(name).size(), List.of("missing " + attempt.resolve(Layout.REQUESTED)));
+            return Verdict.refused(name, Judge.of(name).known(), List.of("missing " + attempt.resolve(Layout.REQUESTED)));
         }
         // Every document's format first, so an older run hears about each of them before any of their content counts.
         List<String> formatProblems = new ArrayList<>();
@@ -62,7 +59,7 @@ public final class AttemptCheck {
         List<String> refusedRecords = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             try {
-                Format.RESULTS.read(lines.get(i), name + "/" + Layout.RESULTS + ": record " + (i + 1));
+                Judge.of(name).format().read(lines.get(i), name + "/" + Layout.RESULTS + ": record " + (i + 1));
             } catch (FormatException e) {
                 refusedRecords.add(e.getMessage());
             }
@@ -74,7 +71,7 @@ public final class AttemptCheck {
             formatProblems.add(name + "/" + Layout.RESULTS + ": " + (refusedRecords.size() - 1) + " more records refused for their format");
         }
         if (!formatProblems.isEmpty()) {
-            return Verdict.refused(name, allowed(name).size(), formatProblems);
+            return Verdict.refused(name, Judge.of(name).known(), formatProblems);
         }
         Verdict derived = derive(attempt);
         if (!Files.exists(results)) {
@@ -101,30 +98,28 @@ public final class AttemptCheck {
     /** The verdict on an attempt, from its history alone; writes nothing. */
     public static Verdict derive(Path attempt) throws IOException {
         String name = attempt.getFileName().toString();
-        boolean cross = name.startsWith(Layout.CROSS_PREFIX);
-        Set<CaseId> allowed = allowed(name);
+        Judge judge = Judge.of(name);
         if (!Files.exists(attempt.resolve(Layout.REQUESTED))) {
-            return Verdict.refused(name, allowed.size(), List.of("missing " + attempt.resolve(Layout.REQUESTED)));
+            return Verdict.refused(name, judge.known(), List.of("missing " + attempt.resolve(Layout.REQUESTED)));
         }
         List<String> formatProblems = new ArrayList<>();
         Header header = header(attempt, formatProblems);
         if (!formatProblems.isEmpty()) {
-            return Verdict.refused(name, allowed.size(), formatProblems);
+            return Verdict.refused(name, judge.known(), formatProblems);
         }
-        JsonNode requested = header.requested();
         Map<String, RunLog.Entry> history = header.history();
         List<String> problems = new ArrayList<>();
-        List<CaseSpec> cases = new ArrayList<>();
-        for (JsonNode entry : requested) {
-            CaseSpec spec = frozen(entry, allowed);
-            if (spec == null) {
-                problems.add("requested case " + entry + " is not a frozen case" + (cross ? " of a cross-SDK cell" : ""));
+        List<String> cases = new ArrayList<>();
+        for (JsonNode entry : header.requested()) {
+            String id = judge.caseId(entry);
+            if (id == null) {
+                problems.add("requested case " + entry + " " + judge.refusal());
             } else {
-                cases.add(spec);
+                cases.add(id);
             }
         }
         Set<String> expectedFolders = new LinkedHashSet<>();
-        cases.forEach(c -> expectedFolders.add(Layout.caseFolder(c.id().number())));
+        cases.forEach(id -> expectedFolders.add(Layout.caseFolder(id)));
         for (String folder : history.keySet()) {
             if (!expectedFolders.contains(folder)) {
                 problems.add(Layout.HISTORY + " records " + folder + ", which was not requested");
@@ -137,8 +132,7 @@ public final class AttemptCheck {
         }
         List<JsonNode> records = new ArrayList<>();
         int passed = 0;
-        for (CaseSpec spec : cases) {
-            String id = spec.id().number();
+        for (String id : cases) {
             Path folder = attempt.resolve(Layout.caseFolder(id));
             RunLog.Entry entry = history.get(Layout.caseFolder(id));
             if (entry == null) {
@@ -150,14 +144,17 @@ public final class AttemptCheck {
                 problems.add("case " + id + ": artifacts differ from the hashes the run recorded in " + Layout.HISTORY);
                 continue;
             }
-            CaseFacts facts;
+            JsonNode record;
             try {
-                facts = CaseFacts.read(folder);
+                record = judge.record(id, folder, hashes, entry.machineryError());
             } catch (FormatException | java.sql.SQLException e) {
                 problems.add("case " + id + ": " + e.getMessage());
                 continue;
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("case " + id + ": " + e.getMessage(), e);
             }
-            JsonNode record = CaseRecord.of(spec, name, facts, hashes, entry.machineryError());
             records.add(record);
             String status = record.path("status").asText();
             if (CaseRecord.Status.PASS.wire().equals(status)) {
@@ -168,11 +165,6 @@ public final class AttemptCheck {
             }
         }
         return new Verdict(name, cases.size(), records.size(), passed, problems, records);
-    }
-
-    /** A cross-SDK cell is case 09 across two servers: only that case (and no single SDK's refusal shapes). */
-    private static Set<CaseId> allowed(String attemptName) {
-        return attemptName.startsWith(Layout.CROSS_PREFIX) ? Set.of(CaseId.CRASH_AFTER_COMMIT) : Set.of(CaseId.values());
     }
 
     private record Header(JsonNode requested, Map<String, RunLog.Entry> history) {}
@@ -197,17 +189,6 @@ public final class AttemptCheck {
             formatProblems.add(e.getMessage());
         }
         return new Header(requested, history);
-    }
-
-    /** The frozen spec a requested entry names, or null when it names none this attempt may hold. */
-    private static CaseSpec frozen(JsonNode entry, Set<CaseId> allowed) {
-        try {
-            CaseId id = CaseId.of(entry.path("id").asText());
-            boolean same = id.expected().equals(entry.path("expected").asText()) && id.seedName().equals(entry.path("name").asText());
-            return same && allowed.contains(id) ? Cases.spec(id) : null;
-        } catch (IllegalArgumentException unknown) {
-            return null;
-        }
     }
 
     /** {@code SUMMARY.json}, byte-compatible with the seed's. */

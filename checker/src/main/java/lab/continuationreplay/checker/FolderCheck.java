@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 import lab.continuationreplay.history.Layout;
 
-/** Verifies every attempt a {@code lab matrix} folder holds: {@code java/}, {@code typescript/}, {@code cross-*}/. */
+/**
+ * Verifies every attempt a {@code lab matrix} or {@code lab clients} folder holds: {@code java/}, {@code typescript/},
+ * {@code cross-*}/, {@code client-*}/.
+ */
 public final class FolderCheck {
     private FolderCheck() {}
 
@@ -23,7 +26,7 @@ public final class FolderCheck {
         return verdicts;
     }
 
-    /** The attempt folders present: java, typescript, then cross-* by name. */
+    /** The attempt folders present: java, typescript, then cross-* and client-* by name. */
     public static List<String> attempts(Path folder) throws IOException {
         List<String> names = new ArrayList<>();
         for (String sdk : List.of("java", "typescript")) {
@@ -34,7 +37,8 @@ public final class FolderCheck {
         if (Files.isDirectory(folder)) {
             try (Stream<Path> entries = Files.list(folder)) {
                 entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                        .filter(n -> n.startsWith(Layout.CROSS_PREFIX)).sorted().forEach(names::add);
+                        .filter(n -> n.startsWith(Layout.CROSS_PREFIX) || n.startsWith(Layout.CLIENT_PREFIX)).sorted()
+                        .forEach(names::add);
             }
         }
         return names;

@@ -30,6 +30,14 @@ public enum Format {
     COMPARISON("comparison", 1, "lab matrix"),
     /** A matrix folder's {@code controls/controls.json}. */
     CONTROLS("controls", 1, "lab matrix"),
+    /** A client case's {@code script.json}: the steps a client driver runs (docs/client-drivers.md). */
+    CLIENT_SCRIPT("client-script", 1, "lab clients"),
+    /** One line of a client case's {@code client.records.jsonl}: one step as the client saw it. */
+    CLIENT_RECORD("client-record", 1, "lab clients"),
+    /** One record of a client cell's {@code results.jsonl}, derived by the checker. */
+    CLIENT_RESULTS("client-results", 1, "lab clients"),
+    /** A clients folder's {@code clients.json}. */
+    CLIENTS("clients", 1, "lab clients"),
     /** {@code lab bench}'s {@code bench.json}. */
     BENCH("bench", 1, "lab bench"),
     /** {@code lab faults}'s {@code faults.json}. */

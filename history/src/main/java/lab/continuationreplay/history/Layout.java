@@ -27,7 +27,24 @@ public final class Layout {
     /** The attempt folders of the two SDKs under test; cross-SDK cells are {@code cross-<crash>-to-<recover>}. */
     public static final String CROSS_PREFIX = "cross-";
 
+    /** A client cell's attempt folder: {@code client-<client>-server-<server>}. */
+    public static final String CLIENT_PREFIX = "client-";
+    /** In a client case's folder: the step script the driver ran, its records, its stderr. */
+    public static final String SCRIPT = "script.json";
+    public static final String CLIENT_RECORDS = "client.records.jsonl";
+    public static final String DRIVER_STDERR = "driver.stderr.log";
+    /** In a client case's folder, per relayed server process: how it ended, and the replies the relay dropped. */
+    public static final String EXIT_SUFFIX = ".exit.json";
+    public static final String RELAY_SUFFIX = ".relay.jsonl";
+    /** A clients folder's derived summary across the cells. */
+    public static final String CLIENTS_FILE = "clients.json";
+
     private Layout() {}
+
+    /** A client cell's folder name, e.g. {@code client-typescript-server-java}. */
+    public static String clientCell(String client, String server) {
+        return CLIENT_PREFIX + client + "-server-" + server;
+    }
 
     /** A case's folder name: {@code case-01}. */
     public static String caseFolder(String caseId) {

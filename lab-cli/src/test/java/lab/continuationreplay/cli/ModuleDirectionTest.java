@@ -35,6 +35,7 @@ class ModuleDirectionTest {
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
+    private static final String CLIENT_DRIVER = "lab.continuationreplay.clients..";
     private static final String EXEC = "lab.continuationreplay.core.exec..";
 
     static List<ArchRule> rules() {
@@ -59,8 +60,8 @@ class ModuleDirectionTest {
                         .resideInAnyPackage(FAULTS, BENCH, CLI)
                         .because("the container runs are their own job"),
                 noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, CLI).should()
-                        .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE)
-                        .because("servers and the bridge are started as processes, never linked into the lab"),
+                        .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE, CLIENT_DRIVER)
+                        .because("servers, the bridge and the client driver are started as processes, never linked into the lab"),
                 noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
                         .resideInAnyPackage("lab.continuationreplay.matrix.run..")
                         .because("reports read the checker's records, never the runner"),

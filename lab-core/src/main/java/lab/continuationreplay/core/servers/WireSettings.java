@@ -31,6 +31,9 @@ public record WireSettings(
     public static final String STATE_KEY_HEX = sha256Hex("synthetic guarded matrix state key");
     public static final String FINGERPRINT_KEY_HEX = sha256Hex("synthetic guarded matrix fingerprint key");
 
+    /** The variables that carry keys: passed only through a process's environment, never written anywhere. */
+    public static final java.util.Set<String> SECRET_VARIABLES = java.util.Set.of("WIRE_STATE_KEY_HEX", "WIRE_FINGERPRINT_KEY_HEX");
+
     public static WireSettings matrix(Path database, String principal) {
         return new WireSettings(database, BACKEND, principal, T0, 300, 360, 600, STATE_KEY_HEX, FINGERPRINT_KEY_HEX, null);
     }

@@ -43,7 +43,12 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
 
     /** The real environment for a case's setup, on this case's database, with the lab's synthetic keys. */
     public WireSettings settings(ServerSetup setup) {
-        return new WireSettings(folder.resolve(Layout.DATABASE), ServerSetup.BACKEND, setup.principal(),
+        return settings(folder.resolve(Layout.DATABASE), setup);
+    }
+
+    /** The real environment for a case's setup on {@code database}, with the lab's synthetic keys. */
+    public static WireSettings settings(Path database, ServerSetup setup) {
+        return new WireSettings(database, ServerSetup.BACKEND, setup.principal(),
                 ServerSetup.T0 + setup.secondsAfterT0(), setup.authorityTtl(), setup.retentionTtl(), setup.requestStateTtl(),
                 WireSettings.STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, setup.fault().wire());
     }

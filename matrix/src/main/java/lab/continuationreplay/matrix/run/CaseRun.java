@@ -34,7 +34,7 @@ public final class CaseRun {
      * Folds the write-ahead log into the database file and switches the journal off WAL, so the evidence is one file
      * that opens read-only anywhere. Changes no row.
      */
-    static void seal(Path database) throws SQLException {
+    public static void seal(Path database) throws SQLException {
         if (!Files.exists(database)) {
             return;
         }

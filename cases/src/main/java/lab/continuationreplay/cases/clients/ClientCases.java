@@ -1,0 +1,124 @@
+package lab.continuationreplay.cases.clients;
+
+import static lab.continuationreplay.cases.clients.Seen.Kind.INPUT_REQUIRED;
+import static lab.continuationreplay.cases.clients.Seen.Kind.LOST;
+import static lab.continuationreplay.cases.clients.Seen.Kind.REFUSED;
+import static lab.continuationreplay.cases.clients.Seen.Kind.REPLAYED;
+import static lab.continuationreplay.cases.clients.Seen.Kind.RESULT;
+import static lab.continuationreplay.cases.clients.Seen.Kind.STATE_REFUSED;
+import static lab.continuationreplay.cases.clients.Seen.Kind.STATUS;
+import static lab.continuationreplay.cases.clients.Seen.Kind.TIMEOUT;
+
+import java.util.Arrays;
+import java.util.List;
+import lab.continuationreplay.cases.ServerSetup;
+
+/**
+ * The client cases, each with what the application must see, written from the seed's frozen outcomes and the probe
+ * facts about the two clients (docs/clients.md) before any run judged them. The same expectations hold for all four
+ * client x server cells unless a case names a cell that differs, and why.
+ */
+public final class ClientCases {
+    private static final String ALPHA = ClientCase.body();
+    private static final Seen ROUND_ONE = Seen.of(INPUT_REQUIRED);
+    private static final Seen APPLIED = Seen.of(RESULT, "applied");
+    private static final Seen REPLAY = Seen.of(REPLAYED, "applied");
+
+    private ClientCases() {}
+
+    public static ClientCase spec(ClientCaseId id) {
+        ServerSetup alice = ServerSetup.alice();
+        ServerSetup crashing = alice.with(ServerSetup.Fault.DROP_AFTER_COMMIT);
+        ClientCase.Builder c = ClientCase.of(id);
+        return switch (id) {
+            case IDENTICAL_RETRY -> c.server("server", alice).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(APPLIED)
+                    .commit("a", "s1", ALPHA).sees(REPLAY)
+                    .close("a").build();
+            case NEVER_ADMITTED -> c.server("server", alice).server("readback", alice).effects(0)
+                    .connect("a", "server").roundOne("a", "s1").sees(ROUND_ONE).close("a")
+                    .connect("b", "readback").status("b").sees(Seen.of(STATUS, "unknown")).close("b").build();
+            case LOST_REPLY_THEN_EXPLICIT_REPLAY -> c.server("crash", crashing).server("restart", alice).recovers(true)
+                    .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
+                    .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied"))
+                    .commit("b", "s1", ALPHA).sees(REPLAY).close("b").build();
+            // The trap: the automatic call hides the state, so the natural retry starts a new operation round and the
+            // guard refuses it for the caller's own write. Only the status read-back recovers.
+            case AUTOMATIC_RETRY_AFTER_LOST_REPLY -> c.server("crash", crashing).server("restart", alice).recovers(true)
+                    .connect("a", "crash").call("a", ALPHA).sees(Seen.of(LOST)).close("a")
+                    .connect("b", "restart").call("b", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
+                    .status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
+            case CHANGED_INPUT_RESPONSES -> c.server("server", alice).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(APPLIED)
+                    .commit("a", "s1", "beta").sees(Seen.of(REFUSED, "operation_conflict"))
+                    .close("a").build();
+            case CHANGED_REQUEST_STATE -> c.server("server", alice).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .roundOne("a", "s2").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(APPLIED)
+                    .commit("a", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
+                    .commitTampered("a", "s2", ALPHA).sees(Seen.of(STATE_REFUSED))
+                    .close("a").build();
+            case CONCURRENT_CLIENTS -> c.server("issuer", alice).server("worker-a", alice).server("worker-b", alice)
+                    .connect("i", "issuer").roundOne("i", "s1").sees(ROUND_ONE).close("i")
+                    .connect("a", "worker-a").connect("b", "worker-b")
+                    .parallel(p -> p.commit("a", "s1", ALPHA).commit("b", "s1", ALPHA)).seeInAnyOrder(APPLIED, REPLAY)
+                    .close("a").close("b").build();
+            case CRASH_THEN_STATUS -> c.server("crash", crashing).server("restart", alice).recovers(true)
+                    .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
+                    .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
+            case RETENTION_EXPIRY -> {
+                ServerSetup setup = alice.withTtls(360, 60, 600);
+                yield c.server("current", setup).server("after-retention", setup.at(120)).server("after-sdk-expiry", setup.at(660))
+                        .connect("a", "current").roundOne("a", "s1").sees(ROUND_ONE)
+                        .commit("a", "s1", ALPHA).sees(APPLIED).close("a")
+                        .connect("b", "after-retention").commit("b", "s1", ALPHA).sees(Seen.of(REFUSED, "operation_retention_expired"))
+                        .roundOne("b", "s2").sees(ROUND_ONE)
+                        .commit("b", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict")).close("b")
+                        .connect("c", "after-sdk-expiry").commit("c", "s1", ALPHA).sees(Seen.of(STATE_REFUSED)).close("c").build();
+            }
+            case REQUEST_STATE_STRIPPED -> c.server("server", alice).effects(0).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .commitWithoutState("a", ALPHA).sees(Seen.of(REFUSED, "unsupported_continuation"))
+                    .roundOneOf("a", id.operationId() + "-new", "s2").sees(ROUND_ONE)
+                    .close("a").build();
+            case PARTIAL_EFFECT -> c.partial().server("server", alice).server("readback", alice).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(Seen.of(RESULT, "partial"))
+                    .commit("a", "s1", ALPHA).sees(Seen.of(REPLAYED, "partial")).close("a")
+                    .connect("b", "readback").status("b").sees(Seen.of(STATUS, "partial")).close("b").build();
+            // The relay drops the reply to the first continuation and the server stays up: the client learns nothing
+            // until its timeout; then status and an exact replay on the same connection recover.
+            case DROPPED_REPLY -> c.server("server", alice, 1).recovers(true).connect("a", "server")
+                    .roundOne("a", "s1").sees(ROUND_ONE)
+                    .commit("a", "s1", ALPHA).sees(Seen.of(TIMEOUT))
+                    .status("a").sees(Seen.of(STATUS, "applied"))
+                    .commit("a", "s1", ALPHA).sees(REPLAY).close("a").build();
+            case MANUAL_ROUND_AFTER_LIST_TOOLS -> c.server("server", alice).effects(0).connect("a", "server")
+                    .listTools("a")
+                    .roundOne("a", "s1").sees(ROUND_ONE, "typescript-client/java-server", Seen.of(Seen.Kind.ERROR, "-32600"),
+                            "the TypeScript client checks the tool's output schema against the input_required result"
+                                    + " (docs/findings/ts-client-output-schema-on-input-required.md); the Java server"
+                                    + " declares output schemas, the TypeScript fixture does not")
+                    .roundOneByRequest("a", "s2").sees(ROUND_ONE)
+                    .close("a").build();
+            // Without a version option the TypeScript client offers 2025-11-25, which both servers refuse (-32022);
+            // the Java client has no such option and always speaks 2026-07-28.
+            case DEFAULT_VERSION_NEGOTIATION -> c.versionMode("default").server("server", alice).effects(0)
+                    .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
+                            "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
+                                    + " 2026-07-28 (docs/findings/ts-client-default-version-negotiation.md)")
+                    .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                            "after the refused connect the client is not connected")
+                    .close("a").build();
+        };
+    }
+
+    public static List<ClientCase> all() {
+        return Arrays.stream(ClientCaseId.values()).map(ClientCases::spec).toList();
+    }
+}

@@ -1,0 +1,206 @@
+package lab.continuationreplay.checker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import lab.continuationreplay.cases.clients.ClientCase;
+import lab.continuationreplay.cases.clients.ClientCaseId;
+import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.cases.clients.Seen;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * A client cell ({@code client-<client>-server-<server>}): each client case judged from its client records, its wire
+ * transcripts and its database against what the case expects the application to see in this cell.
+ */
+record ClientJudge(String attemptName) implements Judge {
+    private String client() {
+        return attemptName.substring(Layout.CLIENT_PREFIX.length(), attemptName.indexOf("-server-"));
+    }
+
+    private String server() {
+        return attemptName.substring(attemptName.indexOf("-server-") + "-server-".length());
+    }
+
+    /** The cell as expectations name it: {@code typescript-client/java-server}. */
+    String cell() {
+        return client() + "-client/" + server() + "-server";
+    }
+
+    @Override
+    public String caseId(JsonNode requested) {
+        try {
+            ClientCaseId id = ClientCaseId.of(requested.path("id").asText());
+            return id.name().toLowerCase(Locale.ROOT).equals(requested.path("name").asText()) ? id.label() : null;
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
+    }
+
+    @Override
+    public String refusal() {
+        return "is not a client case";
+    }
+
+    @Override
+    public int known() {
+        return ClientCaseId.values().length;
+    }
+
+    @Override
+    public Format format() {
+        return Format.CLIENT_RESULTS;
+    }
+
+    @Override
+    public ObjectNode record(String caseId, Path folder, Map<String, String> hashes, String machineryError) throws Exception {
+        ClientCase spec = ClientCases.spec(ClientCaseId.of(caseId));
+        List<JsonNode> records = clientRecords(folder);
+        CaseFacts facts = CaseFacts.read(folder);
+        List<String> violations = new ArrayList<>();
+        ObjectNode record = Format.CLIENT_RESULTS.document();
+        record.put("case_id", caseId);
+        record.put("name", spec.id().name().toLowerCase(Locale.ROOT));
+        record.put("cell", cell());
+        record.put("client", client());
+        record.put("server", server());
+        record.set("artifact_hashes", ExactJson.mapper().valueToTree(new TreeMap<>(hashes)));
+        ArrayNode steps = record.putArray("steps");
+        for (JsonNode step : records) {
+            String op = step.path("op").asText();
+            if (!List.of("call", "call_once", "status").contains(op)) {
+                if (step.path("outcome").asText().equals("threw")) {
+                    steps.addObject().put("step", step.path("step").asText()).put("op", op)
+                            .put("seen", ClientWords.seen(client(), op, step).toString()).put("shown", ClientWords.shown(step))
+                            .put("message", step.path("threw").path("message").asText());
+                }
+                continue;
+            }
+            ObjectNode s = steps.addObject();
+            s.put("step", step.path("step").asText());
+            s.put("op", op);
+            s.put("connection", step.path("connection").asText());
+            s.put("seen", ClientWords.seen(client(), op, step).toString());
+            s.put("shown", ClientWords.shown(step));
+            if (step.path("outcome").asText().equals("threw")) {
+                s.put("message", step.path("threw").path("message").asText());
+            }
+            s.put("elapsed_ms", step.path("elapsed_ms").asLong());
+        }
+        for (ClientCase.Expectation expectation : spec.expectations()) {
+            check(expectation, records, violations);
+        }
+        DbFacts db = facts.db();
+        record.put("effects", db.issues().size());
+        record.put("operations", db.operations().size());
+        if (db.issues().size() != spec.effects()) {
+            violations.add(db.issues().size() + " issues, expected " + spec.effects());
+        }
+        if (db.operations().size() > 1) {
+            violations.add(db.operations().size() + " operations for one operation id");
+        }
+        Boolean recovered = spec.recovers() == null ? null : recovered(records, db);
+        if (recovered == null) {
+            record.putNull("recovered");
+        } else {
+            record.put("recovered", recovered);
+            if (!recovered.equals(spec.recovers())) {
+                violations.add("the application " + (recovered ? "recovered" : "did not recover") + " the stored result");
+            }
+        }
+        ObjectNode starts = record.putObject("server_process_starts");
+        facts.exits().stream().filter(e -> !e.name().equals("driver"))
+                .forEach(e -> starts.put(e.name().split("~")[0], starts.path(e.name().split("~")[0]).asInt(0) + 1));
+        record.set("process_exit_codes", ExactJson.mapper().valueToTree(facts.exits()));
+        record.set("protocol_versions", ExactJson.mapper().valueToTree(facts.wire().protocolVersions()));
+        for (WireFacts.NonFrame line : facts.wire().nonFrames()) {
+            violations.add("server defect: process " + line.process() + " wrote a non-frame line to stdout: " + line.start());
+        }
+        record.set("violations", ExactJson.mapper().valueToTree(violations));
+        CaseRecord.Status status = machineryError != null ? CaseRecord.Status.MACHINERY_ERROR
+                : violations.isEmpty() ? CaseRecord.Status.PASS : CaseRecord.Status.FAIL;
+        record.put("status", status.wire());
+        if (machineryError != null) {
+            record.put("machinery_error", machineryError);
+        }
+        return record;
+    }
+
+    private void check(ClientCase.Expectation expectation, List<JsonNode> records, List<String> violations) {
+        if (expectation.step().endsWith(".*")) {
+            String prefix = expectation.step().substring(0, expectation.step().length() - 1);
+            List<String> seen = new ArrayList<>(records.stream().filter(r -> r.path("step").asText().startsWith(prefix))
+                    .map(r -> ClientWords.seen(client(), r.path("op").asText(), r).toString()).sorted().toList());
+            List<String> expected = new ArrayList<>(expectation.seen().stream().map(Seen::toString).sorted().toList());
+            if (!seen.equals(expected)) {
+                violations.add("steps " + expectation.step() + ": saw " + seen + ", expected " + expected + " in any order");
+            }
+            return;
+        }
+        JsonNode step = records.stream().filter(r -> r.path("step").asText().equals(expectation.step())).findFirst().orElse(null);
+        Seen expected = expectation.forCell(cell());
+        if (step == null) {
+            violations.add("step " + expectation.step() + ": no client record, expected " + expected);
+            return;
+        }
+        Seen seen = ClientWords.seen(client(), step.path("op").asText(), step);
+        if (!seen.equals(expected)) {
+            violations.add("step " + expectation.step() + " (" + step.path("op").asText() + "): saw " + seen + " ("
+                    + ClientWords.shown(step) + "), expected " + expected);
+        }
+    }
+
+    /** After the first reply that never came, did the application get the stored result (a status or a replay)? */
+    private Boolean recovered(List<JsonNode> records, DbFacts db) {
+        if (db.operations().size() != 1) {
+            return false;
+        }
+        String stored = String.valueOf(db.operations().get(0).get("result"));
+        boolean lost = false;
+        for (JsonNode record : records) {
+            Seen seen = List.of("call", "call_once", "status").contains(record.path("op").asText())
+                    ? ClientWords.seen(client(), record.path("op").asText(), record) : null;
+            if (seen == null) {
+                continue;
+            }
+            if (seen.kind() == Seen.Kind.LOST || seen.kind() == Seen.Kind.TIMEOUT) {
+                lost = true;
+                continue;
+            }
+            JsonNode structured = record.path("result").path("structuredContent");
+            if (lost && seen.kind() == Seen.Kind.STATUS && stored.equals(structured.path("storedResult").asText(null))) {
+                return true;
+            }
+            if (lost && seen.kind() == Seen.Kind.REPLAYED && stored.equals(structured.path("result").asText(null))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every client record of a case, each checked for its format first. */
+    private static List<JsonNode> clientRecords(Path folder) throws java.io.IOException, FormatException {
+        Path file = folder.resolve(Layout.CLIENT_RECORDS);
+        String where = folder.getParent().getFileName() + "/" + folder.getFileName() + "/" + Layout.CLIENT_RECORDS;
+        if (!Files.exists(file)) {
+            throw new FormatException(where + " is missing");
+        }
+        List<JsonNode> records = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            records.add(Format.CLIENT_RECORD.read(lines.get(i), where + ": line " + (i + 1)));
+        }
+        return records;
+    }
+}

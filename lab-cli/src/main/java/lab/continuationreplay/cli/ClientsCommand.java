@@ -1,0 +1,145 @@
+package lab.continuationreplay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import lab.continuationreplay.cases.clients.ClientCase;
+import lab.continuationreplay.cases.clients.ClientCaseId;
+import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.checker.AttemptCheck;
+import lab.continuationreplay.checker.Verdict;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.matrix.clients.ClientKind;
+import lab.continuationreplay.matrix.clients.ClientsRunner;
+import lab.continuationreplay.matrix.report.ClientsReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "clients",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Drives both guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
+                    + " 2.4.0) over stdio, through a recording relay: the client cases (manual rounds, the automatic"
+                    + " retry after a lost reply, a reply dropped while the server stays up, ...) in each client x"
+                    + " server cell. The runner keeps the history (client records, transcripts, databases, exits); the"
+                    + " checker judges every step against what the application was expected to see.",
+            "Writes OUT/client-<client>-server-<server>/ per cell and OUT/clients.json, CLIENTS.md, report.html. Exit 0"
+                    + " only if every case holds in every cell. See docs/clients.md."
+        })
+final class ClientsCommand implements Callable<Integer> {
+    @Option(names = "--out", description = "Output folder (default: target/attempts/clients-<UTC time>). Never overwritten.")
+    Path out;
+
+    @Option(names = "--client", split = ",", description = "java, typescript or all (default: all).")
+    List<String> clients = List.of("all");
+
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript or all (default: all).")
+    List<String> sdks = List.of("all");
+
+    @Option(names = "--cases", split = ",", description = "Only these client cases, e.g. 03-auto,dropped-reply (default: all).")
+    List<String> only;
+
+    @Option(names = "--request-timeout-ms", description = "The clients' request timeout, set on every request (default: 3000)."
+            + " A dropped reply is noticed after this long.")
+    long requestTimeoutMs = 3000;
+
+    @Option(names = "--default-timeouts", description = "Leave each client's own request timeout (measures it: the"
+            + " dropped-reply case then waits as long as the SDK does, e.g. 60 s for TypeScript).")
+    boolean defaultTimeouts;
+
+    @Option(names = "--jobs", description = "How many cells run side by side (default: 2, or 1 on a one-core machine).")
+    Integer jobs;
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = LabHome.resolve();
+        if (requestTimeoutMs < 100 || requestTimeoutMs > 600_000) {
+            throw new IllegalArgumentException("--request-timeout-ms must be between 100 and 600000");
+        }
+        List<ClientKind> clientKinds = (clients.contains("all") ? List.of("java", "typescript") : clients).stream()
+                .map(ClientKind::fromLabel).toList();
+        List<ServerKind> servers = new ArrayList<>();
+        for (String label : sdks.contains("all") ? List.of("java", "typescript") : sdks) {
+            ServerKind server = ServerKind.fromLabel(label);
+            if (server == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            servers.add(server);
+        }
+        if (only != null) {
+            only.forEach(ClientCaseId::of);
+        }
+        List<ClientCase> cases = ClientCases.all().stream().filter(c -> only == null || only.contains(c.id().label())).toList();
+        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve("clients-"
+                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        if (out != null && Files.exists(out) && Files.list(out).findAny().isPresent()) {
+            throw new IllegalArgumentException(out + " is not empty; an output folder is never overwritten");
+        }
+        Files.createDirectories(folder);
+        Duration timeout = defaultTimeouts ? null : Duration.ofMillis(requestTimeoutMs);
+        int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());
+        if (parallel < 1) {
+            throw new IllegalArgumentException("--jobs must be at least 1");
+        }
+        Map<String, Future<Verdict>> runs = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        boolean ok = true;
+        List<String> lines = new ArrayList<>();
+        try {
+            for (ClientKind client : clientKinds) {
+                for (ServerKind server : servers) {
+                    String cell = Layout.clientCell(client.label(), server.label());
+                    runs.put(cell, pool.submit(() -> {
+                        ClientsRunner.run(cases, client, server, folder, home, timeout, Streams.stderr());
+                        return AttemptCheck.deriveAndWrite(folder.resolve(cell));
+                    }));
+                }
+            }
+            for (Map.Entry<String, Future<Verdict>> run : runs.entrySet()) {
+                Verdict verdict;
+                try {
+                    verdict = run.getValue().get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+                records.put(run.getKey(), verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-32s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
+                        verdict.requested(), verdict.executed(), verdict.passed(),
+                        verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        JsonNode report = ClientsReport.write(folder, records);
+        List<String> differing = new ArrayList<>();
+        report.path("cases").forEach(c -> {
+            if (!c.path("same_seen").asBoolean()) {
+                differing.add(c.path("case_id").asText());
+            }
+        });
+        lines.forEach(Streams.stdout()::println);
+        Streams.stdout().println("differences " + (differing.isEmpty() ? "none: every cell saw the same in every case"
+                : "cases " + String.join(", ", differing) + " (expected per cell; see CLIENTS.md)"));
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        return ok ? 0 : 1;
+    }
+}

@@ -1,0 +1,166 @@
+package lab.continuationreplay.matrix.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * {@code clients.json}, {@code CLIENTS.md} and {@code report.html} of a {@code lab clients} folder, from the checker's
+ * records of each cell: per case a client x server table of what the application saw and how each client showed it.
+ * A case where the cells saw different things is marked: those are the interop findings.
+ */
+public final class ClientsReport {
+    private ClientsReport() {}
+
+    /** @param recordsByCell the checker's records per cell folder name, in cell order */
+    public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsByCell) throws IOException {
+        ObjectNode clients = Format.CLIENTS.document();
+        clients.set("cells", ExactJson.mapper().valueToTree(new ArrayList<>(recordsByCell.keySet())));
+        Map<String, Map<String, JsonNode>> byCase = new LinkedHashMap<>();
+        recordsByCell.forEach((cell, records) -> records.forEach(r -> byCase.computeIfAbsent(r.path("case_id").asText(),
+                id -> new LinkedHashMap<>()).put(cell, r)));
+        ArrayNode cases = clients.putArray("cases");
+        boolean allPass = true;
+        for (Map.Entry<String, Map<String, JsonNode>> entry : byCase.entrySet()) {
+            ObjectNode row = cases.addObject();
+            row.put("case_id", entry.getKey());
+            Set<String> seen = new LinkedHashSet<>();
+            Set<String> shown = new LinkedHashSet<>();
+            ObjectNode cells = row.putObject("cells");
+            for (Map.Entry<String, JsonNode> cell : entry.getValue().entrySet()) {
+                JsonNode r = cell.getValue();
+                row.put("name", r.path("name").asText());
+                ObjectNode side = cells.putObject(cell.getKey());
+                side.put("status", r.path("status").asText());
+                side.set("seen", texts(r, "seen"));
+                side.set("shown", texts(r, "shown"));
+                side.put("effects", r.path("effects").asInt());
+                side.set("recovered", r.path("recovered"));
+                side.set("server_process_starts", r.path("server_process_starts"));
+                side.set("violations", r.path("violations"));
+                seen.add(texts(r, "seen").toString());
+                shown.add(texts(r, "shown").toString());
+                allPass &= "pass".equals(r.path("status").asText());
+            }
+            row.put("same_seen", seen.size() == 1);
+            row.put("same_shown", shown.size() == 1);
+        }
+        clients.put("all_pass", allPass);
+        Files.writeString(out.resolve("clients.json"), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(clients) + "\n");
+        Files.writeString(out.resolve("CLIENTS.md"), markdown(clients));
+        Files.writeString(out.resolve("report.html"), html(clients));
+        return clients;
+    }
+
+    /**
+     * {@code member} of every step in step order; the inner steps of a parallel step are sorted among themselves,
+     * since which one finished first is a race, not a difference between cells.
+     */
+    private static ArrayNode texts(JsonNode record, String member) {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        for (JsonNode step : record.path("steps")) {
+            String id = step.path("step").asText();
+            String group = id.contains(".") ? id.substring(0, id.indexOf('.')) : id;
+            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(step.path(member).asText());
+        }
+        ArrayNode texts = JsonNodeFactory.instance.arrayNode();
+        groups.values().forEach(g -> g.stream().sorted().forEach(texts::add));
+        return texts;
+    }
+
+    static String markdown(JsonNode clients) {
+        StringBuilder md = new StringBuilder("# The official clients against the guarded servers\n\n");
+        md.append("Each cell is one client (row) driving one server (column) over stdio. A step reads `seen (shown)`: what")
+                .append(" the application saw, in words every cell shares, and how this client showed it. A case whose")
+                .append(" cells saw different things is marked **differs**.\n\n");
+        List<String> cells = new ArrayList<>();
+        clients.path("cells").forEach(c -> cells.add(c.asText()));
+        for (JsonNode row : clients.path("cases")) {
+            md.append("## ").append(row.path("case_id").asText()).append(' ').append(row.path("name").asText())
+                    .append(row.path("same_seen").asBoolean() ? "" : " (**differs**)").append("\n\n");
+            md.append("| cell | status | steps | effects | recovered | server process starts |\n|---|---|---|---|---|---|\n");
+            for (String cell : cells) {
+                JsonNode side = row.path("cells").path(cell);
+                if (side.isMissingNode()) {
+                    continue;
+                }
+                List<String> steps = new ArrayList<>();
+                for (int i = 0; i < side.path("shown").size(); i++) {
+                    String seen = i < side.path("seen").size() ? side.path("seen").get(i).asText() : "";
+                    steps.add(seen + " (" + side.path("shown").get(i).asText() + ")");
+                }
+                md.append("| ").append(cell).append(" | ").append(side.path("status").asText()).append(" | ")
+                        .append(String.join("; ", steps).replace("|", "\\|")).append(" | ").append(side.path("effects").asInt())
+                        .append(" | ").append(side.path("recovered").isNull() ? "" : side.path("recovered").asText())
+                        .append(" | ").append(starts(side.path("server_process_starts"))).append(" |\n");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /** {@code crash 2, restart 2}: how often each named server command was started (a client may start one twice). */
+    private static String starts(JsonNode starts) {
+        List<String> parts = new ArrayList<>();
+        starts.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asInt()));
+        return String.join(", ", parts);
+    }
+
+    static String html(JsonNode clients) {
+        StringBuilder h = new StringBuilder("""
+                <!doctype html>
+                <html lang="en"><head><meta charset="utf-8"><title>Continuation Replay Lab: the official clients</title>
+                <style>
+                body{font-family:system-ui,sans-serif;margin:2rem;color:#1b1b1b}
+                table{border-collapse:collapse;margin:1rem 0}
+                th,td{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top;font-size:.9rem}
+                th{background:#eee}
+                .yes{background:#e4f5e4}.no{background:#fbe0e0}.differs{background:#fff4cc}
+                code{font-size:.8rem;white-space:pre-wrap}
+                </style></head><body>
+                <h1>The official clients against the guarded servers</h1>
+                <p>Rows are clients, columns are servers; each cell lists, per call, what the application saw and how the
+                client showed it. Cases where the cells saw different things are highlighted.</p>
+                """);
+        for (JsonNode row : clients.path("cases")) {
+            boolean same = row.path("same_seen").asBoolean();
+            h.append("<h2>").append(ComparisonHtml.escape(row.path("case_id").asText() + " " + row.path("name").asText()))
+                    .append(same ? "" : " (differs)").append("</h2>\n<table class=\"").append(same ? "" : "differs")
+                    .append("\"><tr><th>client \\ server</th><th>java</th><th>typescript</th></tr>\n");
+            for (String client : List.of("java", "typescript")) {
+                h.append("<tr><th>").append(client).append("</th>");
+                for (String server : List.of("java", "typescript")) {
+                    JsonNode side = row.path("cells").path("client-" + client + "-server-" + server);
+                    if (side.isMissingNode()) {
+                        h.append("<td></td>");
+                        continue;
+                    }
+                    StringBuilder cell = new StringBuilder();
+                    for (int i = 0; i < side.path("shown").size(); i++) {
+                        String seen = i < side.path("seen").size() ? side.path("seen").get(i).asText() : "";
+                        cell.append(seen).append(" (").append(side.path("shown").get(i).asText()).append(")\n");
+                    }
+                    cell.append("effects ").append(side.path("effects").asInt()).append("; server starts: ")
+                            .append(starts(side.path("server_process_starts")));
+                    h.append("<td class=\"").append("pass".equals(side.path("status").asText()) ? "yes" : "no").append("\"><code>")
+                            .append(ComparisonHtml.escape(cell.toString())).append("</code></td>");
+                }
+                h.append("</tr>\n");
+            }
+            h.append("</table>\n");
+        }
+        return h.append("</body></html>\n").toString();
+    }
+}
