@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.cli.EvidenceCopies;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,7 +89,7 @@ class LabMatrixIT {
         assertEquals(0, verified.exitCode(), verified.stdout());
         assertTrue(verified.stdout().contains("\"cross-java-to-typescript\""), verified.stdout());
         Path copy = dir.resolve("tampered");
-        copyTree(out, copy);
+        EvidenceCopies.copyTree(out, copy);
         Path transcript = copy.resolve("java/case-01/server.transcript.log");
         Files.writeString(transcript, Files.readString(transcript).replace("\\\"replayed\\\":true", "\\\"replayed\\\":false"));
         LabProcess.Result tampered = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
@@ -99,7 +100,7 @@ class LabMatrixIT {
     @Test
     void verifyCatchesAChangedRowAMissingArtifactAndAnExtraCase() throws Exception {
         Path row = dir.resolve("changed-row");
-        copyTree(out, row);
+        EvidenceCopies.copyTree(out, row);
         try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + row.resolve("typescript/case-04/store.sqlite3"));
                 java.sql.Statement statement = db.createStatement()) {
             statement.executeUpdate("UPDATE issues SET body = 'beta'");
@@ -107,24 +108,24 @@ class LabMatrixIT {
         assertRefused(row, "case 04");
 
         Path missing = dir.resolve("missing-artifact");
-        copyTree(out, missing);
+        EvidenceCopies.copyTree(out, missing);
         Files.delete(missing.resolve("java/case-06/bob.transcript.log"));
         assertRefused(missing, "case 06");
 
         Path extra = dir.resolve("extra-case");
-        copyTree(out, extra);
+        EvidenceCopies.copyTree(out, extra);
         Path results = extra.resolve("java/results.jsonl");
         List<String> lines = Files.readAllLines(results);
         Files.writeString(results, String.join("\n", lines) + "\n" + lines.get(0) + "\n");
         assertRefused(extra, "13 records in results.jsonl for 12 cases in the history");
 
         Path unrequested = dir.resolve("unrequested-case");
-        copyTree(out, unrequested);
-        copyTree(unrequested.resolve("java/case-01"), unrequested.resolve("java/case-13"));
+        EvidenceCopies.copyTree(out, unrequested);
+        EvidenceCopies.copyTree(unrequested.resolve("java/case-01"), unrequested.resolve("java/case-13"));
         assertRefused(unrequested, "case-13/ is in the attempt but was not requested");
 
         Path stopped = dir.resolve("history-cut-short");
-        copyTree(out, stopped);
+        EvidenceCopies.copyTree(out, stopped);
         Path log = stopped.resolve("java/history.jsonl");
         List<String> history = Files.readAllLines(log);
         Files.write(log, history.subList(0, history.size() - 1));
@@ -173,7 +174,7 @@ class LabMatrixIT {
         assertRefusedByTheJudgement(exit, "case 09: fail", "process crash exited 0, expected 70");
 
         Path cross = dir.resolve("forged-cross-cell");
-        copyTree(out, cross);
+        EvidenceCopies.copyTree(out, cross);
         Forger.sql(cross.resolve("cross-java-to-typescript/case-09"), "INSERT INTO issues(title, body) VALUES ('guarded-09', 'alpha')");
         Forger.reseal(cross.resolve("cross-java-to-typescript"), "09");
         assertRefusedByTheJudgement(cross, "case 09: fail", "2 issues and 1 operations, expected 1 of each");
@@ -183,7 +184,7 @@ class LabMatrixIT {
     @Test
     void aControlWhoseDuplicateWasRemovedNoLongerWitnesses() throws Exception {
         Path copy = dir.resolve("forged-control");
-        copyTree(out, copy);
+        EvidenceCopies.copyTree(out, copy);
         Path folder = copy.resolve("controls/unguarded-identical-continuation");
         Forger.sql(folder, "DELETE FROM issues WHERE id = (SELECT MAX(id) FROM issues)");
         Forger.resealControl(copy, "unguarded-identical-continuation");
@@ -195,7 +196,7 @@ class LabMatrixIT {
         assertEquals(3, report.path("controls").path("passed").asInt(), verdict.stdout());
 
         Path unsealed = dir.resolve("tampered-control");
-        copyTree(out, unsealed);
+        EvidenceCopies.copyTree(out, unsealed);
         Forger.sql(unsealed.resolve("controls/guarded-unsafe-new-identity"), "DELETE FROM issues");
         assertRefused(unsealed, "control guarded-unsafe-new-identity: artifacts differ from the hashes the run recorded");
     }
@@ -208,7 +209,7 @@ class LabMatrixIT {
     /** A copy of the run named {@code name} with {@code change} made to one case, then resealed by the forger. */
     private static Path forged(String name, String sdk, String caseId, Change change) throws Exception {
         Path copy = dir.resolve(name);
-        copyTree(out, copy);
+        EvidenceCopies.copyTree(out, copy);
         change.apply(copy.resolve(sdk).resolve("case-" + caseId));
         Forger.reseal(copy.resolve(sdk), caseId);
         return copy;
@@ -218,7 +219,7 @@ class LabMatrixIT {
     @Test
     void verifyRefusesARunWrittenBeforeFormatVersionsWithASentence() throws Exception {
         Path older = dir.resolve("older-run");
-        copyTree(out, older);
+        EvidenceCopies.copyTree(out, older);
         // What a lab before format versions wrote: requested.json a bare array, records without a format member,
         // and no history.jsonl (the runner wrote the results itself).
         Path requested = older.resolve("java/requested.json");
@@ -245,7 +246,7 @@ class LabMatrixIT {
     @Test
     void verifyRefusesARunWhoseRunnerStillWroteTheResults() throws Exception {
         Path older = dir.resolve("results-1-run");
-        copyTree(out, older);
+        EvidenceCopies.copyTree(out, older);
         Files.delete(older.resolve("typescript/history.jsonl"));
         rewriteRecords(older.resolve("typescript/results.jsonl"), record -> record.put("format", "results/1"));
         LabProcess.Result verdict = LabProcess.run(List.of("verify", older.toString()), Map.of(), "");
@@ -331,18 +332,5 @@ class LabMatrixIT {
         LabProcess.Result verdict = LabProcess.run(List.of("verify", evidence.toString()), Map.of(), "");
         assertEquals(1, verdict.exitCode(), verdict.stdout());
         assertTrue(verdict.stdout().contains(problem), verdict.stdout());
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
     }
 }

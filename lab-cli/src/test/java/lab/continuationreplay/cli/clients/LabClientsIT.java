@@ -1,0 +1,163 @@
+package lab.continuationreplay.cli.clients;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cases.clients.ClientCase;
+import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.checker.AttemptCheck;
+import lab.continuationreplay.cli.EvidenceCopies;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code lab clients} end to end: the official Java and TypeScript clients against both servers, every client case in
+ * every cell, then {@code lab verify} on what it left and a forgery the checker must refuse by its own judgement.
+ */
+class LabClientsIT {
+    private static final List<String> CELLS = List.of("client-java-server-java", "client-java-server-typescript",
+            "client-typescript-server-java", "client-typescript-server-typescript");
+
+    @TempDir
+    static Path dir;
+    static Path out;
+    static LabProcess.Result run;
+
+    @BeforeAll
+    static void runTheClients() throws Exception {
+        out = dir.resolve("clients");
+        run = LabProcess.run(List.of("clients", "--out", out.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(10));
+    }
+
+    @Test
+    void everyCaseHoldsInEveryCellAndOnlyTheRecordedDifferencesDiffer() {
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        int cases = ClientCases.all().size();
+        for (String cell : CELLS) {
+            assertTrue(run.stdout().contains(String.format("%-32s requested %d, executed %d, passed %d; checker (history only): no problem",
+                    cell, cases, cases, cases)), run.stdout());
+        }
+        assertTrue(run.stdout().contains("differences cases output-schema, version-default (expected per cell"), run.stdout());
+    }
+
+    @Test
+    void eachCellsDatabasesHoldExactlyTheExpectedEffects() throws Exception {
+        for (String cell : CELLS) {
+            for (ClientCase clientCase : ClientCases.all()) {
+                Path database = out.resolve(cell).resolve(Layout.caseFolder(clientCase.id().label())).resolve(Layout.DATABASE);
+                assertEquals(clientCase.effects(), count(database, "issues"), cell + " " + clientCase.id().label());
+                assertTrue(count(database, "operations") <= 1, cell + " " + clientCase.id().label() + ": one operation at most");
+            }
+        }
+    }
+
+    @Test
+    void theAutomaticRetryAfterALostReplyIsRefusedForTheCallersOwnWriteAndOnlyStatusRecovers() throws Exception {
+        for (String cell : CELLS) {
+            JsonNode record = record(cell, "03-auto");
+            List<String> seen = new ArrayList<>();
+            record.path("steps").forEach(s -> seen.add(s.path("seen").asText()));
+            assertEquals(List.of("lost", "refused operation_conflict", "status applied"), seen, cell);
+            assertTrue(record.path("recovered").asBoolean(), cell);
+            assertEquals(1, record.path("effects").asInt(), cell);
+        }
+    }
+
+    @Test
+    void aDroppedReplyIsNoticedAfterTheRequestTimeoutAndRecoveredOnTheSameConnection() throws Exception {
+        for (String cell : CELLS) {
+            JsonNode timeout = null;
+            for (JsonNode step : record(cell, "dropped-reply").path("steps")) {
+                if (step.path("seen").asText().equals("timeout")) {
+                    timeout = step;
+                }
+            }
+            assertTrue(timeout != null, cell);
+            long elapsed = timeout.path("elapsed_ms").asLong();
+            assertTrue(elapsed >= 2_900 && elapsed < 10_000, cell + " waited " + elapsed + " ms for a 3000 ms timeout");
+            assertTrue(record(cell, "dropped-reply").path("recovered").asBoolean(), cell);
+        }
+    }
+
+    @Test
+    void theTypeScriptClientStartsItsServerTwicePerConnectionWhenItPinsTheVersion() throws Exception {
+        assertEquals(2, record("client-typescript-server-java", "01").path("server_process_starts").path("server").asInt());
+        assertEquals(1, record("client-java-server-java", "01").path("server_process_starts").path("server").asInt());
+        assertEquals(1, record("client-typescript-server-java", "version-default").path("server_process_starts").path("server").asInt());
+    }
+
+    @Test
+    void verifyAgreesOnTheFolder() throws Exception {
+        LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+        for (String cell : CELLS) {
+            assertTrue(verified.stdout().contains("\"" + cell + "\""), verified.stdout());
+        }
+    }
+
+    /** A client record says the reply timed out where it was lost; the hashes and derived files are made consistent. */
+    @Test
+    void aForgedExceptionTypeIsRefusedByTheCheckersJudgement() throws Exception {
+        Path copy = dir.resolve("forged");
+        EvidenceCopies.copyTree(out, copy);
+        Path attempt = copy.resolve("client-java-server-java");
+        Path records = attempt.resolve("case-03").resolve(Layout.CLIENT_RECORDS);
+        String text = Files.readString(records);
+        assertTrue(text.contains("\"McpResponseLostException\""), text);
+        Files.writeString(records, text.replace("\"McpResponseLostException\"", "\"McpTimeoutException\""));
+        EvidenceCopies.rehash(attempt, "case-03");
+        Files.delete(attempt.resolve(Layout.RESULTS));
+        Files.delete(attempt.resolve(Layout.SUMMARY));
+        AttemptCheck.deriveAndWrite(attempt);
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains("case 03: fail"), verdict.stdout());
+        assertTrue(verdict.stdout().contains("step 2 (call_once): saw timeout (threw McpTimeoutException), expected lost"), verdict.stdout());
+        assertFalse(verdict.stdout().contains("artifacts differ from the hashes"), "the hashes were fixed: " + verdict.stdout());
+    }
+
+    @Test
+    void badArgumentsAreOneLineAndStartNothing() throws Exception {
+        LabProcess.Result unknown = LabProcess.run(List.of("clients", "--cases", "99", "--out", dir.resolve("bad-1").toString()), Map.of(), "");
+        assertEquals(1, unknown.exitCode());
+        assertTrue(unknown.stderr().startsWith("lab clients: no client case 99 (the client cases are 01, 02, 03, "), unknown.stderr());
+        assertFalse(Files.exists(dir.resolve("bad-1")), "nothing was written");
+        LabProcess.Result client = LabProcess.run(List.of("clients", "--client", "python"), Map.of(), "");
+        assertEquals("lab clients: unknown client 'python' (java or typescript)\n", client.stderr());
+        LabProcess.Result timeout = LabProcess.run(List.of("clients", "--request-timeout-ms", "5"), Map.of(), "");
+        assertEquals("lab clients: --request-timeout-ms must be between 100 and 600000\n", timeout.stderr());
+        LabProcess.Result taken = LabProcess.run(List.of("clients", "--out", out.toString()), Map.of(), "");
+        assertEquals("lab clients: " + out + " is not empty; an output folder is never overwritten\n", taken.stderr());
+    }
+
+    private static JsonNode record(String cell, String caseId) throws Exception {
+        for (String line : Files.readAllLines(out.resolve(cell).resolve(Layout.RESULTS))) {
+            JsonNode record = ExactJson.parse(line);
+            if (record.path("case_id").asText().equals(caseId)) {
+                return record;
+            }
+        }
+        throw new AssertionError(cell + " has no record of case " + caseId);
+    }
+
+    private static long count(Path database, String table) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
+                ResultSet rows = c.createStatement().executeQuery("SELECT COUNT(*) FROM " + table)) {
+            return rows.getLong(1);
+        }
+    }
+}
