@@ -3,9 +3,6 @@ package lab.continuationreplay.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.LabHome;
@@ -40,9 +37,8 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
-        Path folder = out != null ? out.toAbsolutePath().normalize() : home.resolve("target").resolve("attempts").resolve("bench-"
-                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
-        requireNewOrEmpty(folder);
+        Path folder = OutputFolder.of(out, home, "bench");
+        OutputFolder.requireNewOrEmpty(folder);
         Path work = Files.createDirectories(folder.resolve("work"));
         BenchPlan plan = quick ? BenchPlan.quick(home, work) : BenchPlan.full(home, work);
         Streams.stderr().println("bench      " + (quick ? "quick" : "full") + " run into " + folder);
@@ -63,16 +59,4 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void requireNewOrEmpty(Path folder) throws java.io.IOException {
-        if (Files.exists(folder)) {
-            if (!Files.isDirectory(folder)) {
-                throw new IllegalArgumentException("--out " + folder + " is a file; give a new or empty folder");
-            }
-            try (Stream<Path> entries = Files.list(folder)) {
-                if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException("--out " + folder + " is not empty; give a new or empty folder");
-                }
-            }
-        }
-    }
 }

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,11 +83,8 @@ final class ClientsCommand implements Callable<Integer> {
             only.forEach(ClientCaseId::of);
         }
         List<ClientCase> cases = ClientCases.all().stream().filter(c -> only == null || only.contains(c.id().label())).toList();
-        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve("clients-"
-                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
-        if (out != null && Files.exists(out) && Files.list(out).findAny().isPresent()) {
-            throw new IllegalArgumentException(out + " is not empty; an output folder is never overwritten");
-        }
+        Path folder = OutputFolder.of(out, home, "clients");
+        OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
         Duration timeout = defaultTimeouts ? null : Duration.ofMillis(requestTimeoutMs);
         int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());

@@ -3,9 +3,6 @@ package lab.continuationreplay.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -59,9 +56,8 @@ final class FaultsCommand implements Callable<Integer> {
             }
             kinds.add(kind);
         }
-        Path folder = out != null ? out.toAbsolutePath() : home.resolve("target").resolve("attempts").resolve("faults-"
-                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
-        requireNewOrEmpty(folder);
+        Path folder = OutputFolder.of(out, home, "faults");
+        OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
         FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr());
         List<ExperimentReport> reports = new ArrayList<>();
@@ -90,16 +86,4 @@ final class FaultsCommand implements Callable<Integer> {
         return json.path("passed").asBoolean() ? 0 : 1;
     }
 
-    private static void requireNewOrEmpty(Path folder) throws java.io.IOException {
-        if (Files.exists(folder)) {
-            if (!Files.isDirectory(folder)) {
-                throw new IllegalArgumentException("--out " + folder + " is a file, not a folder");
-            }
-            try (Stream<Path> entries = Files.list(folder)) {
-                if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException("--out " + folder + " is not empty; the lab never overwrites evidence");
-                }
-            }
-        }
-    }
 }

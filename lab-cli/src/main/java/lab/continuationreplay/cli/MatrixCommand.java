@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,8 +76,7 @@ final class MatrixCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
         List<String> sdks = this.sdks.contains("all") ? List.of("java", "typescript") : this.sdks;
-        Path folder = out != null ? out : home.resolve("target").resolve("attempts").resolve((inContainer ? "in-container-" : "matrix-")
-                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
+        Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
         }

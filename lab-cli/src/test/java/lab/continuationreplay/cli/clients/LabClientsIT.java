@@ -141,7 +141,7 @@ class LabClientsIT {
         LabProcess.Result timeout = LabProcess.run(List.of("clients", "--request-timeout-ms", "5"), Map.of(), "");
         assertEquals("lab clients: --request-timeout-ms must be between 100 and 600000\n", timeout.stderr());
         LabProcess.Result taken = LabProcess.run(List.of("clients", "--out", out.toString()), Map.of(), "");
-        assertEquals("lab clients: " + out + " is not empty; an output folder is never overwritten\n", taken.stderr());
+        assertEquals("lab clients: --out " + out + " is not empty; the lab never overwrites evidence\n", taken.stderr());
     }
 
     private static JsonNode record(String cell, String caseId) throws Exception {

@@ -119,24 +119,14 @@ public final class ClientsReport {
     }
 
     static String html(JsonNode clients) {
-        StringBuilder h = new StringBuilder("""
-                <!doctype html>
-                <html lang="en"><head><meta charset="utf-8"><title>Continuation Replay Lab: the official clients</title>
-                <style>
-                body{font-family:system-ui,sans-serif;margin:2rem;color:#1b1b1b}
-                table{border-collapse:collapse;margin:1rem 0}
-                th,td{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top;font-size:.9rem}
-                th{background:#eee}
-                .yes{background:#e4f5e4}.no{background:#fbe0e0}.differs{background:#fff4cc}
-                code{font-size:.8rem;white-space:pre-wrap}
-                </style></head><body>
-                <h1>The official clients against the guarded servers</h1>
+        StringBuilder h = HtmlPage.start("Continuation Replay Lab: the official clients", "The official clients against the guarded servers");
+        h.append("""
                 <p>Rows are clients, columns are servers; each cell lists, per call, what the application saw and how the
                 client showed it. Cases where the cells saw different things are highlighted.</p>
                 """);
         for (JsonNode row : clients.path("cases")) {
             boolean same = row.path("same_seen").asBoolean();
-            h.append("<h2>").append(ComparisonHtml.escape(row.path("case_id").asText() + " " + row.path("name").asText()))
+            h.append("<h2>").append(HtmlPage.escape(row.path("case_id").asText() + " " + row.path("name").asText()))
                     .append(same ? "" : " (differs)").append("</h2>\n<table class=\"").append(same ? "" : "differs")
                     .append("\"><tr><th>client \\ server</th><th>java</th><th>typescript</th></tr>\n");
             for (String client : List.of("java", "typescript")) {
@@ -155,7 +145,7 @@ public final class ClientsReport {
                     cell.append("effects ").append(side.path("effects").asInt()).append("; server starts: ")
                             .append(starts(side.path("server_process_starts")));
                     h.append("<td class=\"").append("pass".equals(side.path("status").asText()) ? "yes" : "no").append("\"><code>")
-                            .append(ComparisonHtml.escape(cell.toString())).append("</code></td>");
+                            .append(HtmlPage.escape(cell.toString())).append("</code></td>");
                 }
                 h.append("</tr>\n");
             }

@@ -7,19 +7,7 @@ public final class ComparisonHtml {
     private ComparisonHtml() {}
 
     public static String render(JsonNode comparison, JsonNode vectors) {
-        StringBuilder h = new StringBuilder("""
-                <!doctype html>
-                <html lang="en"><head><meta charset="utf-8"><title>Continuation Replay Lab: Java vs TypeScript</title>
-                <style>
-                body{font-family:system-ui,sans-serif;margin:2rem;color:#1b1b1b}
-                table{border-collapse:collapse;margin:1rem 0}
-                th,td{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top;font-size:.9rem}
-                th{background:#eee}
-                .yes{background:#e4f5e4}.no{background:#fbe0e0}
-                code{font-size:.8rem;white-space:pre-wrap}
-                </style></head><body>
-                <h1>Java SDK vs TypeScript SDK: the twelve cases</h1>
-                """);
+        StringBuilder h = HtmlPage.start("Continuation Replay Lab: Java vs TypeScript", "Java SDK vs TypeScript SDK: the twelve cases");
         JsonNode sdks = comparison.path("sdks");
         h.append("<p>").append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs."
                 : "<strong>Some cases differ in semantic outcome.</strong>").append("</p>\n<table><tr><th>Case</th><th>Agree</th>");
@@ -104,6 +92,6 @@ public final class ComparisonHtml {
     }
 
     static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return HtmlPage.escape(text);
     }
 }
