@@ -133,42 +133,45 @@ public final class ClientsRunner {
     static final Duration RELAY_END = Duration.ofSeconds(15);
 
     /**
-     * Waits until every relayed server process has ended (its relay wrote its exit file): a client may leave its
-     * server running after the driver ends, and the relay then ends it at end of input. Null when all ended, else a
-     * sentence naming those still running.
+     * Waits until every relay of this case has ended: a client may leave its server running after its driver ends, and
+     * the relay then ends it at end of input. Relays are the driver's children, not the lab's, so they are found by
+     * their command line, which names this case's folder. Null when all ended, else a sentence naming those still
+     * running.
      */
-    private static String awaitRelays(Path folder) throws IOException, InterruptedException {
+    private static String awaitRelays(Path folder) throws InterruptedException {
         long deadline = System.nanoTime() + RELAY_END.toNanos();
+        String marker = RecordingRelay.class.getName();
+        String dir = folder.toString();
         while (true) {
-            List<String> running = new ArrayList<>();
-            try (Stream<Path> files = Files.list(folder)) {
-                for (Path transcript : files.filter(f -> f.getFileName().toString().endsWith(Layout.TRANSCRIPT_SUFFIX)).toList()) {
-                    String name = transcript.getFileName().toString().replace(Layout.TRANSCRIPT_SUFFIX, "");
-                    if (!Files.exists(folder.resolve(name + Layout.EXIT_SUFFIX))) {
-                        running.add(name);
-                    }
-                }
-            }
+            List<ProcessHandle> running = ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().commandLine().map(c -> c.contains(marker) && c.contains(dir)).orElse(false)).toList();
             if (running.isEmpty()) {
                 return null;
             }
             if (System.nanoTime() > deadline) {
-                return "server processes " + running + " still ran " + RELAY_END.toSeconds() + " s after the driver ended";
+                return running.size() + " relayed server processes still ran " + RELAY_END.toSeconds() + " s after the driver ended";
             }
-            // Polling a folder: the relays are other processes' children, so there is nothing to wait on directly.
+            // Polling: there is no handle to wait on for another process's children.
             Thread.sleep(50);
         }
     }
 
-    /** processes.json: the driver, then each relayed server process in the script's server order, then by start. */
+    /**
+     * processes.json: the driver, then each relayed server process (one per transcript) in the script's server order,
+     * then by start. A relay killed before it could write its exit file (the TypeScript client kills its discover
+     * probe's process 1 s after SIGTERM) is listed with no exit status, ended by {@code relay_killed}.
+     */
     private static void writeProcesses(Path folder, Exec.Result driver, List<String> serverOrder) throws IOException {
         ObjectNode record = Format.PROCESSES.document();
         ArrayNode processes = record.putArray("processes");
         processes.addObject().put("name", "driver").put("exit_status", driver.timedOut() ? null : driver.exitStatus());
         List<JsonNode> exits = new ArrayList<>();
         try (Stream<Path> files = Files.list(folder)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(Layout.EXIT_SUFFIX)).toList()) {
-                exits.add(ExactJson.parse(Files.readString(file)));
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(Layout.TRANSCRIPT_SUFFIX)).toList()) {
+                String name = file.getFileName().toString().replace(Layout.TRANSCRIPT_SUFFIX, "");
+                Path exit = folder.resolve(name + Layout.EXIT_SUFFIX);
+                exits.add(Files.exists(exit) ? ExactJson.parse(Files.readString(exit))
+                        : ExactJson.mapper().createObjectNode().put("name", name).put("ended_by", "relay_killed").putNull("exit_status"));
             }
         }
         exits.sort(Comparator.comparingInt((JsonNode e) -> serverOrder.indexOf(e.path("name").asText().split("~")[0]))
