@@ -85,7 +85,7 @@ final class GateServlet extends HttpServlet {
             return;
         }
         if (!slots.tryAcquire()) {
-            LOG.warn("refused: {} requests already in progress", slots.availablePermits());
+            LOG.warn("refused: every slot is taken");
             response.setHeader("Retry-After", "1");
             plain(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "busy: too many requests in progress, retry later");
             return;
