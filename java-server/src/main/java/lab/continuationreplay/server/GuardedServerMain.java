@@ -3,9 +3,11 @@ package lab.continuationreplay.server;
 import java.sql.SQLException;
 import java.util.Optional;
 import lab.continuationreplay.server.state.SealedRequestState;
+import lab.continuationreplay.server.tools.CallContext;
 import lab.continuationreplay.server.tools.GuardOnDemand;
 import lab.continuationreplay.server.tools.GuardedTools;
 import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.guard.GuardConfig;
 import lab.continuationreplay.store.stdio.WireStdout;
 import lab.continuationreplay.store.guard.IssueGuard;
 import lab.continuationreplay.store.guard.LabFault;
@@ -13,8 +15,9 @@ import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
 
 /**
- * The guarded Java server: {@code create_guarded_issue} and {@code get_operation_status} over stdio, configured
- * only by its {@code WIRE_*} environment. stdout is the wire; logs go to stderr.
+ * The guarded Java server: {@code create_guarded_issue} and {@code get_operation_status} over stdio, or over
+ * Streamable HTTP with {@code --http PORT}, configured only by its {@code WIRE_*} environment. Over stdio, stdout is
+ * the wire; in both modes logs go to stderr.
  */
 public final class GuardedServerMain {
     static final String NAME = "continuation-replay-java-guarded";
@@ -24,10 +27,12 @@ public final class GuardedServerMain {
 
     public static void main(String[] args) {
         java.io.OutputStream wire = WireStdout.claim("java-server");
-        TrustedEnvironment env = TrustedEnvironment.fromProcess();
+        HttpMode mode;
         GuardOnDemand guard;
         GuardedTools tools;
         try {
+            mode = HttpMode.of(args, System.getenv());
+            TrustedEnvironment env = mode.environment;
             Optional<LabFault> fault = env.fault();
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
             guard = new GuardOnDemand(new GuardOnDemand.Opener() {
@@ -37,18 +42,38 @@ public final class GuardedServerMain {
                 }
 
                 @Override
-                public IssueGuard guardOn(IssueLedger ledger) {
-                    return new IssueGuard(env.guardConfig(true), ledger, fault.map(LabFault::hook).orElse(FaultHook.NONE));
+                public IssueGuard guardOn(IssueLedger ledger, String principal) {
+                    return new IssueGuard(config(env, principal), ledger, fault.map(LabFault::hook).orElse(FaultHook.NONE));
                 }
             });
-            tools = new GuardedTools(guard, sealer, fault, StdioServer.MAPPER);
-            openNowIfStorageAllows(guard);
+            String firstPrincipal;
+            CallContext calls;
+            if (mode.http()) {
+                // Every principal's configuration is checked now, not on its first call.
+                mode.tokens.orElseThrow().principals().forEach(principal -> config(env, principal));
+                firstPrincipal = mode.tokens.orElseThrow().principals().get(0);
+                calls = CallContext.fromTransport(mode.closeAfterCommit);
+            } else {
+                firstPrincipal = env.principal();
+                calls = CallContext.fixed(firstPrincipal);
+            }
+            tools = new GuardedTools(guard, sealer, fault, calls, StdioServer.MAPPER);
+            openNowIfStorageAllows(guard, firstPrincipal);
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
             System.exit(BAD_CONFIGURATION);
             return;
         }
-        StdioServer.serve(NAME, tools.tools(), wire);
+        try {
+            if (mode.http()) {
+                mode.serve(NAME, tools.tools());
+            } else {
+                StdioServer.serve(NAME, tools.tools(), wire);
+            }
+        } catch (Exception e) {
+            System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
+            System.exit(BAD_CONFIGURATION);
+        }
         try {
             guard.close();
         } catch (SQLException e) {
@@ -56,13 +81,18 @@ public final class GuardedServerMain {
         }
     }
 
+    private static GuardConfig config(TrustedEnvironment env, String principal) {
+        return new GuardConfig(principal, env.backendId(), env.clockEpoch(), env.authorityTtl(), env.replayRetentionTtl(),
+                env.fingerprintKey());
+    }
+
     /**
      * A wrong configuration (a file bound to another backend, say) stops the server now; a storage failure (a
      * read-only or full disk) does not: the server serves and answers {@code ledger unavailable} until it clears.
      */
-    private static void openNowIfStorageAllows(GuardOnDemand guard) {
+    private static void openNowIfStorageAllows(GuardOnDemand guard, String principal) {
         try {
-            guard.get();
+            guard.get(principal);
         } catch (SQLException storage) {
             System.err.println("java-server: the ledger cannot be opened now (" + storage.getMessage()
                     + "); serving, and opening it again on each call");

@@ -25,6 +25,20 @@ final class StdioServer {
     private StdioServer() {}
 
     static void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire) {
+        McpServer server = server(name, tools);
+        Activity activity = new Activity();
+        // One stdout for the SDK's replies and the gate's refusals: whole lines, one at a time.
+        StdoutLines stdout = new StdoutLines(DrainingStdio.output(wire, activity));
+        // Only JSON-RPC 2.0 text reaches the SDK; the gate answers the rest (FrameGate).
+        FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout);
+        StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),
+                MAPPER, stdin, stdout.writer());
+        // block(): the transport's reader threads are daemons; without it the JVM would exit at once.
+        transport.start().block();
+    }
+
+    /** The tools on the SDK's modern server; the same server behind stdio and HTTP. */
+    static McpServer server(String name, List<McpSyncTool> tools) {
         McpSyncToolRepository repository = new McpSyncToolRepository() {
             @Override
             public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
@@ -36,20 +50,11 @@ final class StdioServer {
                 return tools.stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElse(null);
             }
         };
-        McpServer server = McpServer.builder()
+        return McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder(name, "0.1.0").build())
                 .jsonMapper(MAPPER)
                 .requestStateCodec(new PassThroughStateCodec())
                 .feature(ToolsFeature.ofSync(repository))
                 .build();
-        Activity activity = new Activity();
-        // One stdout for the SDK's replies and the gate's refusals: whole lines, one at a time.
-        StdoutLines stdout = new StdoutLines(DrainingStdio.output(wire, activity));
-        // Only JSON-RPC 2.0 text reaches the SDK; the gate answers the rest (FrameGate).
-        FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout);
-        StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),
-                MAPPER, stdin, stdout.writer());
-        // block(): the transport's reader threads are daemons; without it the JVM would exit at once.
-        transport.start().block();
     }
 }

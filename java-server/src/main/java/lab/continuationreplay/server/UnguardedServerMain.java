@@ -1,12 +1,13 @@
 package lab.continuationreplay.server;
 
 import lab.continuationreplay.server.state.SealedRequestState;
+import lab.continuationreplay.server.tools.CallContext;
 import lab.continuationreplay.server.tools.UnguardedTools;
 import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.stdio.WireStdout;
 import lab.continuationreplay.store.ledger.IssueLedger;
 
-/** The unguarded control server ({@code create_issue}), same environment and transport as the guarded one. */
+/** The unguarded control server ({@code create_issue}), same environment and transports as the guarded one. */
 public final class UnguardedServerMain {
     static final String NAME = "continuation-replay-java-unguarded";
 
@@ -14,19 +15,31 @@ public final class UnguardedServerMain {
 
     public static void main(String[] args) {
         java.io.OutputStream wire = WireStdout.claim("java-server");
-        TrustedEnvironment env = TrustedEnvironment.fromProcess();
+        HttpMode mode;
         UnguardedTools tools;
         IssueLedger ledger;
         try {
+            mode = HttpMode.of(args, System.getenv());
+            TrustedEnvironment env = mode.environment;
+            CallContext calls = mode.http() ? CallContext.fromTransport(mode.closeAfterCommit) : CallContext.fixed(env.principal());
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
             ledger = IssueLedger.open(env.database(), env.backendId());
-            tools = new UnguardedTools(ledger, sealer, env.principal(), env.clockEpoch(), env.fault(), StdioServer.MAPPER);
+            tools = new UnguardedTools(ledger, sealer, calls, env.clockEpoch(), env.fault(), StdioServer.MAPPER);
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
             System.exit(GuardedServerMain.BAD_CONFIGURATION);
             return;
         }
-        StdioServer.serve(NAME, tools.tools(), wire);
+        try {
+            if (mode.http()) {
+                mode.serve(NAME, tools.tools());
+            } else {
+                StdioServer.serve(NAME, tools.tools(), wire);
+            }
+        } catch (Exception e) {
+            System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
+            System.exit(GuardedServerMain.BAD_CONFIGURATION);
+        }
         try {
             ledger.close();
         } catch (java.sql.SQLException e) {

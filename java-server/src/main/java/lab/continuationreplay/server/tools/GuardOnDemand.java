@@ -1,6 +1,8 @@
 package lab.continuationreplay.server.tools;
 
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import lab.continuationreplay.store.guard.IssueGuard;
 import lab.continuationreplay.store.ledger.IssueLedger;
 
@@ -14,28 +16,36 @@ public final class GuardOnDemand implements AutoCloseable {
     public interface Opener {
         IssueLedger openLedger() throws SQLException;
 
-        IssueGuard guardOn(IssueLedger ledger);
+        IssueGuard guardOn(IssueLedger ledger, String principal);
     }
 
     private final Opener opener;
     private IssueLedger ledger;
-    private IssueGuard guard;
+    // One guard per principal on the one ledger: over HTTP each bearer token's principal has its own guard config.
+    private final Map<String, IssueGuard> guards = new HashMap<>();
 
     public GuardOnDemand(Opener opener) {
         this.opener = opener;
     }
 
-    public synchronized IssueGuard get() throws SQLException {
-        if (guard == null) {
+    public synchronized IssueGuard get(String principal) throws SQLException {
+        IssueGuard guard = guards.get(principal);
+        if (guard != null) {
+            return guard;
+        }
+        if (ledger == null) {
             IssueLedger opened = opener.openLedger();
             try {
-                guard = opener.guardOn(opened);
+                guard = opener.guardOn(opened, principal);
             } catch (RuntimeException e) {
                 opened.close();
                 throw e;
             }
             ledger = opened;
+        } else {
+            guard = opener.guardOn(ledger, principal);
         }
+        guards.put(principal, guard);
         return guard;
     }
 
@@ -45,7 +55,7 @@ public final class GuardOnDemand implements AutoCloseable {
         if (ledger != null) {
             ledger.close();
             ledger = null;
-            guard = null;
+            guards.clear();
         }
     }
 }

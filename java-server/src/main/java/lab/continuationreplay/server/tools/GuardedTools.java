@@ -3,6 +3,7 @@ package lab.continuationreplay.server.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import java.util.List;
@@ -33,12 +34,15 @@ public final class GuardedTools {
     private final GuardOnDemand guard;
     private final SealedRequestState sealer;
     private final Optional<LabFault> fault;
+    private final CallContext calls;
     private final McpJsonMapper mapper;
 
-    public GuardedTools(GuardOnDemand guard, SealedRequestState sealer, Optional<LabFault> fault, McpJsonMapper mapper) {
+    public GuardedTools(GuardOnDemand guard, SealedRequestState sealer, Optional<LabFault> fault, CallContext calls,
+            McpJsonMapper mapper) {
         this.guard = guard;
         this.sealer = sealer;
         this.fault = fault;
+        this.calls = calls;
         this.mapper = mapper;
     }
 
@@ -54,15 +58,16 @@ public final class GuardedTools {
                 .outputSchema(mapper, ToolSchemas.OPERATION_STATUS_OUTPUT)
                 .build();
         return List.of(
-                McpSyncTool.of(create, ToolResults.formElicitation(), (context, request) -> guarded(() -> createIssue(request))),
-                McpSyncTool.of(status, (context, request) -> guarded(() -> status(request))));
+                McpSyncTool.of(create, ToolResults.formElicitation(), (context, request) -> guarded(() -> createIssue(context, request))),
+                McpSyncTool.of(status, (context, request) -> guarded(() -> status(context, request))));
     }
 
-    private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpSchema.CallToolRequest request) throws Exception {
+    private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpRequestContext context, McpSchema.CallToolRequest request)
+            throws Exception {
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         GuardedIssueArguments call = GuardedIssueArguments.of(arguments.get("operation_id"), arguments.get("title"),
                 arguments.get("mode"));
-        IssueGuard guard = this.guard.get();
+        IssueGuard guard = this.guard.get(calls.principal(context));
         long now = guard.config().nowEpoch();
         StateBinding binding = StateBinding.toolCall(CREATE, call.fingerprintArguments(), guard.config().principal());
         if (!IssueGuard.isContinuation(request.requestState() != null, request.inputResponses() != null)) {
@@ -79,10 +84,14 @@ public final class GuardedTools {
         JsonNode responses = ExactJson.mapper().valueToTree(request.inputResponses());
         GuardedIssueResult result = guard.apply(call, ExactJson.parse(stateText), responses);
         fault.ifPresent(f -> f.afterCommit(result));
+        if (!result.replayed()) {
+            calls.afterFreshCommit(context);
+        }
         return ToolResults.complete(result.toJson());
     }
 
-    private McpSyncResponse<McpSchema.CallToolOutcome> status(McpSchema.CallToolRequest request) throws Exception {
+    private McpSyncResponse<McpSchema.CallToolOutcome> status(McpRequestContext context, McpSchema.CallToolRequest request)
+            throws Exception {
         // A single-round tool mints no state, so no requestState can be valid for it. It used to be ignored here and
         // the status answered, while the TypeScript fixture refuses it (found by lab faults, token-attacks).
         if (request.requestState() != null) {
@@ -90,7 +99,7 @@ public final class GuardedTools {
             throw WireErrors.invalidRequestState();
         }
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
-        return ToolResults.complete(guard.get().status(arguments.get("operation_id")).toJson());
+        return ToolResults.complete(guard.get(calls.principal(context)).status(arguments.get("operation_id")).toJson());
     }
 
     @FunctionalInterface

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import java.security.SecureRandom;
@@ -32,17 +33,17 @@ public final class UnguardedTools {
 
     private final IssueLedger ledger;
     private final SealedRequestState sealer;
-    private final String principal;
+    private final CallContext calls;
     private final long now;
     private final Optional<LabFault> fault;
     private final McpJsonMapper mapper;
     private final SecureRandom random = new SecureRandom();
 
-    public UnguardedTools(IssueLedger ledger, SealedRequestState sealer, String principal, long now,
+    public UnguardedTools(IssueLedger ledger, SealedRequestState sealer, CallContext calls, long now,
             Optional<LabFault> fault, McpJsonMapper mapper) {
         this.ledger = ledger;
         this.sealer = sealer;
-        this.principal = principal;
+        this.calls = calls;
         this.now = now;
         this.fault = fault;
         this.mapper = mapper;
@@ -53,16 +54,17 @@ public final class UnguardedTools {
                 .description("Unguarded control: every accepted continuation creates another issue.")
                 .build();
         return List.of(McpSyncTool.of(create, ToolResults.formElicitation(),
-                (context, request) -> GuardedTools.guarded(() -> createIssue(request))));
+                (context, request) -> GuardedTools.guarded(() -> createIssue(context, request))));
     }
 
-    private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpSchema.CallToolRequest request) throws Exception {
+    private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpRequestContext context, McpSchema.CallToolRequest request)
+            throws Exception {
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         if (!(arguments.get("title") instanceof String title) || title.isEmpty()) {
             throw new InvalidApplicationRequest("title is required");
         }
         ObjectNode boundArguments = JsonNodeFactory.instance.objectNode().put("title", title);
-        StateBinding binding = StateBinding.toolCall(CREATE, boundArguments, principal);
+        StateBinding binding = StateBinding.toolCall(CREATE, boundArguments, calls.principal(context));
         if (!IssueGuard.isContinuation(request.requestState() != null, request.inputResponses() != null)) {
             byte[] nonce = new byte[16];
             random.nextBytes(nonce);
@@ -77,6 +79,7 @@ public final class UnguardedTools {
         String body = InputResponses.acceptedBody(ExactJson.mapper().valueToTree(request.inputResponses()));
         long issueId = ledger.createIssue(title, body);
         fault.filter(f -> f == LabFault.DROP_AFTER_COMMIT).ifPresent(f -> Runtime.getRuntime().halt(f.exitStatus()));
+        calls.afterFreshCommit(context);
         ObjectNode result = JsonNodeFactory.instance.objectNode();
         result.put("issueId", issueId);
         result.put("result", "created " + issueId);

@@ -1,0 +1,63 @@
+package lab.continuationreplay.server;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
+import lab.continuationreplay.server.http.BearerTokens;
+import lab.continuationreplay.server.http.HttpMcpServer;
+import lab.continuationreplay.server.http.HttpSettings;
+import lab.continuationreplay.server.wire.FrozenStateErrors;
+import lab.continuationreplay.store.config.TrustedEnvironment;
+
+/** The command line ({@code [--http PORT]}) and what differs in the environment when a server speaks HTTP. */
+final class HttpMode {
+    /**
+     * Only HTTP can lose a reply while the server lives on, so this fault is the HTTP server's alone: it is taken out of
+     * the environment before the shared {@code WIRE_FAULT} parser (which would refuse it) sees it.
+     */
+    static final String CLOSE_AFTER_COMMIT = "close-after-commit";
+
+    final Optional<HttpSettings> settings;
+    final Optional<BearerTokens> tokens;
+    final boolean closeAfterCommit;
+    final TrustedEnvironment environment;
+
+    private HttpMode(Optional<HttpSettings> settings, Optional<BearerTokens> tokens, boolean closeAfterCommit,
+            TrustedEnvironment environment) {
+        this.settings = settings;
+        this.tokens = tokens;
+        this.closeAfterCommit = closeAfterCommit;
+        this.environment = environment;
+    }
+
+    /** Throws {@link IllegalArgumentException} with a message that names no secret. */
+    static HttpMode of(String[] args, Map<String, String> environment) {
+        if (args.length == 0) {
+            return new HttpMode(Optional.empty(), Optional.empty(), false, new TrustedEnvironment(environment));
+        }
+        if (args.length != 2 || !args[0].equals("--http")) {
+            throw new IllegalArgumentException("usage: java-server [--http PORT]");
+        }
+        HttpSettings settings = HttpSettings.of(args[1], environment);
+        BearerTokens tokens = BearerTokens.fromEnvironment(environment);
+        Map<String, String> trusted = new HashMap<>(environment);
+        boolean closeAfterCommit = CLOSE_AFTER_COMMIT.equals(environment.get(TrustedEnvironment.FAULT));
+        if (closeAfterCommit) {
+            trusted.remove(TrustedEnvironment.FAULT);
+        }
+        // Principals come from bearer tokens only; a leftover WIRE_PRINCIPAL must not become a default.
+        trusted.remove(TrustedEnvironment.PRINCIPAL);
+        return new HttpMode(Optional.of(settings), Optional.of(tokens), closeAfterCommit, new TrustedEnvironment(trusted));
+    }
+
+    boolean http() {
+        return settings.isPresent();
+    }
+
+    void serve(String name, List<McpSyncTool> tools) throws Exception {
+        HttpMcpServer.serve(new FrozenStateErrors(StdioServer.server(name, tools)), StdioServer.MAPPER, tokens.orElseThrow(),
+                settings.orElseThrow());
+    }
+}
