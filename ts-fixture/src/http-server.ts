@@ -200,31 +200,43 @@ function recordedCall(body: unknown): ToolCall | undefined {
   return typeof requestState === 'string' ? { name, arguments: args } : undefined;
 }
 
-/** The whole body, or why not; stops reading as soon as the limit is passed, so a huge body is never buffered. */
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too large' | 'aborted'> {
+/**
+ * The whole body, or why not; stops buffering as soon as the limit is passed. A refused body is then read and
+ * dropped rather than cut off, so a client still sending it gets to read the 413 (cutting the connection resets it
+ * before the answer is read); the read timeout bounds how long that can take.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too large' | 'aborted'> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return 'too large';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve('too large');
+  return new Promise((settle) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) return 'too large';
-      chunks.push(chunk);
-    }
-  } catch {
-    return 'aborted';
-  }
-  return Buffer.concat(chunks);
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      chunks.length = 0;
+      req.resume();
+      settle('too large');
+    };
+    req.on('data', onData);
+    req.once('end', () => settle(Buffer.concat(chunks)));
+    req.once('close', () => {
+      if (!req.complete) settle('aborted');
+    });
+  });
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  // The request's body may be unread: closing the connection keeps it from being read as the next request.
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...headers });
+  // An unread body is dropped by Node once the answer is sent, bounded by the read timeout.
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
   res.end(`${message}\n`);
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
 }
