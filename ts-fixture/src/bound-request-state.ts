@@ -25,7 +25,7 @@ export function isCanonicalToken(state: string): boolean {
 
 export function boundRequestStateVerify(
   codec: RequestStateCodec<unknown>,
-  calls: ToolCallArguments,
+  calls: Pick<ToolCallArguments, 'take'>,
 ): (state: string, ctx: ServerContext) => Promise<ContinuationPayload> {
   return async (state, ctx) => {
     // Taken first, so the record is gone whatever the outcome.

@@ -27,6 +27,8 @@ export interface GuardedToolsContext {
   readonly bridge: BridgeCaller;
   /** Ends the process without a reply (drop-after-commit). */
   readonly exit: (status: number) => void;
+  /** Destroys the connection the current call came on, without a reply (HTTP's close-after-commit). */
+  readonly closeConnection?: () => void;
 }
 
 interface CreateArguments {
@@ -118,6 +120,11 @@ async function createGuardedIssue(
   if (context.config.fault === 'drop-after-commit' && answer.result['replayed'] === false) {
     process.stderr.write('drop-after-commit: the effect is committed; exiting before the reply\n');
     context.exit(DROP_AFTER_COMMIT_EXIT);
+  }
+  if (context.config.fault === 'close-after-commit' && answer.result['replayed'] === false) {
+    process.stderr.write('close-after-commit: the effect is committed; closing the connection before the reply\n');
+    // The SDK still writes its reply, into a destroyed socket, where it goes nowhere.
+    context.closeConnection?.();
   }
   return complete(answer.result);
 }

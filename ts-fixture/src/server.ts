@@ -3,6 +3,7 @@
  * The guarded TypeScript fixture: an MCP server on @modelcontextprotocol/server (SDK v2) speaking protocol
  * 2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
  * stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
+ * With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http-server.ts) and leaves stdout unused.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,9 @@ import { registerGuardedTools } from './guarded-tools.js';
 import { pinClock } from './injected-clock.js';
 import { strictFrames } from './strict-frames.js';
 import { ArgumentRecordingTransport, ToolCallArguments } from './tool-call-arguments.js';
-import { ConfigurationError, type FixtureConfig, readConfig } from './trusted-environment.js';
+import { readBearerTokens } from './bearer-tokens.js';
+import { serveHttp } from './http-server.js';
+import { ConfigurationError, type FixtureConfig, readConfig, readHttpConfig } from './trusted-environment.js';
 
 export const SERVER_NAME = 'continuation-replay-ts-fixture';
 export const SERVER_VERSION = '0.1.0';
@@ -75,4 +78,59 @@ function main(): void {
   });
 }
 
-main();
+/** `--http PORT`: a decimal port, 0 for a free one. */
+function httpPort(text: string | undefined): number {
+  const port = /^[0-9]{1,5}$/.test(text ?? '') ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    process.stderr.write('--http needs a port from 0 to 65535\n');
+    process.exit(BAD_CONFIGURATION);
+  }
+  return port;
+}
+
+function mainHttp(portText: string | undefined): void {
+  const port = httpPort(portText);
+  let configured;
+  try {
+    const config = readHttpConfig(process.env);
+    configured = {
+      config,
+      tokens: readBearerTokens(config.bearerTokensFile),
+      argv: bridgeCommand(REPO_ROOT, process.env),
+    };
+  } catch (error) {
+    if (error instanceof ConfigurationError || error instanceof BridgeCommandError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(BAD_CONFIGURATION);
+    }
+    throw error;
+  }
+  const { config, tokens, argv } = configured;
+  pinClock(config.clockEpoch);
+  serveHttp(
+    {
+      config,
+      tokens,
+      bridgeArgv: argv,
+      bridgeEnv: bridgeEnvironment(process.env),
+      serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
+      log,
+      exit: (status) => process.exit(status),
+    },
+    port,
+  ).then(
+    (running) => {
+      process.stderr.write(`serving ${running.url}\n`);
+      const stop = (): void => void running.close().then(() => process.exit(0));
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    },
+    (error: unknown) => {
+      log(`cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
+
+if (process.argv[2] === '--http') mainHttp(process.argv[3]);
+else main();

@@ -14,6 +14,8 @@ export const REQUEST_STATE_TTL = 'WIRE_REQUEST_STATE_TTL';
 export const STATE_KEY_HEX = 'WIRE_STATE_KEY_HEX';
 export const FINGERPRINT_KEY_HEX = 'WIRE_FINGERPRINT_KEY_HEX';
 export const FAULT = 'WIRE_FAULT';
+export const BEARER_TOKENS_FILE = 'WIRE_BEARER_TOKENS_FILE';
+export const HTTP_READ_TIMEOUT_MS = 'WIRE_HTTP_READ_TIMEOUT_MS';
 
 export const MIN_KEY_BYTES = 32;
 const MAX_SAFE = 9007199254740991n;
@@ -27,7 +29,10 @@ export const LAB_FAULTS = [
   'exit-after-issue-insert',
   'exit-after-partial-first-commit',
 ] as const;
-export type LabFault = (typeof LAB_FAULTS)[number];
+/** HTTP adds a fault stdio cannot have: a stdio server has no connection to close while it keeps serving. */
+export const HTTP_FAULTS = [...LAB_FAULTS, 'close-after-commit'] as const;
+export type LabFault = (typeof HTTP_FAULTS)[number];
+export const DEFAULT_HTTP_READ_TIMEOUT_MS = 10_000;
 
 export interface FixtureConfig {
   readonly database: string;
@@ -42,7 +47,42 @@ export interface FixtureConfig {
   readonly fault: LabFault | null;
 }
 
+/** HTTP mode: no WIRE_PRINCIPAL (each request's bearer token names its principal), plus the HTTP settings. */
+export interface HttpFixtureConfig extends Omit<FixtureConfig, 'principal'> {
+  readonly bearerTokensFile: string;
+  readonly readTimeoutMs: number;
+}
+
 export class ConfigurationError extends Error {}
+
+/** HTTP mode's variables, in the same order as readConfig's, the HTTP ones last. */
+export function readHttpConfig(env: NodeJS.ProcessEnv): HttpFixtureConfig {
+  return {
+    database: required(env, SERVER_DB),
+    backendId: required(env, BACKEND_ID),
+    clockEpoch: clockEpoch(env),
+    authorityTtl: positiveSeconds(env, AUTHORITY_TTL),
+    replayRetentionTtl: positiveSeconds(env, REPLAY_RETENTION_TTL),
+    requestStateTtl: positiveSeconds(env, REQUEST_STATE_TTL),
+    stateKey: keyBytes(env, STATE_KEY_HEX),
+    fingerprintKey: keyBytes(env, FINGERPRINT_KEY_HEX),
+    fault: fault(env, HTTP_FAULTS),
+    bearerTokensFile: required(env, BEARER_TOKENS_FILE),
+    readTimeoutMs: readTimeoutMs(env),
+  };
+}
+
+/** Optional; whole milliseconds read like the TTLs, so the same spellings are accepted everywhere. */
+export function readTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const value = env[HTTP_READ_TIMEOUT_MS];
+  if (value === undefined || value === '') return DEFAULT_HTTP_READ_TIMEOUT_MS;
+  const parsed = decimal(env, HTTP_READ_TIMEOUT_MS);
+  if (parsed.unscaled <= 0n) throw new ConfigurationError(`${HTTP_READ_TIMEOUT_MS} must be positive`);
+  const millis = wholeSeconds(HTTP_READ_TIMEOUT_MS, parsed, 'milliseconds');
+  // Node's timers overflow past 2^31-1 ms and then fire at once.
+  if (millis > 2147483647) throw new ConfigurationError(`${HTTP_READ_TIMEOUT_MS} is too large`);
+  return millis;
+}
 
 /** Reads and validates every variable, in a fixed order; the first bad one throws. */
 export function readConfig(env: NodeJS.ProcessEnv): FixtureConfig {
@@ -89,11 +129,11 @@ export function keyBytes(env: NodeJS.ProcessEnv, name: string): Uint8Array {
   return bytes;
 }
 
-export function fault(env: NodeJS.ProcessEnv): LabFault | null {
+export function fault(env: NodeJS.ProcessEnv, allowed: readonly LabFault[] = LAB_FAULTS): LabFault | null {
   const value = env[FAULT];
   if (value === undefined || value === '') return null;
-  const known = LAB_FAULTS.find((f) => f === value);
-  if (known === undefined) throw new ConfigurationError(`${FAULT} must be one of [${LAB_FAULTS.join(', ')}]`);
+  const known = allowed.find((f) => f === value);
+  if (known === undefined) throw new ConfigurationError(`${FAULT} must be one of [${allowed.join(', ')}]`);
   return known;
 }
 
@@ -184,14 +224,14 @@ function parseBigDecimal(text: string): Decimal | null {
   return { unscaled: negative ? -magnitude : magnitude, scale };
 }
 
-/** Whole seconds only, within the safe-integer range: state times are bound into canonical JSON. */
-function wholeSeconds(name: string, value: Decimal): number {
+/** Whole units only (seconds, or the read timeout's milliseconds), within the safe-integer range: state times are bound into canonical JSON. */
+function wholeSeconds(name: string, value: Decimal, unit = 'seconds'): number {
   const { unscaled, scale } = value;
   const magnitude = unscaled < 0n ? -unscaled : unscaled;
   if (magnitude === 0n) return 0;
   const digits = magnitude.toString();
   const trailingZeros = BigInt(digits.length - digits.replace(/0+$/, '').length);
-  if (scale > trailingZeros) throw new ConfigurationError(`${name} must be a whole number of seconds`);
+  if (scale > trailingZeros) throw new ConfigurationError(`${name} must be a whole number of ${unit}`);
   // 2^53-1 has 16 digits: more digits after scaling is too large, decided without computing 10^-scale.
   if (BigInt(digits.length) - scale > 16n) throw new ConfigurationError(`${name} is too large`);
   const whole = scale >= 0n ? unscaled / 10n ** scale : unscaled * 10n ** -scale;

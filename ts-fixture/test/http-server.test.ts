@@ -1,0 +1,336 @@
+/**
+ * The compiled fixture in HTTP mode (`dist/server.js --http 0`) as a child process, reached over real loopback sockets:
+ * the MRTR flow, the refusals that must happen before the SDK (401, 403, 413, 503), the principal binding of
+ * requestState, concurrent continuations, close-after-commit, and slow clients.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SERVER = resolve(HERE, '..', '..', 'dist', 'server.js');
+const JAR = resolve(HERE, '..', '..', '..', 'bridge', 'target', 'bridge.jar');
+const ALICE = 'alice-token-0123456789abcdef0123456789abcdef';
+const BOB = 'bob-token-0123456789abcdef0123456789abcdef00';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'node-test', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+const ACCEPTED = { body: { action: 'accept', content: { body: 'alpha' } } };
+
+let dir: string;
+let serial = 0;
+
+function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    WIRE_SERVER_DB: join(dir, `store-${++serial}.sqlite3`),
+    WIRE_BACKEND_ID: 'sqlite:guarded-matrix',
+    WIRE_CLOCK_EPOCH: '1790035200',
+    WIRE_AUTHORITY_TTL: '300',
+    WIRE_REPLAY_RETENTION_TTL: '360',
+    WIRE_REQUEST_STATE_TTL: '600',
+    WIRE_STATE_KEY_HEX: '8cac6b8c4ec375b861c294c1e49f902e5beb661a50b9cb3323c4ae30eb0d7dfc',
+    WIRE_FINGERPRINT_KEY_HEX: '8c0aed9f1ff0487480b140421d28d2e49f5a61b8f1837dab9304a6d126f7adba',
+    WIRE_BEARER_TOKENS_FILE: join(dir, 'tokens.json'),
+  };
+  if (process.env['JAVA_HOME'] !== undefined) env['JAVA_HOME'] = process.env['JAVA_HOME'];
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+class HttpFixture {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly closed: Promise<number | null>;
+  stderr = '';
+  stdout = '';
+  readonly url: Promise<string>;
+  #id = 0;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.#child = spawn(process.execPath, [SERVER, '--http', '0'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.closed = new Promise((r) => this.#child.on('close', (code) => r(code)));
+    this.#child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    this.url = new Promise((resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${this.stderr}`)), 20_000);
+      this.#child.stderr.on('data', (chunk: Buffer) => {
+        this.stderr += chunk.toString();
+        const match = /^serving (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(this.stderr);
+        if (match !== null) {
+          clearTimeout(timer);
+          resolveUrl(match[1]!);
+        }
+      });
+    });
+  }
+
+  /** One JSON-RPC request with the headers Streamable HTTP 2026-07-28 requires. */
+  async post(method: string, params: Record<string, unknown>, token: string | null = ALICE): Promise<Response> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+    };
+    if (typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
+    if (token !== null) headers['authorization'] = `Bearer ${token}`;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params: { ...params, _meta: META } });
+    return fetch(await this.url, { method: 'POST', headers, body });
+  }
+
+  async rpc(method: string, params: Record<string, unknown>, token: string = ALICE): Promise<Record<string, any>> {
+    const response = await this.post(method, params, token);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    return (await response.json()) as Record<string, any>;
+  }
+
+  call(args: Record<string, unknown>, more: Record<string, unknown> = {}, token?: string): Promise<Record<string, any>> {
+    return this.rpc('tools/call', { name: 'create_guarded_issue', arguments: args, ...more }, token);
+  }
+
+  async status(operationId: string, token?: string): Promise<Record<string, any>> {
+    const reply = await this.rpc('tools/call', { name: 'get_operation_status', arguments: { operation_id: operationId } }, token);
+    return reply['result']['structuredContent'];
+  }
+
+  /** Round one: the requestState for a continuation. */
+  async mint(args: Record<string, unknown>, token?: string): Promise<string> {
+    const first = await this.call(args, {}, token);
+    assert.equal(first['result']['resultType'], 'input_required');
+    return first['result']['requestState'];
+  }
+
+  async stop(): Promise<number | null> {
+    this.#child.kill('SIGTERM');
+    return this.closed;
+  }
+}
+
+/** A raw request, for headers fetch will not send as given (Host) and bodies it would not stop writing. */
+function raw(url: string, options: { headers: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolveStatus, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: options.headers, agent: false }, (response) => {
+      response.resume();
+      resolveStatus({ status: response.statusCode!, headers: response.headers });
+    });
+    // The server may answer and close before the body is written; the answer is what counts.
+    request.on('error', (error) => setTimeout(() => reject(error), 500));
+    if (options.body !== undefined) request.write(options.body);
+    request.end();
+  });
+}
+
+function applied(reply: Record<string, any>): Record<string, any> {
+  assert.equal(reply['result']?.['resultType'], 'complete', JSON.stringify(reply));
+  return reply['result']['structuredContent'];
+}
+
+describe('guarded fixture over HTTP', () => {
+  let fixture: HttpFixture;
+
+  before(() => {
+    assert.ok(existsSync(SERVER), `${SERVER} is missing; run npm run build`);
+    assert.ok(existsSync(JAR), `${JAR} is missing: build the bridge first (mvn -B -q -DskipTests package)`);
+    dir = mkdtempSync(join(tmpdir(), 'ts-fixture-http-'));
+    writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ alice: ALICE, bob: BOB }));
+    fixture = new HttpFixture(environment({ WIRE_HTTP_READ_TIMEOUT_MS: '1500' }));
+  });
+  after(async () => {
+    await fixture.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('prints its URL on stderr only, and serves round one, the continuation and its replay as JSON', async () => {
+    assert.match(await fixture.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const args = { operation_id: 'http-01', title: 'guarded-01' };
+    const token = await fixture.mint(args);
+    const changed = await fixture.call({ ...args, title: 'changed' }, { inputResponses: ACCEPTED, requestState: token });
+    assert.deepEqual(changed['error'], {
+      code: -32602,
+      message: 'Invalid or expired requestState',
+      data: { reason: 'invalid_request_state' },
+    });
+    assert.deepEqual(applied(await fixture.call(args, { inputResponses: ACCEPTED, requestState: token })), {
+      operationId: 'http-01',
+      effectId: 1,
+      result: 'created 1',
+      replayed: false,
+      state: 'applied',
+    });
+    assert.equal(applied(await fixture.call(args, { inputResponses: ACCEPTED, requestState: token }))['replayed'], true);
+    assert.equal(fixture.stdout, '');
+  });
+
+  test('no token or an unknown one: 401 with a Bearer challenge, and nothing happens', async () => {
+    const args = { operation_id: 'http-401', title: 't' };
+    const token = await fixture.mint(args);
+    for (const bearer of [null, 'x'.repeat(40), `${ALICE}x`]) {
+      const response = await fixture.post('tools/call', {
+        name: 'create_guarded_issue',
+        arguments: args,
+        inputResponses: ACCEPTED,
+        requestState: token,
+      }, bearer);
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
+      await response.arrayBuffer();
+    }
+    assert.equal((await fixture.status('http-401'))['state'], 'unknown');
+  });
+
+  test('a foreign Host or Origin: 403 before anything else', async () => {
+    const url = await fixture.url;
+    const base = { 'content-type': 'application/json', authorization: `Bearer ${ALICE}` };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } });
+    assert.equal((await raw(url, { headers: { ...base, host: 'evil.example:80' }, body })).status, 403);
+    assert.equal((await raw(url, { headers: { ...base, origin: 'http://evil.example' }, body })).status, 403);
+    assert.equal((await raw(url, { headers: { ...base, host: 'evil.example' }, body })).status, 403);
+  });
+
+  test('a body over 4 MiB: 413, and the padded continuation has no effect', async () => {
+    const args = { operation_id: 'http-413', title: 't' };
+    const token = await fixture.mint(args);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'create_guarded_issue', arguments: args, inputResponses: ACCEPTED, requestState: token, _meta: { ...META, pad: 'x'.repeat(4 * 1024 * 1024) } },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${ALICE}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'create_guarded_issue',
+    };
+    const url = await fixture.url;
+    // A declared length over the limit is refused from the headers alone, before any of the body is sent.
+    assert.equal((await raw(url, { headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } })).status, 413);
+    // Without a length the limit is found while reading.
+    assert.equal((await raw(url, { headers: { ...headers, 'transfer-encoding': 'chunked' }, body })).status, 413);
+    assert.equal((await fixture.status('http-413'))['state'], 'unknown');
+  });
+
+  test("bob's token with alice's requestState: -32602, and alice's own continuation still applies", async () => {
+    const args = { operation_id: 'http-bob', title: 't' };
+    const token = await fixture.mint(args);
+    const stolen = await fixture.call(args, { inputResponses: ACCEPTED, requestState: token }, BOB);
+    assert.deepEqual(stolen['error'], {
+      code: -32602,
+      message: 'Invalid or expired requestState',
+      data: { reason: 'invalid_request_state' },
+    });
+    assert.equal((await fixture.status('http-bob', BOB))['state'], 'unknown');
+    assert.equal(applied(await fixture.call(args, { inputResponses: ACCEPTED, requestState: token }))['replayed'], false);
+  });
+
+  test('20 concurrent identical continuations: one effect, the rest replays, no 503', async () => {
+    const args = { operation_id: 'http-race', title: 't' };
+    const token = await fixture.mint(args);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => fixture.call(args, { inputResponses: ACCEPTED, requestState: token })),
+    );
+    const results = replies.map(applied);
+    assert.equal(results.filter((r) => r['replayed'] === false).length, 1);
+    assert.equal(new Set(results.map((r) => r['effectId'])).size, 1);
+    const status = await fixture.status('http-race');
+    assert.equal(status['state'], 'applied');
+    assert.deepEqual(status['matchingIds'], [results[0]!['effectId']]);
+  });
+
+  test('a stalled socket does not block a call, and is cut off after the read timeout', async () => {
+    const url = new URL(await fixture.url);
+    const stalled: Socket = connect(Number(url.port), '127.0.0.1');
+    const cut = new Promise<number>((r) => {
+      const started = Date.now();
+      stalled.on('close', () => r(Date.now() - started));
+      stalled.on('error', () => {});
+      stalled.resume();
+    });
+    stalled.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ALICE}\r\nContent-Length: 100\r\n\r\n{"js`);
+    assert.equal((await fixture.status('http-none'))['state'], 'unknown');
+    const after = await cut;
+    assert.ok(after < 5000, `the stalled socket was closed after ${after} ms`);
+  });
+
+  test('beyond 64 requests in flight: 503, and serving again once they are gone', async () => {
+    const url = new URL(await fixture.url);
+    const sockets = Array.from({ length: 64 }, () => {
+      const socket = connect(Number(url.port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.resume();
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ALICE}\r\nContent-Length: 100\r\n\r\n`);
+      return new Promise<void>((r) => socket.on('close', () => r()));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await fixture.post('tools/list', {});
+    assert.equal(refused.status, 503);
+    await refused.arrayBuffer();
+    await Promise.all(sockets);
+    assert.equal((await fixture.rpc('tools/list', {}))['result']['tools'].length, 2);
+  });
+});
+
+describe('guarded fixture over HTTP: faults and configuration', () => {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ts-fixture-http-'));
+    writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ alice: ALICE, bob: BOB }));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('close-after-commit: the connection closes without a reply, the effect is there, the server serves on', async () => {
+    const fixture = new HttpFixture(environment({ WIRE_FAULT: 'close-after-commit' }));
+    try {
+      const args = { operation_id: 'http-close', title: 't' };
+      const token = await fixture.mint(args);
+      await assert.rejects(fixture.call(args, { inputResponses: ACCEPTED, requestState: token }), TypeError);
+      const status = await fixture.status('http-close');
+      assert.equal(status['state'], 'applied');
+      assert.equal(applied(await fixture.call(args, { inputResponses: ACCEPTED, requestState: token }))['replayed'], true);
+    } finally {
+      assert.equal(await fixture.stop(), 0);
+    }
+  });
+
+  test('a bad tokens file: one stderr line naming the principal, never the token, exit 2', () => {
+    const shortToken = 'short-secret-token';
+    const cases: ReadonlyArray<[string, string]> = [
+      [JSON.stringify({ alice: ALICE, carol: shortToken }), 'WIRE_BEARER_TOKENS_FILE: the token of principal "carol" must be a bearer token of at least 32 characters'],
+      [JSON.stringify({ alice: ALICE, bob: ALICE }), 'WIRE_BEARER_TOKENS_FILE: principals "alice" and "bob" share a token'],
+      ['[]', 'WIRE_BEARER_TOKENS_FILE must name a file holding a JSON object of principal to token'],
+      ['{}', 'WIRE_BEARER_TOKENS_FILE names no principal'],
+    ];
+    for (const [content, message] of cases) {
+      const file = join(dir, `bad-${++serial}.json`);
+      writeFileSync(file, content);
+      const run = spawnSync(process.execPath, [SERVER, '--http', '0'], {
+        env: environment({ WIRE_BEARER_TOKENS_FILE: file }),
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      assert.equal(run.status, 2, message);
+      assert.equal(run.stderr, `${message}\n`);
+      assert.equal(run.stdout, '');
+      assert.ok(!run.stderr.includes(shortToken) && !run.stderr.includes(ALICE));
+    }
+    const missing = spawnSync(process.execPath, [SERVER, '--http', '0'], {
+      env: environment({ WIRE_BEARER_TOKENS_FILE: undefined }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(missing.status, 2);
+    assert.equal(missing.stderr, 'WIRE_BEARER_TOKENS_FILE is required\n');
+  });
+});
