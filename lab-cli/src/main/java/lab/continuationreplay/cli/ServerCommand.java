@@ -1,10 +1,13 @@
 package lab.continuationreplay.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.ServerKind;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(
@@ -15,16 +18,28 @@ import picocli.CommandLine.Parameters;
                     + " JSON-RPC), configured by the WIRE_* environment: WIRE_SERVER_DB, WIRE_BACKEND_ID, WIRE_PRINCIPAL,"
                     + " WIRE_CLOCK_EPOCH, WIRE_AUTHORITY_TTL, WIRE_REPLAY_RETENTION_TTL, WIRE_REQUEST_STATE_TTL,"
                     + " WIRE_STATE_KEY_HEX, WIRE_FINGERPRINT_KEY_HEX, optional WIRE_FAULT.",
+            "With --http PORT the same server speaks Streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: a free"
+                    + " port, printed on stderr), with bearer principals from WIRE_BEARER_TOKENS_FILE (docs/http.md).",
             "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
         })
 final class ServerCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "KIND", description = "java, typescript or unguarded")
     String kind;
 
+    @Option(names = "--http", paramLabel = "PORT", description = "Serve Streamable HTTP on 127.0.0.1:PORT (0: a free port).")
+    Integer httpPort;
+
     @Override
     public Integer call() throws Exception {
         ServerKind server = ServerKind.fromLabel(kind);
-        Process process = Exec.command(server.command(LabHome.resolve())).inheritIo().start();
+        List<String> command = new ArrayList<>(server.command(LabHome.resolve()));
+        if (httpPort != null) {
+            if (httpPort < 0 || httpPort > 65535) {
+                throw new IllegalArgumentException("--http " + httpPort + " is not a port (0 to 65535)");
+            }
+            command.addAll(List.of("--http", Integer.toString(httpPort)));
+        }
+        Process process = Exec.command(command).inheritIo().start();
         return process.waitFor();
     }
 }
