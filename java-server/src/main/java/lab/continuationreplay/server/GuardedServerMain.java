@@ -64,16 +64,7 @@ public final class GuardedServerMain {
             System.exit(BAD_CONFIGURATION);
             return;
         }
-        try {
-            if (mode.http()) {
-                mode.serve(NAME, tools.tools());
-            } else {
-                StdioServer.serve(NAME, tools.tools(), wire);
-            }
-        } catch (Exception e) {
-            System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
-            System.exit(BAD_CONFIGURATION);
-        }
+        mode.serve(NAME, tools.tools(), wire);
         try {
             guard.close();
         } catch (SQLException e) {

@@ -56,8 +56,21 @@ final class HttpMode {
         return settings.isPresent();
     }
 
-    void serve(String name, List<McpSyncTool> tools) throws Exception {
-        HttpMcpServer.serve(new FrozenStateErrors(StdioServer.server(name, tools)), StdioServer.MAPPER, tokens.orElseThrow(),
-                settings.orElseThrow());
+    /**
+     * Serves {@code tools} over HTTP in HTTP mode, else over stdio on {@code wire}; returns when serving ends. A server
+     * that cannot start (e.g. its port is taken) exits {@code BAD_CONFIGURATION} with one line on stderr.
+     */
+    void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire) {
+        if (!http()) {
+            StdioServer.serve(name, tools, wire);
+            return;
+        }
+        try {
+            HttpMcpServer.serve(new FrozenStateErrors(StdioServer.server(name, tools)), StdioServer.MAPPER, tokens.orElseThrow(),
+                    settings.orElseThrow());
+        } catch (Exception e) {
+            System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
+            System.exit(GuardedServerMain.BAD_CONFIGURATION);
+        }
     }
 }

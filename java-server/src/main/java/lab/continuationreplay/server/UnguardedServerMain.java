@@ -30,16 +30,7 @@ public final class UnguardedServerMain {
             System.exit(GuardedServerMain.BAD_CONFIGURATION);
             return;
         }
-        try {
-            if (mode.http()) {
-                mode.serve(NAME, tools.tools());
-            } else {
-                StdioServer.serve(NAME, tools.tools(), wire);
-            }
-        } catch (Exception e) {
-            System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
-            System.exit(GuardedServerMain.BAD_CONFIGURATION);
-        }
+        mode.serve(NAME, tools.tools(), wire);
         try {
             ledger.close();
         } catch (java.sql.SQLException e) {
