@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.cases.CaseArguments;
-import lab.continuationreplay.cases.CaseSpec;
 import lab.continuationreplay.cases.ServerSetup;
 
 /**
@@ -224,10 +223,5 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
         static final String NAME = "create_guarded_issue";
 
         private CreateTool() {}
-    }
-
-    /** The body every case's accepted input carries. */
-    static String body() {
-        return CaseSpec.BODY;
     }
 }

@@ -11,6 +11,7 @@ import static lab.continuationreplay.cases.clients.Seen.Kind.TIMEOUT;
 
 import java.util.Arrays;
 import java.util.List;
+import lab.continuationreplay.cases.CaseSpec;
 import lab.continuationreplay.cases.ServerSetup;
 
 /**
@@ -19,7 +20,7 @@ import lab.continuationreplay.cases.ServerSetup;
  * client x server cells unless a case names a cell that differs, and why.
  */
 public final class ClientCases {
-    private static final String ALPHA = ClientCase.body();
+    private static final String ALPHA = CaseSpec.BODY;
     private static final Seen ROUND_ONE = Seen.of(INPUT_REQUIRED);
     private static final Seen APPLIED = Seen.of(RESULT, "applied");
     private static final Seen REPLAY = Seen.of(REPLAYED, "applied");

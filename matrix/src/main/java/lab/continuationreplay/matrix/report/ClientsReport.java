@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -58,7 +59,7 @@ public final class ClientsReport {
             row.put("same_shown", shown.size() == 1);
         }
         clients.put("all_pass", allPass);
-        Files.writeString(out.resolve("clients.json"), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(clients) + "\n");
+        Files.writeString(out.resolve(Layout.CLIENTS_FILE), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(clients) + "\n");
         Files.writeString(out.resolve("CLIENTS.md"), markdown(clients));
         Files.writeString(out.resolve("report.html"), html(clients));
         return clients;
