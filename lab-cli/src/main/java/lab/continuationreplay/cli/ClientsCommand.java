@@ -9,9 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.cases.clients.ClientCaseId;
@@ -87,12 +85,8 @@ final class ClientsCommand implements Callable<Integer> {
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
         Duration timeout = defaultTimeouts ? null : Duration.ofMillis(requestTimeoutMs);
-        int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());
-        if (parallel < 1) {
-            throw new IllegalArgumentException("--jobs must be at least 1");
-        }
         Map<String, Future<Verdict>> runs = new LinkedHashMap<>();
-        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        ExecutorService pool = Jobs.pool(jobs);
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         boolean ok = true;
         List<String> lines = new ArrayList<>();
@@ -107,12 +101,7 @@ final class ClientsCommand implements Callable<Integer> {
                 }
             }
             for (Map.Entry<String, Future<Verdict>> run : runs.entrySet()) {
-                Verdict verdict;
-                try {
-                    verdict = run.getValue().get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
+                Verdict verdict = Jobs.result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
                 lines.add(String.format("%-32s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),

@@ -10,9 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.cases.CaseId;
@@ -109,11 +107,7 @@ final class MatrixCommand implements Callable<Integer> {
             }
             kinds.add(sdk);
         }
-        int parallel = jobs != null ? jobs : Math.min(2, Runtime.getRuntime().availableProcessors());
-        if (parallel < 1) {
-            throw new IllegalArgumentException("--jobs must be at least 1");
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(parallel);
+        ExecutorService pool = Jobs.pool(jobs);
         try {
             // The runner writes history only; the checker then derives every verdict from it, as lab verify does.
             Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
@@ -139,20 +133,20 @@ final class MatrixCommand implements Callable<Integer> {
                 return ControlsCheck.deriveAndWrite(folder);
             });
             for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
-                Verdict verdict = result(run.getValue());
+                Verdict verdict = Jobs.result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
                 lines.add(String.format("%-10s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
                         verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
             for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
-                Verdict verdict = result(run.getValue());
+                Verdict verdict = Jobs.result(run.getValue());
                 crossCells.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
                 lines.add(String.format("%-10s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
                         verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
             }
-            controls = result(controlRun);
+            controls = Jobs.result(controlRun);
         } finally {
             pool.shutdownNow();
         }
@@ -188,13 +182,6 @@ final class MatrixCommand implements Callable<Integer> {
         return verdict;
     }
 
-    private static <T> T result(Future<T> future) throws Exception {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
-    }
 
     private static String controlSummary(JsonNode controls) {
         List<String> parts = new ArrayList<>();
