@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class CaseArguments {
     private CaseArguments() {}
 
-    public static ObjectNode atomic(CaseId id) {
+    public static ObjectNode atomic(CaseKey id) {
         return of(id.operationId(), id.title(), "atomic");
     }
 

@@ -3,7 +3,7 @@ package lab.continuationreplay.cases;
 import java.util.Arrays;
 
 /** The twelve frozen cases of the seed (spec §9): the number, the seed's name and its expected classification. */
-public enum CaseId {
+public enum CaseId implements CaseKey {
     IDENTICAL_RETRY("01", "identical_retry", "stored_result_one_effect"),
     NEVER_ADMITTED("02", "never_admitted", "unknown_no_retry"),
     LOST_REPLY_THEN_EXPLICIT_REPLAY("03", "lost_reply_then_explicit_replay", "reconciled_applied_one_effect"),
@@ -28,27 +28,20 @@ public enum CaseId {
     }
 
     /** {@code "01"}..{@code "12"}: the id in folder names, evidence and {@code --cases}. */
+    @Override
     public String number() {
         return number;
     }
 
+    @Override
     public String seedName() {
         return seedName;
     }
 
     /** The seed's expected classification, e.g. {@code stored_result_one_effect}. */
+    @Override
     public String expected() {
         return expected;
-    }
-
-    /** The operation id the case's call carries: {@code case-01}. */
-    public String operationId() {
-        return "case-" + number;
-    }
-
-    /** The title the case's issue carries: {@code guarded-01}. */
-    public String title() {
-        return "guarded-" + number;
     }
 
     /** @throws IllegalArgumentException naming the known ids when {@code number} is none of them */

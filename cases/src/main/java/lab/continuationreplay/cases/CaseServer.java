@@ -40,6 +40,13 @@ public interface CaseServer {
         commitLosingReply(CREATE, arguments, state, body);
     }
 
+    /**
+     * HTTP only: a continuation whose reply is lost while the server lives on (started with
+     * {@link ServerSetup.Fault#CLOSE_AFTER_COMMIT}): the server commits and closes the connection without a response.
+     * Returns once the exchange has ended so; a reply that does arrive, or a server that died, stops the script.
+     */
+    void commitLosingConnection(String tool, ObjectNode arguments, String state, String body) throws Exception;
+
     /** {@code get_operation_status} for {@code operationId}. */
     void status(String operationId) throws Exception;
 }

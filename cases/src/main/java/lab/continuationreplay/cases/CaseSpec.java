@@ -21,7 +21,7 @@ import java.util.Set;
  * @param frozenOutcome    the outcome every SDK must reduce to, as JSON
  */
 public record CaseSpec(
-        CaseId id,
+        CaseKey id,
         Effect effect,
         int minContinuations,
         Set<Refusal> refusals,
@@ -84,13 +84,13 @@ public record CaseSpec(
         return exitStatuses.getOrDefault(name, 0);
     }
 
-    public static Builder of(CaseId id) {
+    public static Builder of(CaseKey id) {
         return new Builder(id);
     }
 
     /** Reads as the case reads: {@code CaseSpec.of(id).effect(APPLIED).minContinuations(2).observe(...)}. */
     public static final class Builder {
-        private final CaseId id;
+        private final CaseKey id;
         private Effect effect = Effect.APPLIED;
         private int minContinuations;
         private final Set<Refusal> refusals = EnumSet.noneOf(Refusal.class);
@@ -99,7 +99,7 @@ public record CaseSpec(
         private StepRows steps;
         private final Map<String, Observation> outcome = new LinkedHashMap<>();
 
-        private Builder(CaseId id) {
+        private Builder(CaseKey id) {
             this.id = id;
         }
 

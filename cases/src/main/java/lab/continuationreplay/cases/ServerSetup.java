@@ -17,7 +17,9 @@ public record ServerSetup(String principal, long secondsAfterT0, long authorityT
     public enum Fault {
         NONE(null),
         /** Commit, then halt with exit status 70 before the reply is written. */
-        DROP_AFTER_COMMIT("drop-after-commit");
+        DROP_AFTER_COMMIT("drop-after-commit"),
+        /** HTTP only: commit, then close the connection without a response and keep serving. */
+        CLOSE_AFTER_COMMIT("close-after-commit");
 
         private final String wire;
 

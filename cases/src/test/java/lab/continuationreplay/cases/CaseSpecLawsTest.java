@@ -18,7 +18,7 @@ class CaseSpecLawsTest {
 
     @Test
     void theFrozenOutcomeHasExactlyTheMembersTheSpecObservesPlusEffects() throws Exception {
-        for (CaseSpec spec : Cases.all()) {
+        for (CaseSpec spec : every()) {
             Set<String> frozen = new TreeSet<>();
             JSON.readTree(spec.frozenOutcome()).fieldNames().forEachRemaining(frozen::add);
             Set<String> observed = new TreeSet<>(spec.outcome().keySet());
@@ -29,7 +29,7 @@ class CaseSpecLawsTest {
 
     @Test
     void theFrozenEffectsAgreeWithTheRowTheCaseMustLeave() throws Exception {
-        for (CaseSpec spec : Cases.all()) {
+        for (CaseSpec spec : every()) {
             JsonNode frozen = JSON.readTree(spec.frozenOutcome());
             assertEquals(spec.effect() == CaseSpec.Effect.NONE ? 0 : 1, frozen.path("effects").asInt(), spec.id().toString());
         }
@@ -41,6 +41,25 @@ class CaseSpecLawsTest {
         for (int i = 0; i < CaseId.values().length; i++) {
             assertEquals(String.format("%02d", i + 1), CaseId.values()[i].number());
         }
+    }
+
+    /** The twelve frozen cases and the HTTP-only ones: the same laws hold of both. */
+    private static java.util.List<CaseSpec> every() {
+        java.util.List<CaseSpec> all = new java.util.ArrayList<>(Cases.all());
+        all.addAll(lab.continuationreplay.cases.http.HttpCases.all());
+        return all;
+    }
+
+    @Test
+    void everyHttpCaseIsSpecifiedOnceUnderItsOwnIdWhichNoFrozenCaseHas() {
+        assertEquals(Arrays.asList(HttpCaseId.values()),
+                lab.continuationreplay.cases.http.HttpCases.all().stream().map(CaseSpec::id).toList());
+        for (HttpCaseId id : HttpCaseId.values()) {
+            assertEquals("h" + (id.ordinal() + 1), id.number());
+            assertThrows(IllegalArgumentException.class, () -> CaseId.of(id.number()));
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HttpCaseId.of("h9"));
+        assertEquals("no HTTP case h9 (the HTTP cases are h1..h3)", e.getMessage());
     }
 
     @Test

@@ -65,6 +65,9 @@ public final class CaseRecord {
             c.put("tool", call.tool());
             c.put("continuation", call.continuation());
             c.put("state_present", call.statePresent());
+            if (call.httpStatus() != null) {
+                c.put("http_status", call.httpStatus());
+            }
             if (!call.answered()) {
                 c.putNull("reply");
                 continue;

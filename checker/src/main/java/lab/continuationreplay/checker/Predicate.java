@@ -21,9 +21,13 @@ public final class Predicate {
     /** How each SDK under test shapes a refusal by the guard; an attempt not named here (a cross-SDK cell) mixes both. */
     private static final Map<String, String> GUARD_SHAPE = Map.of("java", "jsonrpc_error", "typescript", "tool_result_isError");
 
-    /** The SDK-independent checks, plus how this SDK must shape its refusals (seed spec §9.14, per-SDK additions). */
-    public static List<String> violations(CaseSpec spec, CaseFacts facts, String sdk) {
+    /**
+     * The SDK-independent checks, plus how this SDK must shape its refusals (seed spec §9.14, per-SDK additions), over
+     * either transport: {@code attempt} is the attempt's name ({@code java}, {@code java-http}, {@code http-cases-java}).
+     */
+    public static List<String> violations(CaseSpec spec, CaseFacts facts, String attempt) {
         List<String> problems = violations(spec, facts);
+        String sdk = lab.continuationreplay.history.Layout.sdkOf(attempt);
         String guardShape = GUARD_SHAPE.get(sdk);
         if (guardShape == null) {
             return problems;

@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import lab.continuationreplay.history.EventStream;
 import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.HttpHead;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.history.Transcript;
@@ -20,7 +22,9 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * What the wire says, recomputed from the transcripts alone (seed spec §9.14): every tools/call sent, every reply
- * received, paired by process and id, byte-exact lines included. A line received that is not a JSON-RPC 2.0 object
+ * received, paired by process and id, byte-exact lines included. Over HTTP a reply is the JSON body (or an event
+ * stream's data) of its exchange's response, and the call keeps the response status; a 2xx body that holds no frame
+ * is a non-frame too. A line received that is not a JSON-RPC 2.0 object
  * in UTF-8 (a JVM warning on stdout, say) is a server defect, kept in {@code nonFrames}.
  */
 public record WireFacts(List<Call> calls, List<String> protocolVersions, int replies, List<NonFrame> nonFrames) {
@@ -30,9 +34,12 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
     /** A line a process wrote to stdout that is not a frame: the process and the start of the line. */
     public record NonFrame(String process, String start) {}
 
-    /** One tools/call and what came back for it (null when no reply arrived). */
+    /**
+     * One tools/call and what came back for it (null when no reply arrived); over HTTP also the response status
+     * (null on stdio, and when no response arrived).
+     */
     public record Call(String source, long id, String tool, boolean continuation, boolean statePresent,
-            JsonNode arguments, JsonNode reply) {
+            JsonNode arguments, JsonNode reply, Integer httpStatus) {
 
         public boolean answered() {
             return reply != null;
@@ -65,7 +72,46 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
             String source = process(transcript);
             Map<Long, JsonNode> sent = new TreeMap<>();
             Map<Long, JsonNode> received = new TreeMap<>();
+            Map<Long, Integer> statuses = new TreeMap<>();
+            // Over HTTP a body belongs to the head before it, and a response to its request by the exchange number.
+            Map<Integer, Long> requestOfExchange = new TreeMap<>();
+            HttpHead head = null;
             for (Transcript.Line line : Transcript.read(transcript)) {
+                if (line.kind() == Transcript.Kind.HEAD) {
+                    head = HttpHead.parse(line.text(), transcript.getFileName() + ": an HTTP head");
+                    continue;
+                }
+                if (line.kind() == Transcript.Kind.NO_RESPONSE) {
+                    head = null;
+                    continue;
+                }
+                HttpHead of = head;
+                head = null;
+                if (of != null && line.direction() == Transcript.Direction.RECEIVED) {
+                    Long request = requestOfExchange.get(of.exchange());
+                    List<String> bodies = of.eventStream() && line.text() != null ? EventStream.data(line.text())
+                            : java.util.Collections.singletonList(line.text());
+                    boolean framed = false;
+                    for (String body : bodies) {
+                        JsonNode reply = frameOrNull(body);
+                        if (reply == null) {
+                            continue;
+                        }
+                        framed = true;
+                        replies++;
+                        if (reply.path("id").isIntegralNumber()) {
+                            received.put(reply.get("id").longValue(), reply);
+                        }
+                    }
+                    if (request != null) {
+                        statuses.put(request, of.status());
+                    }
+                    if (!framed && of.status() / 100 == 2) {
+                        String shown = "HTTP " + of.status() + " body " + (line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded());
+                        nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
+                    }
+                    continue;
+                }
                 if (line.direction() == Transcript.Direction.SENT) {
                     JsonNode request = frameOrNull(line.text());
                     if (request == null) {
@@ -73,6 +119,9 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                     }
                     if (request.path("id").isIntegralNumber()) {
                         sent.put(request.get("id").longValue(), request);
+                        if (of != null) {
+                            requestOfExchange.put(of.exchange(), request.get("id").longValue());
+                        }
                     }
                     String version = request.path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").textValue();
                     if (version != null) {
@@ -98,7 +147,8 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                 }
                 JsonNode params = request.path("params");
                 calls.add(new Call(source, entry.getKey(), params.path("name").textValue(), params.has("inputResponses"),
-                        params.has("requestState"), params.path("arguments"), received.get(entry.getKey())));
+                        params.has("requestState"), params.path("arguments"), received.get(entry.getKey()),
+                        statuses.get(entry.getKey())));
             }
         }
         return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies, List.copyOf(nonFrames));

@@ -3,7 +3,7 @@ package lab.continuationreplay.faults;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerWire;
 
 /**
  * Sends SIGKILL at random moments to the serving process, or (for the TypeScript fixture) sometimes to its bridge
@@ -17,7 +17,7 @@ final class Killer implements AutoCloseable {
     private final AtomicInteger serverKills = new AtomicInteger();
     private final AtomicInteger bridgeKills = new AtomicInteger();
     private final List<ProcessHandle> orphans = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile ServerProcess target;
+    private volatile ServerWire target;
     private volatile boolean stopped;
 
     Killer(Random random, int minDelayMs, int maxDelayMs) {
@@ -30,7 +30,7 @@ final class Killer implements AutoCloseable {
     }
 
     /** The process to aim at from now on (null: none is serving). */
-    void aimAt(ServerProcess serving) {
+    void aimAt(ServerWire serving) {
         target = serving;
     }
 
@@ -49,7 +49,7 @@ final class Killer implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            ServerProcess aimed = target;
+            ServerWire aimed = target;
             if (aimed == null || !aimed.isAlive() || stopped) {
                 continue;
             }

@@ -27,6 +27,13 @@ public final class Layout {
     /** The attempt folders of the two SDKs under test; cross-SDK cells are {@code cross-<crash>-to-<recover>}. */
     public static final String CROSS_PREFIX = "cross-";
 
+    /** An attempt over Streamable HTTP: the stdio attempt's name and this, e.g. {@code java-http}. */
+    public static final String HTTP_SUFFIX = "-http";
+    /** The attempt holding the HTTP-only cases of one SDK: {@code http-cases-<sdk>}. */
+    public static final String HTTP_CASES_PREFIX = "http-cases-";
+    /** Over HTTP, what a server process wrote to stdout (nothing, unless it is broken): {@code NAME.stdout.log}. */
+    public static final String STDOUT_SUFFIX = ".stdout.log";
+
     /** A client cell's attempt folder: {@code client-<client>-server-<server>}. */
     public static final String CLIENT_PREFIX = "client-";
     /** In a client case's folder: the step script the driver ran, its records, its stderr. */
@@ -54,6 +61,17 @@ public final class Layout {
     /** A process's transcript file name. */
     public static String transcript(String process) {
         return process + TRANSCRIPT_SUFFIX;
+    }
+
+    /** A process's stdout file name (HTTP servers only: a stdio server's stdout is its transcript). */
+    public static String stdout(String process) {
+        return process + STDOUT_SUFFIX;
+    }
+
+    /** The SDK an SDK attempt, an HTTP attempt or an HTTP-cases attempt is of: {@code java} for {@code java-http}. */
+    public static String sdkOf(String attempt) {
+        String sdk = attempt.startsWith(HTTP_CASES_PREFIX) ? attempt.substring(HTTP_CASES_PREFIX.length()) : attempt;
+        return sdk.endsWith(HTTP_SUFFIX) ? sdk.substring(0, sdk.length() - HTTP_SUFFIX.length()) : sdk;
     }
 
     /** A process's stderr file name. */

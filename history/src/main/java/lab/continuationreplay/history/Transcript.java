@@ -13,6 +13,13 @@ import java.nio.file.StandardOpenOption;
  * on the pipe (without the 0x0A that ends it). A line that is not strict UTF-8, or that holds a carriage return (which
  * a line reader of the transcript would take for a line end), is written as {@code >b } / {@code <b } and the base64
  * of its exact bytes. Lines are flushed as they happen, so a crash leaves everything up to the crash.
+ *
+ * <p>Over HTTP the same file holds one record per exchange: {@code >h } and the request head as JSON
+ * ({@link HttpHead}), then the request body as one body line; {@code <h } and the response head, then the response
+ * body (JSON or the whole event stream) as one body line; or {@code <x } when the connection ended without a
+ * response. A body is a body line whatever it holds: one with a line feed is written in base64 like any other line
+ * that is not plain text. A head and its body are written together, so exchanges running at once never interleave
+ * within a record.
  */
 public final class Transcript implements AutoCloseable {
     /** The five kinds of line, by their first characters. */
@@ -21,6 +28,13 @@ public final class Transcript implements AutoCloseable {
     public static final String SENT_ABRIDGED = ">~ ";
     public static final String RECEIVED = "< ";
     public static final String RECEIVED_BYTES = "<b ";
+    /** HTTP: the request head, the response head, and an exchange that ended without a response. */
+    public static final String SENT_HEAD = ">h ";
+    public static final String RECEIVED_HEAD = "<h ";
+    public static final String NO_RESPONSE = "<x ";
+
+    /** What a line holds: a frame or body, an HTTP head, or the end of an exchange that got no response. */
+    public enum Kind { BODY, HEAD, NO_RESPONSE }
 
     /** Which way a line went. */
     public enum Direction { SENT, RECEIVED }
@@ -29,7 +43,11 @@ public final class Transcript implements AutoCloseable {
      * One transcript line read back: its direction, its text when its bytes are strict UTF-8 ({@code null} when not,
      * or when only an abridged record of a long sent line is kept), and the payload as recorded, for quoting.
      */
-    public record Line(Direction direction, String text, String recorded, boolean abridged) {}
+    public record Line(Direction direction, String text, String recorded, boolean abridged, Kind kind) {
+        public Line(Direction direction, String text, String recorded, boolean abridged) {
+            this(direction, text, recorded, abridged, Kind.BODY);
+        }
+    }
 
     /**
      * Reads a transcript back, line by line, decoding base64 lines to their exact bytes. A line of any other kind is
@@ -45,7 +63,16 @@ public final class Transcript implements AutoCloseable {
         int count = all[all.length - 1].isEmpty() ? all.length - 1 : all.length;
         for (int number = 1; number <= count; number++) {
             String line = all[number - 1];
-            if (line.startsWith(SENT)) {
+            if (line.startsWith(SENT_HEAD)) {
+                String head = line.substring(SENT_HEAD.length());
+                lines.add(new Line(Direction.SENT, head, head, false, Kind.HEAD));
+            } else if (line.startsWith(RECEIVED_HEAD)) {
+                String head = line.substring(RECEIVED_HEAD.length());
+                lines.add(new Line(Direction.RECEIVED, head, head, false, Kind.HEAD));
+            } else if (line.startsWith(NO_RESPONSE)) {
+                String head = line.substring(NO_RESPONSE.length());
+                lines.add(new Line(Direction.RECEIVED, head, head, false, Kind.NO_RESPONSE));
+            } else if (line.startsWith(SENT)) {
                 lines.add(new Line(Direction.SENT, line.substring(SENT.length()), line.substring(SENT.length()), false));
             } else if (line.startsWith(SENT_BYTES)) {
                 String payload = line.substring(SENT_BYTES.length());
@@ -140,6 +167,41 @@ public final class Transcript implements AutoCloseable {
             write(SENT, text);
         } else {
             write(SENT_BYTES, java.util.Base64.getEncoder().encodeToString(line));
+        }
+    }
+
+    /** HTTP: a request head and its body, as one record. */
+    public synchronized void request(HttpHead head, byte[] body) {
+        write(SENT_HEAD, head.json());
+        body(Direction.SENT, body);
+    }
+
+    /** HTTP: a response head and its body (JSON, text, or the whole event stream), as one record. */
+    public synchronized void response(HttpHead head, byte[] body) {
+        write(RECEIVED_HEAD, head.json());
+        body(Direction.RECEIVED, body);
+    }
+
+    /** HTTP: the exchange ended without a response (the connection closed, reset, or timed out); {@code head} says how. */
+    public synchronized void noResponse(HttpHead head) {
+        write(NO_RESPONSE, head.json());
+    }
+
+    private void body(Direction direction, byte[] body) {
+        boolean lineFeed = false;
+        for (byte b : body) {
+            lineFeed |= b == '\n';
+        }
+        if (direction == Direction.SENT && body.length > VERBATIM_LIMIT) {
+            sentBytes(body);
+            return;
+        }
+        String text = lineFeed ? null : plainText(body);
+        String base64 = java.util.Base64.getEncoder().encodeToString(body);
+        if (direction == Direction.SENT) {
+            write(text != null ? SENT : SENT_BYTES, text != null ? text : base64);
+        } else {
+            write(text != null ? RECEIVED : RECEIVED_BYTES, text != null ? text : base64);
         }
     }
 

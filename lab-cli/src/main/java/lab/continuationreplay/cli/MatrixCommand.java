@@ -26,6 +26,7 @@ import lab.continuationreplay.matrix.report.ResultTable;
 import lab.continuationreplay.matrix.run.MatrixRunner;
 import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
 import lab.continuationreplay.matrix.vectors.VectorComparison;
 import lab.continuationreplay.vectors.ExactJson;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Option;
         name = "matrix",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the twelve frozen cases against each SDK's server over real stdio and keeps the history (transcripts,"
+            "Runs the twelve frozen cases against each SDK's server over real stdio (and, with --transport, over"
+                    + " Streamable HTTP) and keeps the history (transcripts,"
                     + " databases, exit statuses, hashes); the checker, the same one lab verify runs, then derives every"
                     + " outcome and verdict from that history alone, and the SDKs are compared.",
             "Writes OUT/<sdk>/ (history: case-NN/, history.jsonl, requested.json, provenance.json; derived: results.jsonl,"
@@ -54,8 +56,14 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
     List<String> sdks = List.of("all");
 
-    @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 (default: all twelve).")
+    @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 or h1 (default: all twelve,"
+            + " and over HTTP also the HTTP cases h1..h3).")
     List<String> only;
+
+    @Option(names = "--transport", description = "stdio, http or all (default: stdio). Over HTTP each server listens on a"
+            + " free loopback port, principals are bearer tokens minted for the run, and the HTTP-only cases run beside"
+            + " the twelve into OUT/http-cases-<sdk>/.")
+    String transport = "stdio";
 
     @Option(names = "--in-container", description = "Run the matrix inside containers on a local Docker engine, once per"
             + " runtime cell (images built here, never pulled; network none), verify each cell on the host and write"
@@ -87,13 +95,18 @@ final class MatrixCommand implements Callable<Integer> {
             Files.createDirectories(folder);
             return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
         }
-        Files.createDirectories(folder);
+        List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
+                : List.of(Transport.fromLabel(transport));
         List<CaseSpec> cases = MatrixRunner.cases(only);
-        if (cases.isEmpty()) {
-            throw new IllegalArgumentException("no case matches " + only);
+        List<CaseSpec> httpCases = transports.contains(Transport.HTTP) ? MatrixRunner.httpCases(only) : List.of();
+        if (cases.isEmpty() && httpCases.isEmpty()) {
+            throw new IllegalArgumentException("no case matches " + only + (transports.contains(Transport.HTTP) ? ""
+                    : " over stdio (the HTTP cases h1..h3 need --transport http or all)"));
         }
+        Files.createDirectories(folder);
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> httpCaseRecords = new LinkedHashMap<>();
         ControlsCheck.Witnesses controls;
         boolean ok = true;
         List<String> lines = new ArrayList<>();
@@ -111,19 +124,34 @@ final class MatrixCommand implements Callable<Integer> {
         try {
             // The runner writes history only; the checker then derives every verdict from it, as lab verify does.
             Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
-            for (ServerKind sdk : kinds) {
-                sdkRuns.put(sdk.label(), pool.submit(() -> {
-                    MatrixRunner.run(cases, sdk, sdk.label(), folder, home, Streams.stderr());
-                    return checked(folder.resolve(sdk.label()));
-                }));
-            }
             Map<String, Future<Verdict>> crossRuns = new LinkedHashMap<>();
-            if (sdks.contains("java") && sdks.contains("typescript")
-                    && cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
-                for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
-                    String name = MatrixRunner.crossCellName(pair[0], pair[1]);
-                    crossRuns.put(name, pool.submit(() -> {
-                        MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], name, folder, home, Streams.stderr());
+            Map<String, Future<Verdict>> httpCaseRuns = new LinkedHashMap<>();
+            for (Transport over : transports) {
+                for (ServerKind sdk : kinds) {
+                    String name = over.attempt(sdk.label());
+                    if (!cases.isEmpty()) {
+                        sdkRuns.put(name, pool.submit(() -> {
+                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr());
+                            return checked(folder.resolve(name));
+                        }));
+                    }
+                }
+                if (sdks.contains("java") && sdks.contains("typescript")
+                        && cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
+                    for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
+                        String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
+                        crossRuns.put(name, pool.submit(() -> {
+                            MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr());
+                            return checked(folder.resolve(name));
+                        }));
+                    }
+                }
+            }
+            if (!httpCases.isEmpty()) {
+                for (ServerKind sdk : kinds) {
+                    String name = MatrixRunner.httpCasesName(sdk);
+                    httpCaseRuns.put(name, pool.submit(() -> {
+                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr());
                         return checked(folder.resolve(name));
                     }));
                 }
@@ -136,28 +164,35 @@ final class MatrixCommand implements Callable<Integer> {
                 Verdict verdict = Jobs.result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-10s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
+                lines.add(String.format("%-22s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
                         verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
             for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
                 Verdict verdict = Jobs.result(run.getValue());
                 crossCells.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-10s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
+                lines.add(String.format("%-22s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
                         verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
+            }
+            for (Map.Entry<String, Future<Verdict>> run : httpCaseRuns.entrySet()) {
+                Verdict verdict = Jobs.result(run.getValue());
+                httpCaseRecords.put(run.getKey(), verdict.records());
+                ok &= verdict.ok();
+                lines.add(String.format("%-22s HTTP-only cases: %d/%d passed; checker: %s", run.getKey(), verdict.passed(),
+                        verdict.requested(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
             controls = Jobs.result(controlRun);
         } finally {
             pool.shutdownNow();
         }
         ok &= controls.allWitnessed();
-        lines.add(String.format("controls   duplicates without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
+        lines.add(String.format("%-22s duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
         JsonNode vectors = vectorTable(home);
         PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
         long reportsStarted = System.nanoTime();
-        JsonNode comparison = ReportFiles.write(folder, records, crossCells, controls.witnesses(), vectors);
+        JsonNode comparison = ReportFiles.write(folder, records, crossCells, httpCaseRecords, controls.witnesses(), vectors);
         PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
         boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;

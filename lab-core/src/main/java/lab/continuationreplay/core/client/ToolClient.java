@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerWire;
 import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * The lab's one client of the guarded tools over the raw wire: round one, the continuation, the status read-back, on
- * one named server process (seed spec §9.1). The matrix's cases, the controls and the fault experiments all call the
+ * one named server process (seed spec §9.1), over stdio or HTTP. The matrix's cases, the controls and the fault experiments all call the
  * tools through it; a test that needs a frame no client would send writes it with {@link ServerProcess} directly.
  */
 public final class ToolClient implements AutoCloseable {
@@ -19,16 +20,16 @@ public final class ToolClient implements AutoCloseable {
     public static final String STATUS = "get_operation_status";
 
     private final String name;
-    private final ServerProcess process;
+    private final ServerWire process;
     private Integer exitStatus;
 
-    public ToolClient(String name, ServerProcess process) {
+    public ToolClient(String name, ServerWire process) {
         this.name = name;
         this.process = process;
     }
 
     /** A client on a process started elsewhere, named as the process is. */
-    public static ToolClient on(ServerProcess process) {
+    public static ToolClient on(ServerWire process) {
         return new ToolClient(process.name(), process);
     }
 
@@ -102,7 +103,7 @@ public final class ToolClient implements AutoCloseable {
         return exitStatus;
     }
 
-    public ServerProcess process() {
+    public ServerWire process() {
         return process;
     }
 
@@ -110,7 +111,7 @@ public final class ToolClient implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Closes stdin and records how the process ended. */
+    /** Stops the process as its transport expects (end of stdin, or SIGTERM over HTTP) and records how it ended. */
     @Override
     public void close() {
         process.close();

@@ -208,6 +208,19 @@ public final class Exec {
         }
     }
 
+    /**
+     * Sends SIGTERM (an HTTP server's signal to stop: it has no stdin to end), then {@link #awaitOrKill} with
+     * {@code grace}; never throws. Children of the process are left to it, unless the grace runs out.
+     */
+    public static void endByTerm(Process process, Duration grace) {
+        process.destroy();
+        try {
+            awaitOrKill(process, grace);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Kills the descendants first (once the root is gone they can no longer be found from it), then the process. */
     private static void killTree(Process process) {
         process.descendants().toList().forEach(ProcessHandle::destroyForcibly);

@@ -33,7 +33,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * {@link ServerDefect}, unless the process was started {@link #toleratingDamagedLines() tolerating damaged lines} (a proxy that truncates frames
  * on purpose).
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements ServerWire {
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(8);
     private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TMPDIR", "HOME", "JAVA_HOME");
     /** One line the server wrote, decoded; {@code utf8} false when it was not UTF-8 (then decoded leniently). */
@@ -98,12 +98,12 @@ public final class ServerProcess implements AutoCloseable {
         return this;
     }
 
-    /** The name this process has in messages. */
+    @Override
     public String name() {
         return name;
     }
 
-    /** Sends a request with the modern {@code _meta} envelope and waits for the reply with its id. */
+    @Override
     public ObjectNode request(String method, ObjectNode params) throws TransportFailure {
         long id = nextId++;
         ObjectNode withMeta = params.deepCopy();
@@ -117,21 +117,6 @@ public final class ServerProcess implements AutoCloseable {
         frame.set("params", withMeta);
         sendRaw(frame.toString());
         return awaitReply(id);
-    }
-
-    /** {@code tools/call} with the given arguments and, for a continuation, input responses and state. */
-    public ObjectNode callTool(String name, ObjectNode arguments, JsonNode inputResponses, String requestState)
-            throws TransportFailure {
-        ObjectNode params = JsonNodeFactory.instance.objectNode();
-        params.put("name", name);
-        params.set("arguments", arguments);
-        if (inputResponses != null) {
-            params.set("inputResponses", inputResponses);
-        }
-        if (requestState != null) {
-            params.put("requestState", requestState);
-        }
-        return request("tools/call", params);
     }
 
     /** Writes one line as is (a malformed frame, say); a dead server is a transport failure. */
@@ -269,7 +254,7 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Waits for the process to end by itself (a fault exit, say) and returns its status. */
+    @Override
     public int awaitExit(Duration timeout) throws InterruptedException, TransportFailure {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new TransportFailure("server still running after " + timeout.toSeconds() + " s");
@@ -277,25 +262,27 @@ public final class ServerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** The exit status once the process has ended, or null while it runs. */
+    @Override
     public Integer exitStatus() {
         return process.isAlive() ? null : process.exitValue();
     }
 
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }
 
+    @Override
     public long pid() {
         return process.pid();
     }
 
-    /** The live process, for fault experiments that signal it or its children (a bridge child, say). */
+    @Override
     public ProcessHandle handle() {
         return process.toHandle();
     }
 
-    /** Closes stdin (a stdio server's signal to stop), waits briefly, then kills what is left; returns the status. */
+    /** Closes stdin (a stdio server's signal to stop), waits briefly, then kills what is left. */
     @Override
     public void close() {
         try {

@@ -1,7 +1,7 @@
 package lab.continuationreplay.core.wire;
 
 /** No reply arrived: the server died, closed stdout, or did not answer within the read timeout. */
-public final class TransportFailure extends Exception {
+public class TransportFailure extends Exception {
     private static final long serialVersionUID = 1L;
 
     public TransportFailure(String message) {

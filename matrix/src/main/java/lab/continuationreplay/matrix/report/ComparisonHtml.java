@@ -43,6 +43,19 @@ public final class ComparisonHtml {
             }
             h.append("</table>\n");
         }
+        if (comparison.path("http_cases").size() > 0) {
+            h.append("<h2>HTTP-only cases (beside the twelve)</h2>\n<table><tr><th>SDK</th><th>case</th>"
+                    + "<th>status</th><th>issues</th><th>outcome</th></tr>\n");
+            for (JsonNode row : comparison.path("http_cases")) {
+                boolean pass = "pass".equals(row.path("status").asText());
+                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(row.path("sdk").asText()))
+                        .append("</td><td>").append(escape(row.path("case_id").asText() + " " + row.path("name").asText()))
+                        .append("</td><td>").append(escape(row.path("status").asText())).append("</td><td>")
+                        .append(row.path("issues").asInt()).append("</td><td><code>").append(escape(lines(row.path("outcome"))))
+                        .append("</code></td></tr>\n");
+            }
+            h.append("</table>\n");
+        }
         JsonNode controls = comparison.path("controls");
         if (controls.isObject()) {
             h.append("<h2>Controls: without the guard (duplicates expected)</h2>\n<table><tr><th>control</th><th>issues</th>"

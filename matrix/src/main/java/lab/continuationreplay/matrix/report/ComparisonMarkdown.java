@@ -8,6 +8,7 @@ public final class ComparisonMarkdown {
 
     public static String render(JsonNode comparison) {
         StringBuilder md = new StringBuilder("# Java SDK vs TypeScript SDK: the twelve cases\n\n");
+        md.append("Columns: each SDK over stdio (`java`, `typescript`) and, where run, over Streamable HTTP (`-http`).\n\n");
         md.append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs.\n\n"
                 : "**Some cases differ in semantic outcome.**\n\n");
         JsonNode sdks = comparison.path("sdks");
@@ -36,6 +37,14 @@ public final class ComparisonMarkdown {
                         .append(" | ").append(cell.path("issues").asInt()).append(" | `").append(cell.path("outcome").toString()).append("` |\n");
             }
         }
+        if (comparison.path("http_cases").size() > 0) {
+            md.append("\n## HTTP-only cases (beside the twelve, not inside them)\n\n| SDK | Case | Status | Issues | Outcome |\n|---|---|---|---|---|\n");
+            for (JsonNode row : comparison.path("http_cases")) {
+                md.append("| ").append(row.path("sdk").asText()).append(" | ").append(row.path("case_id").asText()).append(' ')
+                        .append(row.path("name").asText()).append(" | ").append(row.path("status").asText()).append(" | ")
+                        .append(row.path("issues").asInt()).append(" | `").append(row.path("outcome").toString()).append("` |\n");
+            }
+        }
         JsonNode controls = comparison.path("controls");
         if (controls.isObject()) {
             md.append("\n## Controls: what happens without the guard (duplicates expected)\n\n| Control | Issues | Expected | Witnessed |\n|---|---|---|---|\n");
@@ -53,7 +62,8 @@ public final class ComparisonMarkdown {
         md.append("\n|---|");
         sdks.forEach(s -> md.append("---|"));
         md.append('\n');
-        for (String aspect : new String[] {"application_refusal", "request_state_refusal", "request_state_format", "create_result_fields"}) {
+        for (String aspect : new String[] {"application_refusal", "request_state_refusal", "request_state_format", "create_result_fields",
+                "http_statuses"}) {
             md.append("| ").append(aspect.replace('_', ' ')).append(" | ");
             for (JsonNode sdk : sdks) {
                 md.append(String.join("; ", texts(comparison.path("wire_differences").path(sdk.asText()).path(aspect)))).append(" | ");

@@ -14,13 +14,22 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class ReportFiles {
     private ReportFiles() {}
 
+    /** @param httpCases the HTTP-only cases per {@code http-cases-<sdk>} attempt, reported beside the twelve */
     public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsBySdk, Map<String, List<JsonNode>> crossCells,
-            JsonNode controls, JsonNode vectors) throws IOException {
+            Map<String, List<JsonNode>> httpCases, JsonNode controls, JsonNode vectors) throws IOException {
         ObjectNode comparison = Format.COMPARISON.stamp(Comparison.compare(recordsBySdk));
         comparison.set("controls", controls);
         com.fasterxml.jackson.databind.node.ArrayNode cross = comparison.putArray("cross_sdk_recovery");
         crossCells.forEach((cell, records) -> records.forEach(r -> cross.addObject()
                 .put("cell", cell.substring("cross-".length()))
+                .put("status", r.path("status").asText())
+                .put("issues", r.path("independent_db").path("issues").size())
+                .set("outcome", r.path("outcome"))));
+        com.fasterxml.jackson.databind.node.ArrayNode http = comparison.putArray("http_cases");
+        httpCases.forEach((attempt, records) -> records.forEach(r -> http.addObject()
+                .put("sdk", lab.continuationreplay.history.Layout.sdkOf(attempt))
+                .put("case_id", r.path("case_id").asText())
+                .put("name", r.path("name").asText())
                 .put("status", r.path("status").asText())
                 .put("issues", r.path("independent_db").path("issues").size())
                 .set("outcome", r.path("outcome"))));

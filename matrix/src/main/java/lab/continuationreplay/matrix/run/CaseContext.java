@@ -16,25 +16,42 @@ import lab.continuationreplay.cases.ServerSetup;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.servers.BearerCredentials;
+import lab.continuationreplay.core.servers.Transport;
+import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerWire;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * Where one case runs: its folder (one SQLite file, one transcript per process), the SDK under test, and the
- * processes it started. Closing the context closes every process and writes {@code processes.json}.
+ * Where one case runs: its folder (one SQLite file, one transcript per process), the SDK under test, the transport
+ * (stdio, or HTTP with a bearer token per principal), and the processes it started. Closing the context closes every process and writes {@code processes.json}.
  */
 public final class CaseContext implements CaseSteps, AutoCloseable {
     private final Path folder;
     private final ServerKind sdk;
     private final Path home;
+    private final Transport transport;
+    private final BearerCredentials credentials;
     private final List<ToolClient> processes = new ArrayList<>();
 
     public CaseContext(Path folder, ServerKind sdk, Path home) throws IOException {
+        this(folder, sdk, home, Transport.STDIO, null);
+    }
+
+    /** Over HTTP, {@code credentials} issues each principal's bearer token; over stdio it is unused (may be null). */
+    public CaseContext(Path folder, ServerKind sdk, Path home, Transport transport, BearerCredentials credentials)
+            throws IOException {
         this.folder = Files.createDirectories(folder);
         this.sdk = sdk;
         this.home = home;
+        this.transport = transport;
+        this.credentials = credentials;
+        if (transport == Transport.HTTP && credentials == null) {
+            throw new IllegalArgumentException("a case over HTTP needs bearer credentials");
+        }
     }
 
     public Path folder() {
@@ -68,14 +85,30 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
         return new ScriptedServer(start(name, settings(setup), kind(choice)));
     }
 
+    /**
+     * The environment of an HTTP server: the same settings, but the principal comes from the bearer token the lab
+     * sends, so {@code WIRE_PRINCIPAL} is left out and the tokens file is added.
+     */
+    private Map<String, String> httpEnvironment(WireSettings settings) {
+        Map<String, String> environment = new LinkedHashMap<>(settings.environment());
+        environment.remove("WIRE_PRINCIPAL");
+        environment.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor(settings.principal()).toString());
+        return environment;
+    }
+
     /** Starts a server process named {@code name} and opens the connection; its transcript and stderr go to the folder. */
     private ToolClient start(String name, WireSettings settings, ServerKind kind) throws Exception {
         long started = System.nanoTime();
-        Map<String, String> environment = new LinkedHashMap<>(settings.environment());
+        Map<String, String> environment = transport == Transport.HTTP ? httpEnvironment(settings)
+                : new LinkedHashMap<>(settings.environment());
         environment.putAll(kind.environment(home));
         String label = kind.label() + " server " + folder.getFileName() + "/" + name;
-        ServerProcess server = ServerProcess.start(label, kind.command(home), environment, folder.resolve(Layout.transcript(name)),
-                folder.resolve(Layout.stderr(name)), ServerProcess.READ_TIMEOUT);
+        ServerWire server = transport == Transport.HTTP
+                ? HttpServerProcess.start(label, kind.command(home), environment, folder.resolve(Layout.transcript(name)),
+                        folder.resolve(Layout.stdout(name)), folder.resolve(Layout.stderr(name)), ServerProcess.READ_TIMEOUT,
+                        credentials.token(settings.principal()), credentials.principalsByToken())
+                : ServerProcess.start(label, kind.command(home), environment, folder.resolve(Layout.transcript(name)),
+                        folder.resolve(Layout.stderr(name)), ServerProcess.READ_TIMEOUT);
         ToolClient process = new ToolClient(name, server);
         processes.add(process);
         process.open();

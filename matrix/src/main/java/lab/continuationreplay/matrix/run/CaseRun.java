@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.nio.file.Files;
 import lab.continuationreplay.cases.CaseScript;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.history.Layout;
 
 /** Plays one script in its folder and seals its database; any exception is recorded as a machinery error, never hidden. */
@@ -16,9 +18,15 @@ public final class CaseRun {
 
     /** Returns null when the script ran to the end, else a one-line description of what stopped it. */
     public static String execute(CaseScript script, ServerKind sdk, Path caseFolder, Path home) throws SQLException {
+        return execute(script, sdk, caseFolder, home, Transport.STDIO, null);
+    }
+
+    /** As above over {@code transport}; {@code credentials} issues the bearer tokens over HTTP. */
+    public static String execute(CaseScript script, ServerKind sdk, Path caseFolder, Path home, Transport transport,
+            BearerCredentials credentials) throws SQLException {
         long started = System.nanoTime();
         String error;
-        try (CaseContext context = new CaseContext(caseFolder, sdk, home)) {
+        try (CaseContext context = new CaseContext(caseFolder, sdk, home, transport, credentials)) {
             script.run(context);
             error = null;
         } catch (Exception e) {

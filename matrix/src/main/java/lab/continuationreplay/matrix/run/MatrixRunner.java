@@ -10,8 +10,12 @@ import lab.continuationreplay.cases.CaseId;
 import lab.continuationreplay.cases.CaseSpec;
 import lab.continuationreplay.cases.Cases;
 import lab.continuationreplay.cases.Control;
+import lab.continuationreplay.cases.HttpCaseId;
+import lab.continuationreplay.cases.http.HttpCases;
 import lab.continuationreplay.cases.ServerChoice;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.history.RunLog;
@@ -29,13 +33,30 @@ public final class MatrixRunner {
     /** Plays {@code cases} into {@code out/<attemptName>/}; {@code sdk} serves every process a script does not place elsewhere. */
     public static void run(List<CaseSpec> cases, ServerKind sdk, String attemptName, Path out, Path home, PrintStream progress)
             throws Exception {
+        run(cases, sdk, Transport.STDIO, attemptName, out, home, progress);
+    }
+
+    /**
+     * As above over {@code transport}. Over HTTP every server process listens on a free loopback port and each
+     * principal is a bearer token minted for this attempt alone, kept outside the output folder and deleted at the end.
+     */
+    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
+            PrintStream progress) throws Exception {
+        try (BearerCredentials credentials = transport == Transport.HTTP ? new BearerCredentials() : null) {
+            play(cases, sdk, transport, credentials, attemptName, out, home, progress);
+        }
+    }
+
+    private static void play(List<CaseSpec> cases, ServerKind sdk, Transport transport, BearerCredentials credentials,
+            String attemptName, Path out, Path home, PrintStream progress) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
         }
         Files.createDirectories(attempt);
         Files.writeString(attempt.resolve(Layout.PROVENANCE),
-                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home)) + "\n");
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home).put("transport",
+                        transport.label())) + "\n");
         ObjectNode requested = Format.REQUESTED.document();
         requested.set("cases", ExactJson.mapper().valueToTree(cases.stream().map(c -> Map.of("id", c.id().number(),
                 "name", c.id().seedName(), "expected", c.id().expected())).toList()));
@@ -43,11 +64,11 @@ public final class MatrixRunner {
         for (CaseSpec spec : cases) {
             long started = System.nanoTime();
             Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
-            String machineryError = CaseRun.execute(spec.script(), sdk, folder, home);
+            String machineryError = CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials);
             long evidence = System.nanoTime();
             RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError);
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
-            progress.printf("%-10s case %s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
+            progress.printf("%-15s case %-3s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
                     machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
             if (machineryError != null) {
                 progress.println("           machinery error: " + machineryError);
@@ -75,12 +96,34 @@ public final class MatrixRunner {
         return List.of(Cases.acrossSdks(choice(crashOn), choice(recoverOn)));
     }
 
+    /** The HTTP-only cases' attempt folder of {@code sdk}: {@code http-cases-java}. */
+    public static String httpCasesName(ServerKind sdk) {
+        return Layout.HTTP_CASES_PREFIX + sdk.label();
+    }
+
     /** The cases {@code --cases} names, in case order: all twelve when {@code only} is null. */
     public static List<CaseSpec> cases(List<String> only) {
-        if (only != null) {
-            only.forEach(CaseId::of); // an unknown id is refused by name
-        }
+        refuseUnknown(only);
         return Cases.all().stream().filter(c -> only == null || only.contains(c.id().number())).toList();
+    }
+
+    /** The HTTP-only cases {@code --cases} names (h1..h3), in order: all of them when {@code only} is null. */
+    public static List<CaseSpec> httpCases(List<String> only) {
+        refuseUnknown(only);
+        return HttpCases.all().stream().filter(c -> only == null || only.contains(c.id().number())).toList();
+    }
+
+    /** An id that is neither a frozen case nor an HTTP case is refused by name. */
+    private static void refuseUnknown(List<String> only) {
+        if (only == null) {
+            return;
+        }
+        for (String id : only) {
+            boolean http = java.util.Arrays.stream(HttpCaseId.values()).anyMatch(h -> h.number().equals(id));
+            if (!http && java.util.Arrays.stream(CaseId.values()).noneMatch(c -> c.number().equals(id))) {
+                throw new IllegalArgumentException("no case " + id + " (the frozen cases are 01..12, the HTTP cases h1..h3)");
+            }
+        }
     }
 
     private static ServerChoice choice(ServerKind kind) {

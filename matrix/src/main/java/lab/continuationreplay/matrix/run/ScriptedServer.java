@@ -3,6 +3,7 @@ package lab.continuationreplay.matrix.run;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import lab.continuationreplay.cases.CaseServer;
 import lab.continuationreplay.core.client.ToolClient;
+import lab.continuationreplay.core.wire.HttpExchanges;
 import lab.continuationreplay.core.wire.TransportFailure;
 
 /** A case script's server: the lab's one tool client over a real process. Replies stay in the transcript. */
@@ -36,6 +37,19 @@ record ScriptedServer(ToolClient client) implements CaseServer {
             return;
         }
         throw new IllegalStateException(client.name() + ": the reply was expected to be lost");
+    }
+
+    @Override
+    public void commitLosingConnection(String tool, ObjectNode arguments, String state, String body) throws Exception {
+        try {
+            client.commit(tool, arguments, state, body);
+        } catch (HttpExchanges.NoResponse expected) {
+            if (!client.isAlive()) {
+                throw new IllegalStateException(client.name() + ": the server died instead of closing the connection");
+            }
+            return;
+        }
+        throw new IllegalStateException(client.name() + ": the connection was expected to close without a response");
     }
 
     @Override

@@ -1,0 +1,266 @@
+package lab.continuationreplay.core.wire;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import lab.continuationreplay.history.HttpHead;
+import lab.continuationreplay.history.HttpHead.Header;
+import lab.continuationreplay.history.Transcript;
+
+/**
+ * HTTP/1.1 exchanges with one loopback server, each on a connection of its own ({@code Connection: close}), written
+ * and read as raw bytes so the transcript holds exactly what went over the socket: no client library retries a POST,
+ * pools a connection the server has closed, or decodes a body behind the lab's back. A bearer token never reaches
+ * the transcript: the {@code Authorization} value is replaced by the name of the token's principal.
+ */
+public final class HttpExchanges {
+    /** The longest response head the lab reads; a server that sends more is broken. */
+    private static final int MAX_HEAD = 64 * 1024;
+
+    /** What came back: the status and headers as received, and the body as delivered (chunked encoding removed). */
+    public record Response(int status, String reason, List<Header> headers, byte[] body) {
+        public String header(String name) {
+            return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(Header::value).findFirst().orElse(null);
+        }
+
+        public String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The exchange ended without a complete response: {@link #ended()} says how (closed, reset, timed out). */
+    public static final class NoResponse extends TransportFailure {
+        private static final long serialVersionUID = 1L;
+        private final String ended;
+
+        NoResponse(String ended, String name) {
+            super(name + ": no HTTP response: " + ended);
+            this.ended = ended;
+        }
+
+        public String ended() {
+            return ended;
+        }
+    }
+
+    private final URI endpoint;
+    private final Transcript transcript;
+    private final Duration readTimeout;
+    private final Map<String, String> principalsByToken;
+    private final String name;
+    private final AtomicInteger exchanges = new AtomicInteger();
+    private final AtomicInteger connections = new AtomicInteger();
+
+    /**
+     * @param principalsByToken every token the lab holds, by value, so its principal can name it in the transcript;
+     *                          any other token is shown only by its length
+     */
+    public HttpExchanges(URI endpoint, Transcript transcript, Duration readTimeout, Map<String, String> principalsByToken,
+            String name) {
+        if (!"http".equals(endpoint.getScheme()) || !LOOPBACK.contains(endpoint.getHost())) {
+            throw new IllegalArgumentException("the lab talks HTTP to loopback servers only, not " + endpoint);
+        }
+        this.endpoint = endpoint;
+        this.transcript = transcript;
+        this.readTimeout = readTimeout;
+        this.principalsByToken = Map.copyOf(principalsByToken);
+        this.name = name;
+    }
+
+    private static final List<String> LOOPBACK = List.of("127.0.0.1", "localhost", "[::1]");
+
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** The {@code Host} header value a well-behaved client sends to this server. */
+    public String host() {
+        return endpoint.getHost() + ":" + endpoint.getPort();
+    }
+
+    /**
+     * One exchange: {@code method target HTTP/1.1}, {@code Host}, the given headers in order, {@code Content-Length}
+     * (when there is a body or the method is POST) and {@code Connection: close}, then the body.
+     *
+     * @throws NoResponse when the connection ends or stalls before a whole response arrived
+     */
+    public Response exchange(String method, List<Header> headers, byte[] body) throws TransportFailure {
+        List<Header> all = new ArrayList<>();
+        all.add(new Header("Host", host()));
+        all.addAll(headers);
+        if (body.length > 0 || method.equals("POST")) {
+            all.add(new Header("Content-Length", Integer.toString(body.length)));
+        }
+        all.add(new Header("Connection", "close"));
+        return exchangeAsIs(method + " " + endpoint.getRawPath() + " HTTP/1.1", all, body);
+    }
+
+    /**
+     * One exchange with exactly the request line and headers given (no {@code Host} or length added): for requests a
+     * well-behaved client would not send. Header names and values go out as given, so they may hold anything.
+     */
+    public Response exchangeAsIs(String requestLine, List<Header> headers, byte[] body) throws TransportFailure {
+        int exchange = exchanges.incrementAndGet();
+        int connection = connections.incrementAndGet();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
+        for (Header header : headers) {
+            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(headers)), body);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
+                    (int) readTimeout.toMillis());
+            socket.setSoTimeout((int) readTimeout.toMillis());
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            try {
+                out.write(head.toByteArray());
+                out.write(body);
+                out.flush();
+            } catch (IOException e) {
+                // The server may answer (413, say) and close before the whole body is written: read what it said.
+            }
+            Response response = read(new BufferedInputStream(socket.getInputStream()));
+            transcript.response(HttpHead.response(exchange, connection, response.status(), response.headers()), response.body());
+            return response;
+        } catch (NoResponse e) {
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, e.ended()));
+            throw e;
+        } catch (SocketTimeoutException e) {
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, "no response within " + readTimeout.toMillis() + " ms"));
+            throw new NoResponse("no response within " + readTimeout.toMillis() + " ms", name);
+        } catch (IOException e) {
+            String ended = "connection failed: " + e.getMessage();
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, ended));
+            throw new NoResponse(ended, name);
+        }
+    }
+
+    private Response read(InputStream in) throws IOException, NoResponse {
+        String statusLine;
+        try {
+            statusLine = line(in, true);
+        } catch (EOFException e) {
+            throw new NoResponse("closed before a response", name);
+        } catch (java.net.SocketException e) {
+            throw new NoResponse("reset before a response (" + e.getMessage() + ")", name);
+        }
+        String[] parts = statusLine.split(" ", 3);
+        if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
+            throw new NoResponse("not an HTTP response: " + (statusLine.length() > 80 ? statusLine.substring(0, 80) : statusLine), name);
+        }
+        List<Header> headers = new ArrayList<>();
+        int headBytes = statusLine.length();
+        try {
+            for (String line = line(in, false); !line.isEmpty(); line = line(in, false)) {
+                headBytes += line.length();
+                if (headBytes > MAX_HEAD) {
+                    throw new NoResponse("a response head over " + MAX_HEAD + " bytes", name);
+                }
+                int colon = line.indexOf(':');
+                if (colon <= 0) {
+                    throw new NoResponse("a response header without a name: " + line, name);
+                }
+                headers.add(new Header(line.substring(0, colon).trim(), line.substring(colon + 1).trim()));
+            }
+        } catch (EOFException | java.net.SocketException e) {
+            throw new NoResponse("closed in the middle of the response head", name);
+        }
+        int status = Integer.parseInt(parts[1]);
+        Response shell = new Response(status, parts.length > 2 ? parts[2] : "", headers, new byte[0]);
+        byte[] body;
+        try {
+            body = body(in, shell);
+        } catch (EOFException | java.net.SocketException e) {
+            throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
+        }
+        return new Response(status, shell.reason(), List.copyOf(headers), body);
+    }
+
+    private static byte[] body(InputStream in, Response head) throws IOException {
+        String encoding = head.header("Transfer-Encoding");
+        if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")) {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            while (true) {
+                String size = line(in, false);
+                int semicolon = size.indexOf(';');
+                int length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).trim(), 16);
+                if (length == 0) {
+                    while (!line(in, false).isEmpty()) {
+                        // trailers: none expected, none kept
+                    }
+                    return body.toByteArray();
+                }
+                body.write(exactly(in, length));
+                line(in, false);
+            }
+        }
+        String length = head.header("Content-Length");
+        if (length != null) {
+            return exactly(in, Integer.parseInt(length.trim()));
+        }
+        if (head.status() == 204 || head.status() == 304) {
+            return new byte[0];
+        }
+        return in.readAllBytes(); // Connection: close: the body ends with the connection
+    }
+
+    private static byte[] exactly(InputStream in, int length) throws IOException {
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length != length) {
+            throw new EOFException();
+        }
+        return bytes;
+    }
+
+    /** A line ended by CRLF (or a bare LF), without it; EOF before any byte of the first line is {@link EOFException}. */
+    private static String line(InputStream in, boolean first) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); ; b = in.read()) {
+            if (b < 0) {
+                throw new EOFException(first && line.size() == 0 ? "closed" : "closed mid-line");
+            }
+            if (b == '\n') {
+                break;
+            }
+            line.write(b);
+            if (line.size() > MAX_HEAD) {
+                throw new IOException("a line over " + MAX_HEAD + " bytes");
+            }
+        }
+        byte[] bytes = line.toByteArray();
+        int end = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+        return new String(bytes, 0, end, StandardCharsets.ISO_8859_1);
+    }
+
+    private List<Header> redacted(List<Header> headers) {
+        return headers.stream().map(h -> h.name().equalsIgnoreCase("Authorization") ? new Header(h.name(), redact(h.value())) : h)
+                .toList();
+    }
+
+    /** {@code Bearer [token of alice]}, or only the shape of a value the lab did not issue. */
+    String redact(String value) {
+        int space = value.indexOf(' ');
+        String scheme = space < 0 ? "" : value.substring(0, space);
+        String credential = space < 0 ? value : value.substring(space + 1);
+        String principal = principalsByToken.get(credential);
+        String shown = principal != null ? "[token of " + principal + "]" : "[redacted, " + credential.length() + " characters]";
+        return scheme.isEmpty() ? shown : scheme + " " + shown;
+    }
+}
