@@ -141,8 +141,8 @@ export interface HttpServer {
 const SERVER_START_LIMIT_MS = 60_000;
 
 /**
- * One guarded server serving Streamable HTTP (`--http 0`) as a real process on 127.0.0.1, as the lab runs it for
- * `lab clients --transport http`: the driver only connects to it; the test starts and stops it.
+ * One guarded server serving Streamable HTTP (`--http 0`) as a real process on 127.0.0.1. Over HTTP the driver only
+ * connects; whoever runs it (here the test, for `lab clients --transport http` the lab) starts and stops the server.
  */
 export async function startHttpServer(
   kind: Kind,

@@ -211,13 +211,18 @@ describe('HTTP server entries the driver refuses before sending anything', () =>
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function refused(host: string, url: (port: number) => string, env: NodeJS.ProcessEnv, line: string): Promise<void> {
+  async function refused(
+    host: string,
+    entry: (port: number) => Record<string, unknown>,
+    env: NodeJS.ProcessEnv,
+    line: string,
+  ): Promise<void> {
     const target = await listener(host);
     try {
       const run = await runDriver(
         dir,
         'refused',
-        script({ web: { url: url(target.port), bearer_token_env: 'LAB_TEST_TOKEN' } }, [
+        script({ web: entry(target.port) }, [
           { op: 'connect', connection: 'a', server: 'web' },
           { op: 'status', connection: 'a', operation_id: 'never-sent' },
         ]),
@@ -235,11 +240,13 @@ describe('HTTP server entries the driver refuses before sending anything', () =>
 
   const withoutToken = { ...process.env };
   delete withoutToken['LAB_TEST_TOKEN'];
+  const withToken = { ...withoutToken, LAB_TEST_TOKEN: ALICE_TOKEN };
+  const at = (url: string) => (port: number) => ({ url: url.replace('PORT', String(port)), bearer_token_env: 'LAB_TEST_TOKEN' });
 
   test('a token variable that is not set: exit 2, no request', async () => {
     await refused(
       '127.0.0.1',
-      (port) => `http://127.0.0.1:${port}/mcp`,
+      at('http://127.0.0.1:PORT/mcp'),
       withoutToken,
       "script error: servers.web: bearer_token_env LAB_TEST_TOKEN is not set in the driver's environment",
     );
@@ -252,7 +259,7 @@ describe('HTTP server entries the driver refuses before sending anything', () =>
     test(`a token ${what}: exit 2, no request, the value never printed`, async () => {
       await refused(
         '127.0.0.1',
-        (port) => `http://127.0.0.1:${port}/mcp`,
+        at('http://127.0.0.1:PORT/mcp'),
         { ...withoutToken, LAB_TEST_TOKEN: token },
         `script error: servers.web: bearer_token_env LAB_TEST_TOKEN ${problem}`,
       );
@@ -266,18 +273,37 @@ describe('HTTP server entries the driver refuses before sending anything', () =>
     ['127.0.0.1', 'http://127.1:PORT/mcp', `${LOOPBACK}, not 127.1`],
     ['127.0.0.1', 'http://0x7f.0.0.1:PORT/mcp', `${LOOPBACK}, not 0x7f.0.0.1`],
     ['127.0.0.1', 'http://example.com:PORT/mcp', `${LOOPBACK}, not example.com`],
+    ['127.0.0.1', 'http://[::1:PORT/mcp', LOOPBACK],
     ['127.0.0.1', 'http://localhost\\@example.com:PORT/mcp', 'url must not carry user information'],
     ['127.0.0.1', 'http://alice:pw@127.0.0.1:PORT/mcp', 'url must not carry user information'],
     ['127.0.0.1', 'https://127.0.0.1:PORT/mcp', 'url must be an http:// URL'],
     ['127.0.0.1', 'http://127.0.0.1:PORT/a b', 'url is not a URL'],
+    ['127.0.0.1', 'http://127.0.0.1:99999/mcp', 'url is not a URL'],
+    ['127.0.0.1', 'http://127.0.0.1:0/mcp', 'url has port 0, outside 1..65535'],
   ] as const) {
     test(`url ${url}: exit 2, no request`, async () => {
-      await refused(
-        host,
-        (port) => url.replace('PORT', String(port)),
-        { ...withoutToken, LAB_TEST_TOKEN: ALICE_TOKEN },
-        `script error: servers.web: ${problem}`,
-      );
+      await refused(host, at(url), withToken, `script error: servers.web: ${problem}`);
+    });
+  }
+
+  for (const [what, entry, problem] of [
+    ['without bearer_token_env', { url: 'http://127.0.0.1:PORT/mcp' }, 'bearer_token_env is required'],
+    ['with a url that is not a string', { url: 7, bearer_token_env: 'LAB_TEST_TOKEN' }, 'url must be a non-empty string'],
+    [
+      'with a command as well',
+      { url: 'http://127.0.0.1:PORT/mcp', bearer_token_env: 'LAB_TEST_TOKEN', command: ['node'] },
+      'unknown member "command"',
+    ],
+    [
+      'with an env as well',
+      { url: 'http://127.0.0.1:PORT/mcp', bearer_token_env: 'LAB_TEST_TOKEN', env: {} },
+      'unknown member "env"',
+    ],
+  ] as const) {
+    test(`an HTTP entry ${what}: exit 2, no request`, async () => {
+      const fill = (port: number): Record<string, unknown> =>
+        JSON.parse(JSON.stringify(entry).replace('PORT', String(port))) as Record<string, unknown>;
+      await refused('127.0.0.1', fill, withToken, `script error: servers.web: ${problem}`);
     });
   }
 });
