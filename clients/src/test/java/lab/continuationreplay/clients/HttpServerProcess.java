@@ -15,8 +15,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One of the lab's guarded servers serving Streamable HTTP ({@code --http 0}) as a real process on 127.0.0.1, the way
- * the lab runs it for {@code lab clients --transport http}: the driver only connects, the test starts and stops it.
+ * One of the lab's guarded servers serving Streamable HTTP ({@code --http 0}) as a real process on 127.0.0.1. Over
+ * HTTP the driver only connects; whoever runs it (here the test, for {@code lab clients --transport http} the lab)
+ * starts and stops the server.
  * The tokens are test values, not anyone's secrets.
  */
 final class HttpServerProcess implements AutoCloseable {

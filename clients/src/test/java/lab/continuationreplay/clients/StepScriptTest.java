@@ -237,6 +237,7 @@ class StepScriptTest {
             /mcp                                   | "url" must be an http:// URL
             http://alice:secret@127.0.0.1:8080/mcp | "url" must not carry user information
             http://127.0.0.1:0/mcp                 | "url" has port 0, outside 1..65535
+            http://127.0.0.1:65536/mcp             | "url" has port 65536, outside 1..65535
             http://127.0.0.1:8080/a b              | "url" is not a URL
             """)
     void refusesAnHttpServerThatIsNotOnLoopback(String url, String problem) {
