@@ -1,10 +1,10 @@
 /**
- * One script connection: an official SDK `Client` over the SDK's own `StdioClientTransport`, set up as an
- * application would (form elicitation declared, answered by a handler).
+ * One script connection: an official SDK `Client` over the SDK's own `StdioClientTransport` or
+ * `StreamableHTTPClientTransport`, set up as an application would (form elicitation declared, answered by a handler).
  */
-import { Client, type ClientOptions } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { JsonObject, ServerSpec, VersionMode } from './script.js';
+import type { HttpServerSpec, JsonObject, ServerSpec, StdioServerSpec, VersionMode } from './script.js';
 import { log } from './log.js';
 
 export const CLIENT_NAME = 'continuation-replay-ts-client';
@@ -26,7 +26,7 @@ function versionNegotiation(mode: VersionMode): Pick<ClientOptions, 'versionNego
  * The transport's `env` replaces the child's environment; the contract is the driver's own environment plus the
  * script's, so both are merged here (script values win).
  */
-function childEnvironment(spec: ServerSpec): Record<string, string> {
+function childEnvironment(spec: StdioServerSpec): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined) env[name] = value;
@@ -34,9 +34,18 @@ function childEnvironment(spec: ServerSpec): Record<string, string> {
   return { ...env, ...spec.env };
 }
 
+/**
+ * The transport's `authProvider` is the SDK's own option for a bearer token ("for simple bearer tokens:
+ * `{ token: async () => myApiKey }`"): `token()` is asked before every request, so the header goes with the version
+ * probe and every round alike. Without `onUnauthorized`, a 401 is thrown as the SDK's `UnauthorizedError`.
+ */
+function httpTransport(spec: HttpServerSpec): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(spec.url, { authProvider: { token: async () => spec.token() } });
+}
+
 export class Connection {
   readonly client: Client;
-  readonly transport: StdioClientTransport;
+  readonly transport: Transport;
   /** The `answer` of the `call` step in progress; null declines (no `call` running, or one without `answer`). */
   answer: JsonObject | null = null;
   #closed = false;
@@ -55,23 +64,31 @@ export class Connection {
       return { action: 'accept', content: this.answer as Record<string, string | number | boolean | string[]> };
     });
     this.client.onerror = (error) => log(`connection ${name}: client error: ${error.message}`);
-    this.transport = new StdioClientTransport({
+    if (spec.transport === 'http') {
+      this.transport = httpTransport(spec);
+      return;
+    }
+    const stdio = new StdioClientTransport({
       command: spec.command,
       args: [...spec.args],
       env: childEnvironment(spec),
       stderr: 'pipe',
     });
-    forwardStderr(name, this.transport);
+    forwardStderr(name, stdio);
+    this.transport = stdio;
   }
 
-  /** The script's `close` step: the SDK's own `close()`, nothing else, so the record times only that. */
+  /**
+   * The script's `close` step: the SDK's own `close()`, nothing else, so the record times only that. Over HTTP it
+   * ends the client's side only; the server is the lab's to stop.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     await this.client.close();
   }
 
   /**
-   * The end of the run, for every connection: a connection the script did not close still has a server process,
+   * The end of the run, for every connection: a connection the script did not close may still have a server process,
    * and after a failed connect the client may never have adopted its transport, so the transport is closed too.
    */
   async dispose(): Promise<void> {

@@ -23,6 +23,8 @@ export interface ClientRecord {
   readonly step: number | string;
   readonly op: string;
   readonly connection: string;
+  /** A connect step's only: how its connection reaches the server. */
+  readonly transport?: 'stdio' | 'http';
   readonly api: string | null;
   readonly sent: JsonObject | null;
   readonly outcome: Outcome;

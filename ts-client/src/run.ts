@@ -28,6 +28,7 @@ import { tamper } from './tamper.js';
 /** How each op reaches the SDK, as the record's `api` names it. */
 export const API = {
   connect: 'new Client(..) + new StdioClientTransport(..), connect(transport)',
+  connectHttp: 'new Client(..) + new StreamableHTTPClientTransport(url, {authProvider: {token}}), connect(transport)',
   listTools: 'listTools()',
   call: 'callTool({name, arguments})',
   callOnce: 'callTool(params, {allowInputRequired: true})',
@@ -97,11 +98,16 @@ export class Run {
         if (previous !== undefined) this.#retired.push(previous);
         const connection = new Connection(step.connection, spec, this.script.versionMode);
         this.#connections.set(step.connection, connection);
-        const sent = { server: step.server, version_mode: this.script.versionMode };
-        await this.#timed(step, API.connect, sent, async () => {
+        const sent: JsonObject = { server: step.server, version_mode: this.script.versionMode };
+        if (spec.transport === 'http') {
+          sent['url'] = spec.url.href;
+          sent['bearer_token_env'] = spec.tokenEnv;
+        }
+        const api = spec.transport === 'http' ? API.connectHttp : API.connect;
+        await this.#timed(step, api, sent, async () => {
           await connection.client.connect(connection.transport, this.#options());
           return { outcome: 'connected', result: null, threw: null };
-        });
+        }, spec.transport);
         return;
       }
       case 'list_tools': {
@@ -203,8 +209,17 @@ export class Run {
     return connection;
   }
 
-  /** Runs one SDK call, turns a throw into the `threw` outcome, and writes the record as soon as it is known. */
-  async #timed(step: InnerStep, api: string, sent: JsonObject | null, call: () => Promise<Reply>): Promise<Reply> {
+  /**
+   * Runs one SDK call, turns a throw into the `threw` outcome, and writes the record as soon as it is known.
+   * `transport` is given by a connect step only, whatever its outcome.
+   */
+  async #timed(
+    step: InnerStep,
+    api: string,
+    sent: JsonObject | null,
+    call: () => Promise<Reply>,
+    transport?: 'stdio' | 'http',
+  ): Promise<Reply> {
     const started = this.#now();
     const clock = performance.now();
     let reply: Reply;
@@ -213,11 +228,19 @@ export class Run {
     } catch (error) {
       reply = { outcome: 'threw', result: null, threw: describeThrown(error) };
     }
-    this.#write(step, api, sent, started, Math.round(performance.now() - clock), reply);
+    this.#write(step, api, sent, started, Math.round(performance.now() - clock), reply, transport);
     return reply;
   }
 
-  #write(step: InnerStep, api: string | null, sent: JsonObject | null, started: number, elapsed: number, reply: Reply): void {
+  #write(
+    step: InnerStep,
+    api: string | null,
+    sent: JsonObject | null,
+    started: number,
+    elapsed: number,
+    reply: Reply,
+    transport?: 'stdio' | 'http',
+  ): void {
     const record: ClientRecord = {
       format: RECORD_FORMAT,
       client: 'typescript',
@@ -225,6 +248,7 @@ export class Run {
       step: step.id,
       op: step.op,
       connection: step.connection,
+      ...(transport === undefined ? {} : { transport }),
       api,
       sent,
       outcome: reply.outcome,

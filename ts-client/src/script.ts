@@ -11,11 +11,42 @@ export const SCRIPT_FORMAT = 'client-script/1';
 export type VersionMode = 'pin' | 'auto' | 'default';
 export type TsApi = 'callTool' | 'request';
 
-export interface ServerSpec {
+export interface StdioServerSpec {
+  readonly transport: 'stdio';
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
 }
+
+/** The servers' own minimum for a bearer token. */
+export const MIN_TOKEN_LENGTH = 32;
+
+// As written in the URL: 127.1 or 0x7f.0.0.1 reach the same address, but a script should say what it means.
+const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * A server the lab already runs, reached over Streamable HTTP. The token is read from the driver's environment (the
+ * script, kept as evidence, names only the variable) and held in a private field, so that neither JSON.stringify nor
+ * util.inspect of a spec can print it.
+ */
+export class HttpServerSpec {
+  readonly transport = 'http';
+  readonly #token: string;
+
+  constructor(
+    readonly url: URL,
+    readonly tokenEnv: string,
+    token: string,
+  ) {
+    this.#token = token;
+  }
+
+  token(): string {
+    return this.#token;
+  }
+}
+
+export type ServerSpec = StdioServerSpec | HttpServerSpec;
 
 interface StepBase {
   /** The record's `step`: the index for a top-level step, "3.1" (a string) inside a parallel step. */
@@ -167,7 +198,8 @@ interface Scope {
   readonly saved: Set<string>;
 }
 
-export function parseScript(text: string): Script {
+/** `environment` is the driver's own: bearer tokens are read from it while the script is checked. */
+export function parseScript(text: string, environment: NodeJS.ProcessEnv = process.env): Script {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -181,7 +213,7 @@ export function parseScript(text: string): Script {
   if (document['format'] !== SCRIPT_FORMAT) {
     throw top.fail(`format must be "${SCRIPT_FORMAT}" (got ${JSON.stringify(document['format'] ?? null)})`);
   }
-  const servers = parseServers(top.object('servers'));
+  const servers = parseServers(top.object('servers'), environment);
 
   if (!top.has('request_timeout_ms')) throw top.fail('request_timeout_ms is required (null for the SDK default)');
   const timeout = document['request_timeout_ms'];
@@ -198,30 +230,81 @@ export function parseScript(text: string): Script {
   return { servers, requestTimeoutMs: timeout, versionMode, steps };
 }
 
-function parseServers(raw: JsonObject): Map<string, ServerSpec> {
+function parseServers(raw: JsonObject, environment: NodeJS.ProcessEnv): Map<string, ServerSpec> {
   const servers = new Map<string, ServerSpec>();
   for (const [name, spec] of Object.entries(raw)) {
     const where = `servers.${name}: `;
     if (!isObject(spec)) throw new ScriptError(`script error: ${where}must be an object`);
-    const members = new Members(where, spec, ['command', 'env']);
-    const command = spec['command'];
-    if (
-      !Array.isArray(command) ||
-      command.length === 0 ||
-      !command.every((part) => typeof part === 'string') ||
-      command[0] === ''
-    ) {
-      throw members.fail('command must be a non-empty array of strings');
-    }
-    const env: Record<string, string> = {};
-    for (const [variable, value] of Object.entries(members.optionalObject('env') ?? {})) {
-      if (typeof value !== 'string') throw members.fail(`env.${variable} must be a string`);
-      env[variable] = value;
-    }
-    const [program, ...args] = command as string[];
-    servers.set(name, { command: program as string, args, env });
+    servers.set(name, Object.hasOwn(spec, 'url') ? parseHttpServer(where, spec, environment) : parseStdioServer(where, spec));
   }
   return servers;
+}
+
+function parseStdioServer(where: string, spec: JsonObject): StdioServerSpec {
+  const members = new Members(where, spec, ['command', 'env']);
+  const command = spec['command'];
+  if (
+    !Array.isArray(command) ||
+    command.length === 0 ||
+    !command.every((part) => typeof part === 'string') ||
+    command[0] === ''
+  ) {
+    throw members.fail('command must be a non-empty array of strings');
+  }
+  const env: Record<string, string> = {};
+  for (const [variable, value] of Object.entries(members.optionalObject('env') ?? {})) {
+    if (typeof value !== 'string') throw members.fail(`env.${variable} must be a string`);
+    env[variable] = value;
+  }
+  const [program, ...args] = command as string[];
+  return { transport: 'stdio', command: program as string, args, env };
+}
+
+/**
+ * The token is read here, while the script is checked, so that a missing or unusable one stops the driver before
+ * any request is sent. No message ever holds the token, and none repeats a URL that might carry a password.
+ */
+function parseHttpServer(where: string, spec: JsonObject, environment: NodeJS.ProcessEnv): HttpServerSpec {
+  const members = new Members(where, spec, ['url', 'bearer_token_env']);
+  const url = loopbackUrl(members, members.string('url'));
+  const variable = members.string('bearer_token_env');
+  const token = environment[variable];
+  if (token === undefined) throw members.fail(`bearer_token_env ${variable} is not set in the driver's environment`);
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw members.fail(`bearer_token_env ${variable} holds a token shorter than ${MIN_TOKEN_LENGTH} characters`);
+  }
+  // Both servers accept only such tokens; anything else could break the header line or land in an SDK message.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw members.fail(`bearer_token_env ${variable} holds a character other than printable ASCII (no spaces)`);
+  }
+  return new HttpServerSpec(url, variable, token);
+}
+
+/**
+ * Loopback only: a script must never send a token, or drive a write, to another machine. The host is checked as
+ * written, because the WHATWG parser rewrites hosts (127.1 becomes 127.0.0.1); a written host that is one of the
+ * three holds no backslash (which that parser reads as a slash), so the parser reads the same host.
+ */
+function loopbackUrl(members: Members, text: string): URL {
+  // WHATWG parsing drops tabs and newlines and encodes spaces; a URL that needs that is not one a script should hold.
+  if (/[\x00-\x20\x7f]/.test(text)) throw members.fail('url is not a URL');
+  const written = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(text);
+  if (written === null || (written[1] as string).toLowerCase() !== 'http') throw members.fail('url must be an http:// URL');
+  const authority = written[2] as string;
+  if (authority.includes('@')) throw members.fail('url must not carry user information');
+  const host = (authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.split(':')[0]) ?? '';
+  if (!LOOPBACK_HOSTS.includes(host.toLowerCase())) {
+    const named = host === '' ? '' : `, not ${host}`;
+    throw members.fail(`url must name a loopback host (127.0.0.1, localhost or [::1])${named}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw members.fail('url is not a URL');
+  }
+  if (url.port === '0') throw members.fail('url has port 0, outside 1..65535');
+  return url;
 }
 
 function parseStep(

@@ -117,6 +117,8 @@ for (const kind of ['java', 'typescript'] as const) {
 
       assert.equal(step(run, 0)['outcome'], 'connected');
       assert.equal(step(run, 0)['api'], 'new Client(..) + new StdioClientTransport(..), connect(transport)');
+      assert.equal(step(run, 0)['transport'], 'stdio');
+      assert.ok(run.records.slice(1).every((record) => !('transport' in record)), 'only a connect record has a transport');
 
       const auto = step(run, 1);
       assert.equal(auto['outcome'], 'result', JSON.stringify(auto));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -125,4 +125,74 @@ export function step(run: DriverRun, id: number | string): Record<string, any> {
   const record = byStep(run).get(String(id));
   assert.ok(record !== undefined, `no record for step ${id}; stderr:\n${run.stderr}`);
   return record;
+}
+
+/** Test tokens, not anyone's secrets: alice's is in the server's tokens file, the other is known to no server. */
+export const ALICE_TOKEN = 'alice-token-0123456789abcdef0123456789abcdef';
+export const UNKNOWN_TOKEN = 'mallory-token-0123456789abcdef0123456789ab';
+
+export interface HttpServer {
+  readonly url: string;
+  alive(): boolean;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const SERVER_START_LIMIT_MS = 60_000;
+
+/**
+ * One guarded server serving Streamable HTTP (`--http 0`) as a real process on 127.0.0.1. Over HTTP the driver only
+ * connects; whoever runs it (here the test, for `lab clients --transport http` the lab) starts and stops the server.
+ */
+export async function startHttpServer(
+  kind: Kind,
+  dir: string,
+  db: string,
+  extra: Record<string, string> = {},
+): Promise<HttpServer> {
+  const tokens = join(dir, `tokens-${basename(db)}.json`);
+  writeFileSync(tokens, JSON.stringify({ alice: ALICE_TOKEN }));
+  // Over HTTP the principal is the token's; a WIRE_PRINCIPAL would only suggest otherwise.
+  const { WIRE_PRINCIPAL: _ignored, ...wire } = wireEnvironment(db, extra);
+  const [command, ...args] = serverCommand(kind) as [string, ...string[]];
+  const child = spawn(command, [...args, '--http', '0'], {
+    env: { ...process.env, ...wire, WIRE_BEARER_TOKENS_FILE: tokens },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let exited = false;
+  const exit = new Promise<void>((done) =>
+    child.on('exit', () => {
+      exited = true;
+      done();
+    }),
+  );
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${kind} server printed no URL:\n${stderr}`)), SERVER_START_LIMIT_MS);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const serving = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (serving !== null) {
+        clearTimeout(timer);
+        resolveUrl(serving[1] as string);
+      }
+    });
+    void exit.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the ${kind} server ended with ${child.exitCode} before serving:\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    alive: () => !exited,
+    stderr: () => stderr,
+    // SIGTERM first (both servers close their listener and bridges on it), SIGKILL if that is not enough.
+    stop: async () => {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(killer);
+    },
+  };
 }

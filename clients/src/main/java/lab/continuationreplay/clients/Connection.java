@@ -4,17 +4,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.modern.McpSchema.ElicitFormRequest;
 import io.modelcontextprotocol.modern.McpSchema.ElicitResult;
 import io.modelcontextprotocol.modern.client.McpSyncClient;
+import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.modern.client.transport.StdioMcpClientTransport;
 
-/** One open connection: the server process behind its transport, the client on it, and the answer in use. */
+/**
+ * One open connection: its transport (a server process behind stdio, or a URL over HTTP), the client on it, and the
+ * answer in use.
+ */
 final class Connection {
     private final String name;
-    private final StdioMcpClientTransport transport;
+    private final McpClientTransport transport;
     private McpSyncClient client;
     // The elicitation handler runs on an SDK thread while the step's thread waits in call().
     private volatile ObjectNode answer;
 
-    Connection(String name, StdioMcpClientTransport transport) {
+    Connection(String name, McpClientTransport transport) {
         this.name = name;
         this.transport = transport;
     }
@@ -23,8 +28,19 @@ final class Connection {
         return name;
     }
 
-    StdioMcpClientTransport transport() {
-        return transport;
+    boolean overHttp() {
+        return transport instanceof HttpClientMcpTransport;
+    }
+
+    /**
+     * Ends the connection as far as the SDK can: a stdio transport closes the server's stdin and waits for it. Neither
+     * {@code HttpClientMcpTransport} nor {@code McpSyncClient} has a close(), so over HTTP there is nothing to call;
+     * the HTTP server is the lab's to stop.
+     */
+    void close() {
+        if (transport instanceof StdioMcpClientTransport stdio) {
+            stdio.close();
+        }
     }
 
     McpSyncClient client() {

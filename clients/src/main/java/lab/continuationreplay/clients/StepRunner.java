@@ -12,6 +12,9 @@ import io.modelcontextprotocol.modern.client.McpClient;
 import io.modelcontextprotocol.modern.client.McpSyncClient;
 import io.modelcontextprotocol.modern.client.McpSyncClient.ListToolsSpec;
 import io.modelcontextprotocol.modern.client.McpSyncClient.ToolSpec;
+import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
+import io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer;
 import io.modelcontextprotocol.modern.client.transport.StdioMcpClientTransport;
 import java.io.IOException;
 import java.time.Duration;
@@ -55,7 +58,7 @@ final class StepRunner {
     void closeAll() {
         for (Connection connection : connections.values()) {
             try {
-                connection.transport().close();
+                connection.close();
             } catch (RuntimeException e) {
                 System.err.println("clients: closing connection " + connection.name() + " failed: " + e);
             }
@@ -110,24 +113,24 @@ final class StepRunner {
     }
 
     private ClientRecord connect(Step step, Gate gate) {
-        String api = "StdioMcpClientTransport.builder(..).start(); McpClient.sync(..).build(); discover()";
         ServerSpec server = script.servers().get(step.server());
         ObjectNode sent = NODES.objectNode();
         sent.put("server", step.server());
-        sent.set("command", SdkJson.JSON.valueToTree(server.command()));
+        String api;
+        Supplier<McpClientTransport> opening;
+        if (server instanceof ServerSpec.Http http) {
+            api = "HttpClientMcpTransport.builder(url).requestCustomizer(..).build(); McpClient.sync(..).build(); discover()";
+            sent.put("url", http.url().toString());
+            sent.put("bearer_token_env", http.tokenEnv());
+            opening = () -> httpTransport(http);
+        } else {
+            ServerSpec.Stdio stdio = (ServerSpec.Stdio) server;
+            api = "StdioMcpClientTransport.builder(..).start(); McpClient.sync(..).build(); discover()";
+            sent.set("command", SdkJson.JSON.valueToTree(stdio.command()));
+            opening = () -> stdioTransport(step, stdio);
+        }
         Attempt<JsonNode> attempt = attempt(gate, () -> {
-            // The contract: the driver's own environment plus the script's. ServerParameters keeps only a short
-            // list of the parent's names (its transport happens to inherit them all), so neither is relied on.
-            Map<String, String> env = new HashMap<>(System.getenv());
-            env.putAll(server.env());
-            ServerParameters parameters = ServerParameters.builder(server.command().get(0))
-                    .args(server.command().subList(1, server.command().size()))
-                    .env(env)
-                    .build();
-            String prefix = "[" + step.connection() + "] ";
-            StdioMcpClientTransport transport = StdioMcpClientTransport.builder(parameters)
-                    .stderrConsumer(line -> System.err.println(prefix + line))
-                    .start();
+            McpClientTransport transport = opening.get();
             Connection connection = new Connection(step.connection(), transport);
             // Registered before discover: a server that started but answered badly still has to be closed, and
             // later steps should meet whatever the SDK does on that connection.
@@ -142,7 +145,34 @@ final class StepRunner {
             connection.attach(client);
             return SdkJson.tree(client.discover());
         });
-        return attempt.record(step, api, sent, Outcome.CONNECTED, attempt.value(), null);
+        return attempt.record(step, api, sent, Outcome.CONNECTED, attempt.value(), null).withTransport(server.transport());
+    }
+
+    private static StdioMcpClientTransport stdioTransport(Step step, ServerSpec.Stdio server) {
+        // The contract: the driver's own environment plus the script's. ServerParameters keeps only a short
+        // list of the parent's names (its transport happens to inherit them all), so neither is relied on.
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(server.env());
+        ServerParameters parameters = ServerParameters.builder(server.command().get(0))
+                .args(server.command().subList(1, server.command().size()))
+                .env(env)
+                .build();
+        String prefix = "[" + step.connection() + "] ";
+        return StdioMcpClientTransport.builder(parameters)
+                .stderrConsumer(line -> System.err.println(prefix + line))
+                .start();
+    }
+
+    /**
+     * The SDK's request customizer is its way to add a header; it runs for every HTTP request of the transport, so
+     * the token goes with discover, every round of an automatic call, and every manual round alike.
+     */
+    private static HttpClientMcpTransport httpTransport(ServerSpec.Http server) {
+        String authorization = "Bearer " + server.token();
+        return HttpClientMcpTransport.builder(server.url())
+                .requestCustomizer(McpHttpRequestCustomizer.fromSync(
+                        (request, headers, context) -> headers.set("Authorization", authorization)))
+                .build();
     }
 
     private ClientRecord listTools(Step step, Gate gate) {
@@ -215,15 +245,19 @@ final class StepRunner {
     }
 
     private ClientRecord close(Step step, Gate gate) {
+        Connection open = connections.get(step.connection());
+        String api = open != null && open.overHttp()
+                ? "none: HttpClientMcpTransport and McpSyncClient have no close(); the connection is dropped"
+                : "close()";
         Attempt<JsonNode> attempt = attempt(gate, () -> {
             Connection connection = connections.remove(step.connection());
             if (connection == null) {
                 throw new StepNotRunnableException("connection \"" + step.connection() + "\" has no transport: its connect step threw");
             }
-            connection.transport().close();
+            connection.close();
             return null;
         });
-        return attempt.record(step, "close()", null, Outcome.CLOSED, null, null);
+        return attempt.record(step, api, null, Outcome.CLOSED, null, null);
     }
 
     private ToolSpec timed(ToolSpec spec) {
@@ -318,10 +352,10 @@ final class StepRunner {
     private record Attempt<T>(T value, RuntimeException failure, long startedMs, long elapsedMs) {
         ClientRecord record(Step step, String api, JsonNode sent, Outcome success, JsonNode result, String savedAs) {
             if (failure != null) {
-                return new ClientRecord(step.id(), step.op(), step.connection(), api, sent, Outcome.THREW, null,
+                return new ClientRecord(step.id(), step.op(), step.connection(), null, api, sent, Outcome.THREW, null,
                         Thrown.of(failure), null, startedMs, elapsedMs);
             }
-            return new ClientRecord(step.id(), step.op(), step.connection(), api, sent, success, result, null, savedAs,
+            return new ClientRecord(step.id(), step.op(), step.connection(), null, api, sent, success, result, null, savedAs,
                     startedMs, elapsedMs);
         }
     }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +16,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -26,6 +29,12 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
 
     private static final Set<String> TOP_MEMBERS = Set.of("format", "servers", "request_timeout_ms", "version_mode", "steps");
     private static final Set<String> VERSION_MODES = Set.of("pin", "auto", "default");
+    private static final Set<String> STDIO_MEMBERS = Set.of("command", "env");
+    private static final Set<String> HTTP_MEMBERS = Set.of("url", "bearer_token_env");
+    // As written in the URL: 127.1 or 0x7f.0.0.1 reach the same address, but a script should say what it means.
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
+    /** The servers' own minimum for a bearer token. */
+    static final int MIN_TOKEN_LENGTH = 32;
 
     // Duplicate members would let the script say two things at once; trailing text means the file is not one document.
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -38,8 +47,13 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
         steps = List.copyOf(steps);
     }
 
-    /** {@code requestTimeout} null: each request keeps the SDK's default. */
+    /** {@code requestTimeout} null: each request keeps the SDK's default. Tokens come from this process's environment. */
     public static StepScript parse(String text) throws ScriptException {
+        return parse(text, System.getenv());
+    }
+
+    /** As {@link #parse(String)}, with {@code environment} as the driver's environment the tokens are read from. */
+    public static StepScript parse(String text, Map<String, String> environment) throws ScriptException {
         JsonNode root;
         try {
             root = JSON.readTree(text);
@@ -59,7 +73,7 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
                 throw new ScriptException(name, "unknown member");
             }
         }
-        Map<String, ServerSpec> servers = servers(root.get("servers"));
+        Map<String, ServerSpec> servers = servers(root.get("servers"), environment);
         Duration timeout = timeout(root.get("request_timeout_ms"));
         JsonNode versionMode = root.get("version_mode");
         if (versionMode != null && !versionMode.isNull()
@@ -80,7 +94,7 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
         return new StepScript(servers, timeout, steps);
     }
 
-    private static Map<String, ServerSpec> servers(JsonNode node) throws ScriptException {
+    private static Map<String, ServerSpec> servers(JsonNode node, Map<String, String> environment) throws ScriptException {
         if (node == null || !node.isObject()) {
             throw new ScriptException("servers", "must be an object");
         }
@@ -92,40 +106,109 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
             if (!spec.isObject()) {
                 throw new ScriptException(where, "must be an object");
             }
-            for (Iterator<String> names = spec.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                if (!name.equals("command") && !name.equals("env")) {
-                    throw new ScriptException(where, "unknown member \"" + name + "\"");
-                }
-            }
-            JsonNode command = spec.get("command");
-            if (command == null || !command.isArray() || command.isEmpty()) {
-                throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
-            }
-            List<String> argv = new ArrayList<>();
-            for (JsonNode arg : command) {
-                if (!arg.isTextual()) {
-                    throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
-                }
-                argv.add(arg.asText());
-            }
-            Map<String, String> env = new LinkedHashMap<>();
-            JsonNode envNode = spec.get("env");
-            if (envNode != null) {
-                if (!envNode.isObject()) {
-                    throw new ScriptException(where, "\"env\" must be an object of strings");
-                }
-                for (Iterator<Map.Entry<String, JsonNode>> vars = envNode.fields(); vars.hasNext(); ) {
-                    Map.Entry<String, JsonNode> var = vars.next();
-                    if (!var.getValue().isTextual()) {
-                        throw new ScriptException(where, "\"env\" must be an object of strings");
-                    }
-                    env.put(var.getKey(), var.getValue().asText());
-                }
-            }
-            servers.put(entry.getKey(), new ServerSpec(argv, env));
+            servers.put(entry.getKey(), spec.has("url") ? httpServer(where, spec, environment) : stdioServer(where, spec));
         }
         return servers;
+    }
+
+    private static ServerSpec.Stdio stdioServer(String where, JsonNode spec) throws ScriptException {
+        onlyMembers(where, spec, STDIO_MEMBERS);
+        JsonNode command = spec.get("command");
+        if (command == null || !command.isArray() || command.isEmpty()) {
+            throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
+        }
+        List<String> argv = new ArrayList<>();
+        for (JsonNode arg : command) {
+            if (!arg.isTextual()) {
+                throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
+            }
+            argv.add(arg.asText());
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        JsonNode envNode = spec.get("env");
+        if (envNode != null) {
+            if (!envNode.isObject()) {
+                throw new ScriptException(where, "\"env\" must be an object of strings");
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> vars = envNode.fields(); vars.hasNext(); ) {
+                Map.Entry<String, JsonNode> var = vars.next();
+                if (!var.getValue().isTextual()) {
+                    throw new ScriptException(where, "\"env\" must be an object of strings");
+                }
+                env.put(var.getKey(), var.getValue().asText());
+            }
+        }
+        return new ServerSpec.Stdio(argv, env);
+    }
+
+    /**
+     * The token is read here, while the script is checked, so that a missing or unusable one stops the driver before
+     * any request is sent. No message ever holds the token, and none repeats a URL that might carry a password.
+     */
+    private static ServerSpec.Http httpServer(String where, JsonNode spec, Map<String, String> environment) throws ScriptException {
+        onlyMembers(where, spec, HTTP_MEMBERS);
+        JsonNode urlNode = spec.get("url");
+        if (!urlNode.isTextual() || urlNode.asText().isEmpty()) {
+            throw new ScriptException(where, "\"url\" must be a non-empty string");
+        }
+        URI url = loopbackUrl(where, urlNode.asText());
+        JsonNode variable = spec.get("bearer_token_env");
+        if (variable == null || !variable.isTextual() || variable.asText().isEmpty()) {
+            throw new ScriptException(where, "\"bearer_token_env\" must name an environment variable of the driver");
+        }
+        String name = variable.asText();
+        String token = environment.get(name);
+        if (token == null) {
+            throw new ScriptException(where, "bearer_token_env " + name + " is not set in the driver's environment");
+        }
+        if (token.length() < MIN_TOKEN_LENGTH) {
+            throw new ScriptException(where, "bearer_token_env " + name + " holds a token shorter than " + MIN_TOKEN_LENGTH + " characters");
+        }
+        // Both servers accept only such tokens; anything else could break the header line or land in an SDK message.
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                throw new ScriptException(where, "bearer_token_env " + name + " holds a character other than printable ASCII (no spaces)");
+            }
+        }
+        return new ServerSpec.Http(url, name, token);
+    }
+
+    /** Loopback only: a script must never send a token, or drive a write, to another machine. */
+    private static URI loopbackUrl(String where, String text) throws ScriptException {
+        URI url;
+        try {
+            url = new URI(text);
+        } catch (URISyntaxException e) {
+            throw new ScriptException(where, "\"url\" is not a URL");
+        }
+        if (!"http".equalsIgnoreCase(url.getScheme())) {
+            throw new ScriptException(where, "\"url\" must be an http:// URL");
+        }
+        if (url.getRawUserInfo() != null) {
+            throw new ScriptException(where, "\"url\" must not carry user information");
+        }
+        // No host means an authority Java could not read as host[:port]; it may hold anything, so it is not quoted.
+        if (url.getHost() == null) {
+            throw new ScriptException(where, "\"url\" must name a loopback host (127.0.0.1, localhost or [::1])");
+        }
+        if (!LOOPBACK_HOSTS.contains(url.getHost().toLowerCase(Locale.ROOT))) {
+            throw new ScriptException(where, "\"url\" must name a loopback host (127.0.0.1, localhost or [::1]), not "
+                    + url.getHost());
+        }
+        if (url.getPort() == 0 || url.getPort() > 65535) {
+            throw new ScriptException(where, "\"url\" has port " + url.getPort() + ", outside 1..65535");
+        }
+        return url;
+    }
+
+    private static void onlyMembers(String where, JsonNode spec, Set<String> allowed) throws ScriptException {
+        for (Iterator<String> names = spec.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw new ScriptException(where, "unknown member \"" + name + "\"");
+            }
+        }
     }
 
     private static Duration timeout(JsonNode node) throws ScriptException {

@@ -67,7 +67,11 @@ abstract class GuardedServerFlows {
 
         JsonNode connected = run.step("0");
         assertEquals("connected", connected.get("outcome").asText(), run::describe);
+        assertEquals("stdio", connected.get("transport").asText());
         assertEquals("2026-07-28", connected.at("/result/supportedVersions/0").asText());
+        for (int i = 1; i < run.records().size(); i++) {
+            assertFalse(run.records().get(i).has("transport"), "only a connect record has a transport");
+        }
 
         JsonNode listed = run.step("1");
         assertEquals("listed", listed.get("outcome").asText());
@@ -114,6 +118,7 @@ abstract class GuardedServerFlows {
         assertEquals("get_operation_status", status.at("/sent/tool").asText());
 
         assertEquals("closed", run.step("9").get("outcome").asText());
+        assertEquals("close()", run.step("9").get("api").asText());
         assertEquals(2, GuardedServer.issueRows(db), "one issue per operation");
     }
 

@@ -3,6 +3,7 @@ package lab.continuationreplay.clients;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,11 @@ final class Script {
         command.forEach(server.putArray("command")::add);
         ObjectNode envNode = server.putObject("env");
         env.forEach(envNode::put);
+        return this;
+    }
+
+    Script httpServer(String name, URI url, String tokenEnv) {
+        servers.putObject(name).put("url", url.toString()).put("bearer_token_env", tokenEnv);
         return this;
     }
 

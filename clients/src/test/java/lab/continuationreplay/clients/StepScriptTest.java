@@ -1,6 +1,7 @@
 package lab.continuationreplay.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -10,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StepScriptTest {
     private static final String ARGS = "\"arguments\": {\"operation_id\": \"o\", \"title\": \"t\", \"mode\": \"atomic\"}";
@@ -50,8 +52,10 @@ class StepScriptTest {
                 """.formatted(ARGS, RESPONSES)));
 
         assertEquals(Duration.ofMillis(5000), script.requestTimeout());
-        assertEquals(List.of("java", "-jar", "server.jar"), script.servers().get("crash").command());
-        assertEquals(Map.of("WIRE_FAULT", "drop-after-commit"), script.servers().get("crash").env());
+        ServerSpec.Stdio crash = (ServerSpec.Stdio) script.servers().get("crash");
+        assertEquals(List.of("java", "-jar", "server.jar"), crash.command());
+        assertEquals(Map.of("WIRE_FAULT", "drop-after-commit"), crash.env());
+        assertEquals("stdio", crash.transport());
         assertEquals(10, script.steps().size());
         Step tampered = script.steps().get(4);
         assertEquals(Op.CALL_ONCE, tampered.op());
@@ -187,6 +191,89 @@ class StepScriptTest {
     void refusesDuplicateMembers() {
         String message = problem("{\"format\": \"client-script/1\", \"format\": \"client-script/1\"}");
         assertEquals("client-script: script: not a JSON document", message.substring(0, message.indexOf(" (")));
+    }
+
+    private static final String TOKEN = "web-token-0123456789abcdef0123456789abcdef";
+    private static final Map<String, String> TOKEN_ENV = Map.of("LAB_WEB_TOKEN", TOKEN);
+
+    private static String httpScript(String server) {
+        return """
+                {"format": "client-script/1", "servers": {"web": %s}, "request_timeout_ms": 5000,
+                 "steps": [{"op": "connect", "connection": "a", "server": "web"}]}""".formatted(server);
+    }
+
+    private static String httpServer(String url) {
+        return "{\"url\": \"" + url + "\", \"bearer_token_env\": \"LAB_WEB_TOKEN\"}";
+    }
+
+    private static String httpProblem(String server, Map<String, String> environment) {
+        String message = assertThrows(ScriptException.class, () -> StepScript.parse(httpScript(server), environment)).getMessage();
+        assertFalse(message.contains(TOKEN), "a message never holds the token: " + message);
+        return message;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://127.0.0.1:8080/mcp", "http://localhost:1/mcp", "http://LOCALHOST/mcp", "http://[::1]:65535/mcp"})
+    void readsAnHttpServerOnALoopbackUrlWithItsTokenFromTheEnvironment(String url) throws ScriptException {
+        StepScript script = StepScript.parse(httpScript(httpServer(url)), TOKEN_ENV);
+
+        ServerSpec.Http web = (ServerSpec.Http) script.servers().get("web");
+        assertEquals(url, web.url().toString());
+        assertEquals("LAB_WEB_TOKEN", web.tokenEnv());
+        assertEquals(TOKEN, web.token());
+        assertEquals("http", web.transport());
+        assertFalse(web.toString().contains(TOKEN), web::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            http://example.com/mcp                 | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not example.com
+            http://127.0.0.2:8080/mcp              | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not 127.0.0.2
+            http://127.1:8080/mcp                  | "url" must name a loopback host (127.0.0.1, localhost or [::1])
+            http://[::2]:8080/mcp                  | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not [::2]
+            http://localhost.example.com/mcp       | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not localhost.example.com
+            http://u:pw@exa_mple/mcp               | "url" must name a loopback host (127.0.0.1, localhost or [::1])
+            https://127.0.0.1:8080/mcp             | "url" must be an http:// URL
+            /mcp                                   | "url" must be an http:// URL
+            http://alice:secret@127.0.0.1:8080/mcp | "url" must not carry user information
+            http://127.0.0.1:0/mcp                 | "url" has port 0, outside 1..65535
+            http://127.0.0.1:65536/mcp             | "url" has port 65536, outside 1..65535
+            http://127.0.0.1:8080/a b              | "url" is not a URL
+            """)
+    void refusesAnHttpServerThatIsNotOnLoopback(String url, String problem) {
+        String message = httpProblem(httpServer(url), TOKEN_ENV);
+        assertEquals("client-script: servers.web: " + problem, message);
+        assertFalse(message.contains("secret") || message.contains("pw"), "a URL's password is never repeated: " + message);
+    }
+
+    @Test
+    void refusesAnHttpServerWhoseTokenIsMissingOrUnusableNamingTheVariableNeverTheValue() throws ScriptException {
+        String server = httpServer("http://127.0.0.1:8080/mcp");
+        assertEquals("client-script: servers.web: bearer_token_env LAB_WEB_TOKEN is not set in the driver's environment",
+                httpProblem(server, Map.of("OTHER", TOKEN)));
+        assertEquals("client-script: servers.web: bearer_token_env LAB_WEB_TOKEN holds a token shorter than 32 characters",
+                httpProblem(server, Map.of("LAB_WEB_TOKEN", TOKEN.substring(0, 31))));
+        assertEquals("client-script: servers.web: bearer_token_env LAB_WEB_TOKEN holds a token shorter than 32 characters",
+                httpProblem(server, Map.of("LAB_WEB_TOKEN", "")));
+        assertEquals("client-script: servers.web: bearer_token_env LAB_WEB_TOKEN holds a character other than printable ASCII (no spaces)",
+                httpProblem(server, Map.of("LAB_WEB_TOKEN", TOKEN + " ")));
+        assertEquals("client-script: servers.web: bearer_token_env LAB_WEB_TOKEN holds a character other than printable ASCII (no spaces)",
+                httpProblem(server, Map.of("LAB_WEB_TOKEN", TOKEN + "\r\nX-Injected: 1")));
+        StepScript.parse(httpScript(server), Map.of("LAB_WEB_TOKEN", TOKEN.substring(0, 32)));
+    }
+
+    @Test
+    void refusesAnHttpServerWithStdioMembersOrWithoutItsOwn() {
+        assertEquals("client-script: servers.web: \"bearer_token_env\" must name an environment variable of the driver",
+                httpProblem("{\"url\": \"http://127.0.0.1:8080/mcp\"}", TOKEN_ENV));
+        assertEquals("client-script: servers.web: \"bearer_token_env\" must name an environment variable of the driver",
+                httpProblem("{\"url\": \"http://127.0.0.1:8080/mcp\", \"bearer_token_env\": 7}", TOKEN_ENV));
+        assertEquals("client-script: servers.web: unknown member \"command\"",
+                httpProblem("{\"url\": \"http://127.0.0.1:8080/mcp\", \"bearer_token_env\": \"LAB_WEB_TOKEN\", \"command\": [\"x\"]}", TOKEN_ENV));
+        assertEquals("client-script: servers.web: unknown member \"env\"",
+                httpProblem("{\"url\": \"http://127.0.0.1:8080/mcp\", \"bearer_token_env\": \"LAB_WEB_TOKEN\", \"env\": {}}", TOKEN_ENV));
+        assertEquals("client-script: servers.web: \"url\" must be a non-empty string",
+                httpProblem("{\"url\": null, \"bearer_token_env\": \"LAB_WEB_TOKEN\"}", TOKEN_ENV));
     }
 
     @Test
