@@ -43,6 +43,9 @@ public final class HttpRelay implements AutoCloseable {
     /** One thing the relay did that the client did not see as the server meant it. */
     public record Event(int exchange, String action, String detail) {}
 
+    /** The action of an {@link Event} for an {@link ExchangePlan.DropResponse} the relay carried out. */
+    public static final String DROP_RESPONSE = "drop_response";
+
     private final URI upstream;
     private final Transcript transcript;
     private final ExchangePlan plan;
@@ -122,6 +125,7 @@ public final class HttpRelay implements AutoCloseable {
                 if (request == null) {
                     return; // the client closed its connection between requests
                 }
+                request = request.withHost(upstreamAuthority());
                 int exchange = exchanges.incrementAndGet();
                 HttpHead head = HttpHead.request(exchange, connection, request.line(), redacted(request.headers()));
                 ExchangePlan.Action action = plan.decide(exchange, head, request.body());
@@ -139,7 +143,7 @@ public final class HttpRelay implements AutoCloseable {
                     return; // no response from the server: the client's connection ends without one too
                 }
                 if (action instanceof ExchangePlan.DropResponse) {
-                    events.add(new Event(exchange, "drop_response", "closed the client's connection without the "
+                    events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
                             + answer.status() + " response"));
                     return;
                 }
@@ -209,7 +213,36 @@ public final class HttpRelay implements AutoCloseable {
         }
     }
 
-    private record Request(String line, List<Header> headers, byte[] body, boolean keepAlive) {}
+    private record Request(String line, List<Header> headers, byte[] body, boolean keepAlive) {
+        /**
+         * The request with its {@code Host} naming the server, as a reverse proxy sends it (nginx's default): the
+         * client addressed the relay, and a server that guards against DNS rebinding (the Java server compares
+         * {@code Host} with its own address and port) refuses any other with 403. The transcript holds this request,
+         * as the server received it.
+         */
+        Request withHost(String authority) {
+            List<Header> rewritten = new ArrayList<>();
+            boolean replaced = false;
+            for (Header header : headers) {
+                if (header.name().equalsIgnoreCase("Host")) {
+                    if (!replaced) {
+                        rewritten.add(new Header(header.name(), authority));
+                        replaced = true;
+                    }
+                } else {
+                    rewritten.add(header);
+                }
+            }
+            if (!replaced) {
+                rewritten.add(0, new Header("Host", authority));
+            }
+            return new Request(line, rewritten, body, keepAlive);
+        }
+    }
+
+    private String upstreamAuthority() {
+        return "127.0.0.1:" + upstream.getPort();
+    }
 
     private record Upstream(int status, String reason, List<Header> headers, byte[] body) {
         /** The response for the client, de-chunked with a length, and the connection kept or closed as the client asked. */

@@ -31,9 +31,7 @@ final class ReplyDrop {
             return;
         }
         JsonNode frame = object(line);
-        // a notification (no id) cannot be answered, so it is no continuation the client waits for
-        if (frame != null && frame.hasNonNull("id") && "tools/call".equals(frame.path("method").textValue())
-                && frame.path("params").has("inputResponses")) {
+        if (isContinuation(frame)) {
             continuationsSeen++;
             if (continuationsSeen == continuation) {
                 awaitedId = frame.get("id");
@@ -64,8 +62,17 @@ final class ReplyDrop {
         return continuation;
     }
 
+    /**
+     * A {@code tools/call} request carrying {@code inputResponses}: what both relays count as a continuation. A
+     * notification (no id) cannot be answered, so it is no continuation the client waits for.
+     */
+    static boolean isContinuation(JsonNode frame) {
+        return frame != null && frame.hasNonNull("id") && "tools/call".equals(frame.path("method").textValue())
+                && frame.path("params").has("inputResponses");
+    }
+
     /** The line as a JSON object, or null: a line that is not strict UTF-8 JSON is never a frame to count or to match. */
-    private static JsonNode object(byte[] line) {
+    static JsonNode object(byte[] line) {
         try {
             JsonNode node = ExactJson.parse(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line)).toString());
             return node.isObject() ? node : null;

@@ -124,6 +124,14 @@ public final class HttpServerProcess implements ServerWire {
         return exchanges;
     }
 
+    /**
+     * The process's transcript, for a relay in front of it to write to: one writer per file, so a relay and this
+     * process's own exchanges never interleave partial records. {@link #close()} closes it, so close the relay first.
+     */
+    public Transcript transcript() {
+        return transcript;
+    }
+
     /** The headers of a well-formed request for {@code method} ({@code Mcp-Name} for a tool call), with this bearer. */
     public List<Header> headers(String method, String toolName) {
         List<Header> headers = new ArrayList<>();
