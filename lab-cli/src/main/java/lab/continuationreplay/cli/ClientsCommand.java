@@ -17,8 +17,9 @@ import lab.continuationreplay.cases.clients.ClientCases;
 import lab.continuationreplay.checker.AttemptCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.matrix.clients.ClientKind;
 import lab.continuationreplay.matrix.clients.ClientsRunner;
 import lab.continuationreplay.matrix.report.ClientsReport;
@@ -30,11 +31,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Drives both guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
-                    + " 2.4.0) over stdio, through a recording relay: the client cases (manual rounds, the automatic"
+                    + " 2.4.0) over stdio or Streamable HTTP, through a recording relay: the client cases (manual rounds, the automatic"
                     + " retry after a lost reply, a reply dropped while the server stays up, ...) in each client x"
                     + " server cell. The runner keeps the history (client records, transcripts, databases, exits); the"
                     + " checker judges every step against what the application was expected to see.",
-            "Writes OUT/client-<client>-server-<server>/ per cell and OUT/clients.json, CLIENTS.md, report.html. Exit 0"
+            "Writes OUT/client-<client>-server-<server>/ per cell (OUT/client-<client>-server-<server>-http/ over HTTP) and OUT/clients.json, CLIENTS.md, report.html. Exit 0"
                     + " only if every case holds in every cell. See docs/clients.md."
         })
 final class ClientsCommand implements Callable<Integer> {
@@ -46,6 +47,11 @@ final class ClientsCommand implements Callable<Integer> {
 
     @Option(names = "--sdk", split = ",", description = "The servers: java, typescript or all (default: all).")
     List<String> sdks = List.of("all");
+
+    @Option(names = "--transport", description = "stdio (the client starts each server), http (the lab starts each server"
+            + " with --http 0 behind a recording HTTP relay; the client gets its URL and a bearer token) or all"
+            + " (default: stdio).")
+    String transport = "stdio";
 
     @Option(names = "--cases", split = ",", description = "Only these client cases, e.g. 03-auto,dropped-reply (default: all).")
     List<String> only;
@@ -77,6 +83,8 @@ final class ClientsCommand implements Callable<Integer> {
             }
             servers.add(server);
         }
+        List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
+                : List.of(Transport.fromLabel(transport));
         if (only != null) {
             only.forEach(ClientCaseId::of);
         }
@@ -90,14 +98,17 @@ final class ClientsCommand implements Callable<Integer> {
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         boolean ok = true;
         List<String> lines = new ArrayList<>();
-        try {
-            for (ClientKind client : clientKinds) {
-                for (ServerKind server : servers) {
-                    String cell = Layout.clientCell(client.label(), server.label());
-                    runs.put(cell, pool.submit(() -> {
-                        ClientsRunner.run(cases, client, server, folder, home, timeout, Streams.stderr());
-                        return AttemptCheck.deriveAndWrite(folder.resolve(cell));
-                    }));
+        // one set of tokens for the whole run, deleted with it; only an HTTP cell asks for any
+        try (BearerCredentials credentials = new BearerCredentials()) {
+            for (Transport over : transports) {
+                for (ClientKind client : clientKinds) {
+                    for (ServerKind server : servers) {
+                        String cell = ClientsRunner.cell(client, server, over);
+                        runs.put(cell, pool.submit(() -> {
+                            ClientsRunner.run(cases, client, server, over, folder, home, timeout, credentials, Streams.stderr());
+                            return AttemptCheck.deriveAndWrite(folder.resolve(cell));
+                        }));
+                    }
                 }
             }
             for (Map.Entry<String, Future<Verdict>> run : runs.entrySet()) {

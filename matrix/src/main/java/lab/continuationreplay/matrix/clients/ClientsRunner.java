@@ -13,11 +13,19 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.core.relay.ContinuationReplyDrop;
+import lab.continuationreplay.core.relay.ExchangePlan;
+import lab.continuationreplay.core.relay.HttpRelay;
 import lab.continuationreplay.core.relay.RecordingRelay;
 import lab.continuationreplay.core.relay.RelayOptions;
+import lab.continuationreplay.core.servers.BearerCredentials;
+import lab.continuationreplay.core.servers.Transport;
+import lab.continuationreplay.core.wire.HttpServerProcess;
+import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.history.Format;
@@ -29,24 +37,55 @@ import lab.continuationreplay.matrix.run.Provenance;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * Plays client cases in one client x server cell into {@code out/client-<client>-server-<server>/}, and writes history
- * only: per case the step script, the driver's client records, a byte-exact transcript per server process (through
- * the recording relay the client starts as its server), each process's exit, the sealed database, and a
- * {@code history.jsonl} line with the hashes. The checker judges it.
+ * Plays client cases in one client x server cell into {@code out/client-<client>-server-<server>/} (over HTTP
+ * {@code ...-http/}), and writes history only: per case the step script, the driver's client records, a byte-exact
+ * transcript per server process, each process's exit, the sealed database, and a {@code history.jsonl} line with the
+ * hashes. The checker judges it.
+ *
+ * <p>Over stdio the client starts each server itself, through the recording relay given as its command. Over HTTP the
+ * lab starts every server of a case before the driver runs, each behind an {@link HttpRelay} that writes the server's
+ * transcript, and stops them after the driver ended; the script holds only the relay's URL and the name of the
+ * variable that carries the token, which the driver alone gets.
  */
 public final class ClientsRunner {
     /** How long one case's driver may run before it is killed (and the case recorded as a machinery error). */
     static final Duration CASE_LIMIT = Duration.ofSeconds(180);
+    /**
+     * How long the HTTP relay waits on a socket: longer than any pause between a case's steps, so the relay never
+     * closes a client's idle kept-alive connection under it, which the client would meet as a lost reply of the lab's
+     * own making; a server that never answers is bounded by {@link #CASE_LIMIT}.
+     */
+    static final Duration RELAY_READ_TIMEOUT = Duration.ofSeconds(60);
+    /** The driver's environment variable that holds a principal's token: {@code LAB_BEARER_TOKEN_ALICE}. */
+    static final String TOKEN_VARIABLE_PREFIX = "LAB_BEARER_TOKEN_";
+
+    /** How an HTTP server of a case ended, in its exit record (the stdio relay's own are {@link RecordingRelay}'s). */
+    enum HttpEnd {
+        /** It exited by itself before the lab stopped it (the crash server's 70). */
+        SERVER_EXIT("server_exit"),
+        /** The lab sent SIGTERM after the driver ended. */
+        LAB_STOPPED("lab_stopped");
+
+        final String label;
+
+        HttpEnd(String label) {
+            this.label = label;
+        }
+    }
 
     private ClientsRunner() {}
 
     /**
      * @param requestTimeout the clients' request timeout, set on every request; null leaves each SDK's default (how
      *                       the defaults are measured: a dropped reply then waits that long)
+     * @param credentials    over HTTP, the run's bearer tokens (unused over stdio, may be null)
      */
-    public static void run(List<ClientCase> cases, ClientKind client, ServerKind server, Path out, Path home,
-            Duration requestTimeout, PrintStream progress) throws Exception {
-        String cell = Layout.clientCell(client.label(), server.label());
+    public static void run(List<ClientCase> cases, ClientKind client, ServerKind server, Transport transport, Path out,
+            Path home, Duration requestTimeout, BearerCredentials credentials, PrintStream progress) throws Exception {
+        if (transport == Transport.HTTP && credentials == null) {
+            throw new IllegalArgumentException("client cells over HTTP need bearer credentials");
+        }
+        String cell = cell(client, server, transport);
         Path attempt = out.resolve(cell);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
@@ -54,6 +93,7 @@ public final class ClientsRunner {
         Files.createDirectories(attempt);
         ObjectNode provenance = Provenance.of(server, home);
         provenance.put("client", client.label());
+        provenance.put("transport", transport.label());
         provenance.put("request_timeout_ms", requestTimeout == null ? null : requestTimeout.toMillis());
         write(attempt.resolve(Layout.PROVENANCE), provenance);
         ObjectNode requested = Format.REQUESTED.document();
@@ -63,7 +103,9 @@ public final class ClientsRunner {
         for (ClientCase clientCase : cases) {
             long started = System.nanoTime();
             Path folder = Files.createDirectories(attempt.resolve(Layout.caseFolder(clientCase.id().label())));
-            String machineryError = play(clientCase, client, server, folder, home, requestTimeout);
+            String machineryError = transport == Transport.HTTP
+                    ? playOverHttp(clientCase, client, server, folder, home, requestTimeout, credentials)
+                    : play(clientCase, client, server, folder, home, requestTimeout);
             RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError);
             progress.printf("%-32s case %-14s %-7s %6d ms%n", cell, clientCase.id().label(),
                     machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
@@ -103,6 +145,15 @@ public final class ClientsRunner {
             }
             serverOrder.add(entry.getKey());
         }
+        Exec.Result result = runDriver(clientCase, client, script, folder, home, requestTimeout, secrets);
+        String lingering = awaitRelays(folder);
+        writeProcesses(folder, result, serverOrder);
+        return ending(client, database, result, lingering);
+    }
+
+    /** The script's common tail (timeout, version mode, steps), written; then the driver, run to its end or its limit. */
+    private static Exec.Result runDriver(ClientCase clientCase, ClientKind client, ObjectNode script, Path folder, Path home,
+            Duration requestTimeout, Map<String, String> driverEnvironment) throws IOException, InterruptedException {
         if (requestTimeout == null) {
             script.putNull("request_timeout_ms");
         } else {
@@ -112,21 +163,135 @@ public final class ClientsRunner {
         script.set("steps", clientCase.steps());
         Path scriptFile = folder.resolve(Layout.SCRIPT);
         write(scriptFile, script);
-        Exec.Result result = Exec.command(client.command(home, scriptFile, folder.resolve(Layout.CLIENT_RECORDS)))
-                .addingEnvironment(secrets).withStderr(Exec.Io.file(folder.resolve(Layout.DRIVER_STDERR)))
+        return Exec.command(client.command(home, scriptFile, folder.resolve(Layout.CLIENT_RECORDS)))
+                .addingEnvironment(driverEnvironment).withStderr(Exec.Io.file(folder.resolve(Layout.DRIVER_STDERR)))
                 .run(CASE_LIMIT);
-        String lingering = awaitRelays(folder);
-        writeProcesses(folder, result, serverOrder);
+    }
+
+    /**
+     * Seals the database; null when the driver ran every step, else the machinery error. {@code result} is null when
+     * the driver never ran (the caller then says why).
+     */
+    private static String ending(ClientKind client, Path database, Exec.Result result, String lingering) {
         try {
             CaseRun.seal(database);
         } catch (java.sql.SQLException locked) {
             return "the database could not be sealed (" + locked.getMessage() + ")" + (lingering == null ? "" : "; " + lingering);
+        }
+        if (result == null) {
+            return null;
         }
         if (result.timedOut()) {
             return "the " + client.label() + " client driver did not finish within " + CASE_LIMIT.toSeconds() + " s";
         }
         return result.exitStatus() == 0 ? null : "the " + client.label() + " client driver exited " + result.exitStatus()
                 + " (see " + Layout.DRIVER_STDERR + ")";
+    }
+
+    /** The cell's folder name: {@code client-java-server-typescript}, over HTTP {@code client-java-server-typescript-http}. */
+    public static String cell(ClientKind client, ServerKind server, Transport transport) {
+        return transport.attempt(Layout.clientCell(client.label(), server.label()));
+    }
+
+    /** One server of a case over HTTP: the process and the relay in front of it. */
+    private record HttpServed(String name, HttpServerProcess process, HttpRelay relay, ContinuationReplyDrop drop) {}
+
+    /**
+     * Over HTTP: starts every server of the case (same environment as the matrix gives an HTTP server, one database),
+     * each behind a recording relay, runs the driver against the relays' URLs with the tokens in its environment only,
+     * then stops the relays and the servers and writes their exits. Null when the driver ran every step, else what
+     * stopped the case.
+     */
+    static String playOverHttp(ClientCase clientCase, ClientKind client, ServerKind server, Path folder, Path home,
+            Duration requestTimeout, BearerCredentials credentials) throws Exception {
+        Path database = folder.resolve(Layout.DATABASE);
+        ObjectNode script = Format.CLIENT_SCRIPT.document();
+        ObjectNode servers = script.putObject("servers");
+        Map<String, String> tokens = new LinkedHashMap<>();
+        Map<String, WireSettings> settingsByServer = new LinkedHashMap<>();
+        for (Map.Entry<String, ClientCase.Server> entry : new java.util.TreeMap<>(clientCase.servers()).entrySet()) {
+            WireSettings settings = CaseContext.settings(database, entry.getValue().setup());
+            settingsByServer.put(entry.getKey(), settings);
+            tokens.put(tokenVariable(settings.principal()), credentials.token(settings.principal()));
+        }
+        // every token is minted before the first relay starts, so each relay can name any of them in its transcript
+        Map<String, String> principalsByToken = credentials.principalsByToken();
+        List<HttpServed> started = new ArrayList<>();
+        Exec.Result result = null;
+        String startFailure = null;
+        try {
+            for (Map.Entry<String, WireSettings> entry : settingsByServer.entrySet()) {
+                String name = entry.getKey();
+                WireSettings settings = entry.getValue();
+                Map<String, String> environment = CaseContext.httpEnvironment(settings, credentials);
+                environment.putAll(server.environment(home));
+                HttpServerProcess process;
+                try {
+                    process = HttpServerProcess.start(server.label() + " server " + folder.getFileName() + "/" + name,
+                            server.command(home), environment, folder.resolve(Layout.transcript(name)),
+                            folder.resolve(Layout.stdout(name)), folder.resolve(Layout.stderr(name)), RELAY_READ_TIMEOUT,
+                            credentials.token(settings.principal()), principalsByToken);
+                } catch (TransportFailure failure) {
+                    startFailure = failure.getMessage();
+                    break;
+                }
+                int drop = clientCase.servers().get(name).dropReplyToContinuation();
+                ContinuationReplyDrop plan = drop > 0 ? new ContinuationReplyDrop(drop) : null;
+                HttpRelay relay;
+                try {
+                    relay = HttpRelay.start(process.exchanges().endpoint(), process.transcript(),
+                            plan != null ? plan : ExchangePlan.forwardAll(), RELAY_READ_TIMEOUT, principalsByToken);
+                } catch (IOException | RuntimeException e) {
+                    process.close();
+                    throw e;
+                }
+                started.add(new HttpServed(name, process, relay, plan));
+                servers.putObject(name).put("url", relay.endpoint().toString())
+                        .put("bearer_token_env", tokenVariable(settings.principal()));
+            }
+            if (startFailure == null) {
+                result = runDriver(clientCase, client, script, folder, home, requestTimeout, tokens);
+            }
+        } finally {
+            stopServers(started, folder);
+        }
+        writeProcesses(folder, result, new ArrayList<>(settingsByServer.keySet()));
+        String ended = ending(client, database, result, null);
+        return startFailure == null ? ended : "a server did not start over HTTP, so the driver did not run: " + startFailure;
+    }
+
+    /** {@code LAB_BEARER_TOKEN_ALICE}: a variable name any shell and both drivers accept, whatever the principal. */
+    static String tokenVariable(String principal) {
+        return TOKEN_VARIABLE_PREFIX + principal.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
+    /**
+     * The relays first, so no request reaches a server that is going away; then each server by SIGTERM, noting
+     * whether it had already ended by itself; then its exit record and, when the relay dropped a reply, its relay log.
+     */
+    private static void stopServers(List<HttpServed> started, Path folder) throws IOException {
+        for (HttpServed served : started) {
+            served.relay().close();
+        }
+        for (HttpServed served : started) {
+            HttpEnd end = served.process().isAlive() ? HttpEnd.LAB_STOPPED : HttpEnd.SERVER_EXIT;
+            served.process().close();
+            ObjectNode exit = Format.EXIT.document();
+            exit.put("name", served.name());
+            exit.put("exit_status", served.process().exitStatus());
+            exit.put("ended_by", end.label);
+            write(folder.resolve(served.name() + Layout.EXIT_SUFFIX), exit);
+            if (served.drop() != null) {
+                Optional<JsonNode> dropped = served.drop().droppedId(served.relay().events());
+                if (dropped.isPresent()) {
+                    ObjectNode record = Format.RELAY.document();
+                    record.set("dropped_reply_to", dropped.get());
+                    record.put("continuation", served.drop().continuation());
+                    Files.writeString(folder.resolve(served.name() + Layout.RELAY_SUFFIX),
+                            ExactJson.mapper().writeValueAsString(record) + "\n");
+                }
+            }
+        }
     }
 
     /** How long relayed servers may take to end after their driver did: the relay's own grace is 10 s. */
@@ -164,7 +329,8 @@ public final class ClientsRunner {
     private static void writeProcesses(Path folder, Exec.Result driver, List<String> serverOrder) throws IOException {
         ObjectNode record = Format.PROCESSES.document();
         ArrayNode processes = record.putArray("processes");
-        processes.addObject().put("name", "driver").put("exit_status", driver.timedOut() ? null : driver.exitStatus());
+        // a driver that never ran (an HTTP server did not start) has no status, as one killed at the case limit has none
+        processes.addObject().put("name", "driver").put("exit_status", driver == null || driver.timedOut() ? null : driver.exitStatus());
         List<JsonNode> exits = new ArrayList<>();
         try (Stream<Path> files = Files.list(folder)) {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(Layout.TRANSCRIPT_SUFFIX)).toList()) {

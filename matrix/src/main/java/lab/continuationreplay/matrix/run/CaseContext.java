@@ -90,6 +90,11 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
      * sends, so {@code WIRE_PRINCIPAL} is left out and the tokens file is added.
      */
     private Map<String, String> httpEnvironment(WireSettings settings) {
+        return httpEnvironment(settings, credentials);
+    }
+
+    /** As the matrix starts an HTTP server, for another runner that starts one (lab clients over HTTP). */
+    public static Map<String, String> httpEnvironment(WireSettings settings, BearerCredentials credentials) {
         Map<String, String> environment = new LinkedHashMap<>(settings.environment());
         environment.remove("WIRE_PRINCIPAL");
         environment.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor(settings.principal()).toString());
