@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.cases.clients.ClientCaseId;
 import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.cases.clients.ClientTransport;
 import lab.continuationreplay.cases.clients.Seen;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.FormatException;
@@ -21,8 +22,9 @@ import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * A client cell ({@code client-<client>-server-<server>}): each client case judged from its client records, its wire
- * transcripts and its database against what the case expects the application to see in this cell.
+ * A client cell ({@code client-<client>-server-<server>}, over HTTP {@code client-<client>-server-<server>-http}):
+ * each client case judged from its client records, its wire transcripts and its database against what the case
+ * expects the application to see in this cell.
  */
 record ClientJudge(String attemptName) implements Judge {
     private String client() {
@@ -30,12 +32,21 @@ record ClientJudge(String attemptName) implements Judge {
     }
 
     private String server() {
-        return attemptName.substring(attemptName.indexOf("-server-") + "-server-".length());
+        String server = attemptName.substring(attemptName.indexOf("-server-") + "-server-".length());
+        return transport() == ClientTransport.HTTP ? server.substring(0, server.length() - Layout.HTTP_SUFFIX.length()) : server;
     }
 
-    /** The cell as expectations name it: {@code typescript-client/java-server}. */
+    ClientTransport transport() {
+        return attemptName.endsWith(Layout.HTTP_SUFFIX) ? ClientTransport.HTTP : ClientTransport.STDIO;
+    }
+
+    /**
+     * The cell as expectations name it: {@code typescript-client/java-server} over stdio,
+     * {@code typescript-client/java-server/http} over HTTP.
+     */
     String cell() {
-        return client() + "-client/" + server() + "-server";
+        String pair = client() + "-client/" + server() + "-server";
+        return transport() == ClientTransport.STDIO ? pair : pair + "/" + transport().label();
     }
 
     @Override
@@ -75,6 +86,7 @@ record ClientJudge(String attemptName) implements Judge {
         record.put("cell", cell());
         record.put("client", client());
         record.put("server", server());
+        record.put("transport", transport().label());
         record.set("artifact_hashes", ExactJson.mapper().valueToTree(new TreeMap<>(hashes)));
         ArrayNode steps = record.putArray("steps");
         for (JsonNode step : records) {
@@ -82,7 +94,7 @@ record ClientJudge(String attemptName) implements Judge {
             if (!List.of("call", "call_once", "status").contains(op)) {
                 if (step.path("outcome").asText().equals("threw")) {
                     steps.addObject().put("step", step.path("step").asText()).put("op", op)
-                            .put("seen", ClientWords.seen(client(), op, step).toString()).put("shown", ClientWords.shown(step))
+                            .put("seen", ClientWords.seen(client(), transport(), op, step).toString()).put("shown", ClientWords.shown(step))
                             .put("message", step.path("threw").path("message").asText());
                 }
                 continue;
@@ -91,7 +103,7 @@ record ClientJudge(String attemptName) implements Judge {
             s.put("step", step.path("step").asText());
             s.put("op", op);
             s.put("connection", step.path("connection").asText());
-            s.put("seen", ClientWords.seen(client(), op, step).toString());
+            s.put("seen", ClientWords.seen(client(), transport(), op, step).toString());
             s.put("shown", ClientWords.shown(step));
             if (step.path("outcome").asText().equals("threw")) {
                 s.put("message", step.path("threw").path("message").asText());
@@ -141,7 +153,7 @@ record ClientJudge(String attemptName) implements Judge {
         if (expectation.step().endsWith(".*")) {
             String prefix = expectation.step().substring(0, expectation.step().length() - 1);
             List<String> seen = new ArrayList<>(records.stream().filter(r -> r.path("step").asText().startsWith(prefix))
-                    .map(r -> ClientWords.seen(client(), r.path("op").asText(), r).toString()).sorted().toList());
+                    .map(r -> ClientWords.seen(client(), transport(), r.path("op").asText(), r).toString()).sorted().toList());
             List<String> expected = new ArrayList<>(expectation.seen().stream().map(Seen::toString).sorted().toList());
             if (!seen.equals(expected)) {
                 violations.add("steps " + expectation.step() + ": saw " + seen + ", expected " + expected + " in any order");
@@ -154,7 +166,7 @@ record ClientJudge(String attemptName) implements Judge {
             violations.add("step " + expectation.step() + ": no client record, expected " + expected);
             return;
         }
-        Seen seen = ClientWords.seen(client(), step.path("op").asText(), step);
+        Seen seen = ClientWords.seen(client(), transport(), step.path("op").asText(), step);
         if (!seen.equals(expected)) {
             violations.add("step " + expectation.step() + " (" + step.path("op").asText() + "): saw " + seen + " ("
                     + ClientWords.shown(step) + "), expected " + expected);
@@ -170,7 +182,7 @@ record ClientJudge(String attemptName) implements Judge {
         boolean lost = false;
         for (JsonNode record : records) {
             Seen seen = List.of("call", "call_once", "status").contains(record.path("op").asText())
-                    ? ClientWords.seen(client(), record.path("op").asText(), record) : null;
+                    ? ClientWords.seen(client(), transport(), record.path("op").asText(), record) : null;
             if (seen == null) {
                 continue;
             }

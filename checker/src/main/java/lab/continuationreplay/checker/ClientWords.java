@@ -1,6 +1,7 @@
 package lab.continuationreplay.checker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import lab.continuationreplay.cases.clients.ClientTransport;
 import lab.continuationreplay.cases.clients.ClientVocabulary;
 import lab.continuationreplay.cases.clients.Seen;
 import lab.continuationreplay.history.Reply;
@@ -13,7 +14,7 @@ import lab.continuationreplay.history.Reply;
 final class ClientWords {
     private ClientWords() {}
 
-    static Seen seen(String client, String op, JsonNode record) {
+    static Seen seen(String client, ClientTransport transport, String op, JsonNode record) {
         String outcome = record.path("outcome").asText();
         JsonNode result = record.path("result");
         JsonNode structured = result.path("structuredContent");
@@ -28,16 +29,16 @@ final class ClientWords {
                 yield Seen.of(structured.path("replayed").asBoolean(false) ? Seen.Kind.REPLAYED : Seen.Kind.RESULT, state);
             }
             case "tool_error" -> refusal(result.path("content").path(0).path("text").asText(""));
-            case "threw" -> thrown(client, record.path("threw"));
+            case "threw" -> thrown(client, transport, record.path("threw"));
             default -> Seen.of(Seen.Kind.OTHER, outcome);
         };
     }
 
-    private static Seen thrown(String client, JsonNode threw) {
+    private static Seen thrown(String client, ClientTransport transport, JsonNode threw) {
         String type = threw.path("type").asText();
         JsonNode code = threw.path("code");
-        Seen.Kind unknown = ClientVocabulary.unknownOutcome(client, new ClientVocabulary.Thrown(type,
-                code.isTextual() ? code.asText() : null));
+        Seen.Kind unknown = ClientVocabulary.unknownOutcome(client, transport, new ClientVocabulary.Thrown(type,
+                code.isTextual() ? code.asText() : null, threw.path("message").textValue(), threw.path("cause").textValue()));
         if (unknown != null) {
             return Seen.of(unknown);
         }

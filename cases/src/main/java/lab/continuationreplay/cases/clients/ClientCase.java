@@ -26,13 +26,44 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
 
     /**
      * What the application must see at step {@code step} (inner steps of a parallel step: {@code "3.0"}, ...; a set
-     * of inner steps seen in any order: {@code "3.*"} with one entry per inner step). {@code byCell} names cells
-     * ({@code "typescript-client/java-server"}) that see something else, and {@code because} says why: a difference
-     * the lab records, never smooths over.
+     * of inner steps seen in any order: {@code "3.*"} with one entry per inner step). {@code byCell} names where
+     * something else is seen, each with why: a difference the lab records, never smooths over. A key is a
+     * client x server pair on every transport ({@code "typescript-client/java-server"}), a whole transport
+     * ({@code "http"}), or one pair over one transport ({@code "typescript-client/java-server/http"}).
      */
-    public record Expectation(String step, List<Seen> seen, Map<String, Seen> byCell, String because) {
+    public record Expectation(String step, List<Seen> seen, Map<String, Differs> byCell) {
+        /** What a cell, a transport or a pair sees instead, and why. */
+        public record Differs(Seen seen, String because) {}
+
+        /**
+         * What {@code cell} must see ({@code typescript-client/java-server}, or with {@code /http} over HTTP): its own
+         * entry, else its transport's (a transport changes what every client sees, e.g. how a lost reply shows),
+         * else its pair's on every transport (a client's own check, whatever carries it), else the case's.
+         */
         public Seen forCell(String cell) {
-            return byCell.getOrDefault(cell, seen.get(0));
+            return differs(cell).map(Differs::seen).orElse(seen.get(0));
+        }
+
+        /** The entry that applies to {@code cell}, by the order of {@link #forCell}; empty where the case's holds. */
+        public java.util.Optional<Differs> differs(String cell) {
+            List<String> keys = new ArrayList<>(List.of(cell));
+            int transport = cell.indexOf('/', cell.indexOf('/') + 1);
+            if (transport > 0) {
+                keys.add(cell.substring(transport + 1));
+                keys.add(cell.substring(0, transport));
+            }
+            return keys.stream().filter(byCell::containsKey).map(byCell::get).findFirst();
+        }
+
+        Expectation with(String key, Seen there, String because) {
+            if (because == null || because.isBlank()) {
+                throw new IllegalArgumentException("step " + step + ": a difference for " + key + " needs its reason");
+            }
+            Map<String, Differs> more = new LinkedHashMap<>(byCell);
+            if (more.put(key, new Differs(there, because)) != null) {
+                throw new IllegalArgumentException("step " + step + ": " + key + " is given twice");
+            }
+            return new Expectation(step, seen, Map.copyOf(more));
         }
     }
 
@@ -145,26 +176,48 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
 
         /** What the application must see at the last step added. */
         public Builder sees(Seen seen) {
-            expectations.add(new Expectation(lastStep(), List.of(seen), Map.of(), null));
+            expectations.add(new Expectation(lastStep(), List.of(seen), Map.of()));
             return this;
         }
 
-        /** As {@link #sees(Seen)}, except in {@code cell}, which sees {@code there} for the reason given. */
+        /** As {@link #sees(Seen)}, except in {@code cell} (a pair, on every transport), which sees {@code there} for the reason given. */
         public Builder sees(Seen seen, String cell, Seen there, String because) {
-            expectations.add(new Expectation(lastStep(), List.of(seen), Map.of(cell, there), because));
-            return this;
+            return sees(seen).differing(cell, there, because);
         }
 
         /** As {@link #sees(Seen)}, except in both cells of {@code client}, which see {@code there} for the reason given. */
         public Builder seesInClient(Seen seen, String client, Seen there, String because) {
-            expectations.add(new Expectation(lastStep(), List.of(seen), Map.of(client + "-client/java-server", there,
-                    client + "-client/typescript-server", there), because));
-            return this;
+            return sees(seen).differing(client + "-client/java-server", there, because)
+                    .differing(client + "-client/typescript-server", there, because);
+        }
+
+        /** The last expectation, except that every cell over HTTP sees {@code there}, for the reason given. */
+        public Builder overHttp(Seen there, String because) {
+            return differing(ClientTransport.HTTP.label(), there, because);
+        }
+
+        /** The last expectation, except that {@code cell} ({@code typescript-client/java-server}) over HTTP sees {@code there}. */
+        public Builder overHttpIn(String cell, Seen there, String because) {
+            return differing(cell + "/" + ClientTransport.HTTP.label(), there, because);
+        }
+
+        /** The last expectation, except that both cells of {@code client} over HTTP see {@code there}. */
+        public Builder overHttpInClient(String client, Seen there, String because) {
+            return overHttpIn(client + "-client/java-server", there, because).overHttpIn(client + "-client/typescript-server", there, because);
         }
 
         /** What the inner steps of the last parallel step must see, in any order. */
         public Builder seeInAnyOrder(Seen... seen) {
-            expectations.add(new Expectation((steps.size() - 1) + ".*", List.of(seen), Map.of(), null));
+            expectations.add(new Expectation((steps.size() - 1) + ".*", List.of(seen), Map.of()));
+            return this;
+        }
+
+        private Builder differing(String key, Seen there, String because) {
+            if (expectations.isEmpty() || expectations.get(expectations.size() - 1).step().endsWith(".*")) {
+                throw new IllegalStateException("a difference belongs to a step's expectation, and there is none before it");
+            }
+            int last = expectations.size() - 1;
+            expectations.set(last, expectations.get(last).with(key, there, because));
             return this;
         }
 

@@ -92,11 +92,15 @@ public final class ClientCases {
                     .commit("a", "s1", ALPHA).sees(Seen.of(RESULT, "partial"))
                     .commit("a", "s1", ALPHA).sees(Seen.of(REPLAYED, "partial")).close("a")
                     .connect("b", "readback").status("b").sees(Seen.of(STATUS, "partial")).close("b").build();
-            // The relay drops the reply to the first continuation and the server stays up: the client learns nothing
-            // until its timeout; then status and an exact replay on the same connection recover.
+            // The relay drops the reply to the first continuation and the server stays up: over stdio the client learns
+            // nothing until its timeout; over HTTP the relay closes the request's connection, which the client sees at
+            // once. Then status and an exact replay on the same connection recover.
             case DROPPED_REPLY -> c.server("server", alice, 1).recovers(true).connect("a", "server")
                     .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(Seen.of(TIMEOUT))
+                    .commit("a", "s1", ALPHA).sees(Seen.of(TIMEOUT)).overHttp(Seen.of(LOST),
+                            "over HTTP a reply is lost by its connection closing without a response (the relay's"
+                                    + " DropResponse), which the client notices at once, not by a silence that only the"
+                                    + " request timeout ends")
                     .status("a").sees(Seen.of(STATUS, "applied"))
                     .commit("a", "s1", ALPHA).sees(REPLAY).close("a").build();
             case MANUAL_ROUND_AFTER_LIST_TOOLS -> c.server("server", alice).effects(0).connect("a", "server")
@@ -113,8 +117,19 @@ public final class ClientCases {
                     .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
                             "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
                                     + " 2026-07-28 (docs/findings/ts-client-default-version-negotiation.md)")
+                    .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "SdkHttpError CLIENT_HTTP_NOT_IMPLEMENTED"),
+                            "over HTTP the server's -32022 comes as an HTTP 400 with the JSON-RPC error as its body, and"
+                                    + " the TypeScript transport reads such a body as JSON-RPC only for a modern request,"
+                                    + " not for the legacy initialize this mode sends: it throws an SdkHttpError with the"
+                                    + " error as text (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
                     .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                             "after the refused connect the client is not connected")
+                    .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
+                            "after the refused connect over HTTP the client is not connected either, but says so with a"
+                                    + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"
+                                    + " which holds no transport any more; over stdio the stdio transport is still held"
+                                    + " and its send throws SdkError NOT_CONNECTED"
+                                    + " (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
                     .close("a").build();
         };
     }

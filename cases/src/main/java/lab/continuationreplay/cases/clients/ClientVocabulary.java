@@ -1,30 +1,49 @@
 package lab.continuationreplay.cases.clients;
 
-import java.util.Map;
+import java.util.List;
 
 /**
  * How each official client tells the application that a reply never came, written down from the probe facts before
- * any run (docs/clients.md): the exception type, and for the TypeScript client the {@code SdkError} code. A thrown
- * error that carries a JSON-RPC error from the server is read by its code and message instead, the same for both.
+ * any run (docs/clients.md), and over HTTP from what the SDKs raised when measured (docs/client-drivers.md, "Over
+ * HTTP"): the exception type, for the TypeScript client the {@code SdkError} code, and where the type alone says too
+ * little, the message and the cause. A thrown error that carries a JSON-RPC error from the server is read by its code
+ * and message instead, the same for both.
  */
 public final class ClientVocabulary {
-    /** A thrown error, as a client record names it: its type and, where the SDK has one, its own code. */
-    public record Thrown(String type, String code) {}
+    /** A thrown error, as a client record names it: its type, the SDK's own code if any, its message and its cause. */
+    public record Thrown(String type, String code, String message, String cause) {}
 
-    private static final Map<String, Map<Thrown, Seen.Kind>> UNKNOWN_OUTCOMES = Map.of(
-            "java", Map.of(
-                    new Thrown("McpResponseLostException", null), Seen.Kind.LOST,
-                    new Thrown("McpTimeoutException", null), Seen.Kind.TIMEOUT),
-            "typescript", Map.of(
-                    new Thrown("SdkError", "CONNECTION_CLOSED"), Seen.Kind.LOST,
-                    new Thrown("SdkError", "REQUEST_TIMEOUT"), Seen.Kind.TIMEOUT));
+    /**
+     * One way a client says the outcome is unknown. A null {@code transport}, {@code code}, {@code message} or
+     * {@code cause} matches anything; every other member must be equal.
+     */
+    record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
+        boolean says(String client, ClientTransport transport, Thrown thrown) {
+            return this.client.equals(client) && (this.transport == null || this.transport == transport)
+                    && type.equals(thrown.type()) && (code == null || code.equals(thrown.code()))
+                    && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()));
+        }
+    }
+
+    private static final List<Word> UNKNOWN_OUTCOMES = List.of(
+            // the Java SDK names both outcomes with types of its own, on either transport
+            new Word("java", null, "McpResponseLostException", null, null, null, Seen.Kind.LOST),
+            new Word("java", null, "McpTimeoutException", null, null, null, Seen.Kind.TIMEOUT),
+            new Word("typescript", null, "SdkError", "CONNECTION_CLOSED", null, null, Seen.Kind.LOST),
+            new Word("typescript", null, "SdkError", "REQUEST_TIMEOUT", null, null, Seen.Kind.TIMEOUT),
+            // Over HTTP the TypeScript SDK passes Node's fetch failure through unchanged. A TypeError is any bug in
+            // JavaScript, and "fetch failed" any failure to reach the server (a refused connection, a DNS error), so
+            // only the three together say the connection closed after the request went out without a response.
+            new Word("typescript", ClientTransport.HTTP, "TypeError", null, "fetch failed", "SocketError: other side closed",
+                    Seen.Kind.LOST));
 
     private ClientVocabulary() {}
 
-    /** {@link Seen.Kind#LOST}, {@link Seen.Kind#TIMEOUT}, or null when {@code thrown} is neither for {@code client}. */
-    public static Seen.Kind unknownOutcome(String client, Thrown thrown) {
-        Map<Thrown, Seen.Kind> words = UNKNOWN_OUTCOMES.getOrDefault(client, Map.of());
-        Seen.Kind kind = words.get(thrown);
-        return kind != null ? kind : words.get(new Thrown(thrown.type(), null));
+    /**
+     * {@link Seen.Kind#LOST}, {@link Seen.Kind#TIMEOUT}, or null when {@code thrown} is neither for {@code client}
+     * over {@code transport}.
+     */
+    public static Seen.Kind unknownOutcome(String client, ClientTransport transport, Thrown thrown) {
+        return UNKNOWN_OUTCOMES.stream().filter(w -> w.says(client, transport, thrown)).map(Word::kind).findFirst().orElse(null);
     }
 }
