@@ -29,6 +29,8 @@ public final class ClientsReport {
     public static ObjectNode write(Path out, Map<String, List<JsonNode>> recordsByCell) throws IOException {
         ObjectNode clients = Format.CLIENTS.document();
         clients.set("cells", ExactJson.mapper().valueToTree(new ArrayList<>(recordsByCell.keySet())));
+        ObjectNode transports = clients.putObject("transports");
+        recordsByCell.keySet().forEach(cell -> transports.put(cell, transportOf(cell)));
         Map<String, Map<String, JsonNode>> byCase = new LinkedHashMap<>();
         recordsByCell.forEach((cell, records) -> records.forEach(r -> byCase.computeIfAbsent(r.path("case_id").asText(),
                 id -> new LinkedHashMap<>()).put(cell, r)));
@@ -44,6 +46,7 @@ public final class ClientsReport {
                 JsonNode r = cell.getValue();
                 row.put("name", r.path("name").asText());
                 ObjectNode side = cells.putObject(cell.getKey());
+                side.put("transport", transportOf(cell.getKey()));
                 side.put("status", r.path("status").asText());
                 side.set("seen", texts(r, "seen"));
                 side.set("shown", texts(r, "shown"));
@@ -65,6 +68,11 @@ public final class ClientsReport {
         return clients;
     }
 
+    /** {@code http} for a cell folder ending in {@code -http}, else {@code stdio}: the folder name is what the runner wrote. */
+    static String transportOf(String cell) {
+        return cell.endsWith(Layout.HTTP_SUFFIX) ? "http" : "stdio";
+    }
+
     /**
      * {@code member} of every step in step order; the inner steps of a parallel step are sorted among themselves,
      * since which one finished first is a race, not a difference between cells.
@@ -83,7 +91,8 @@ public final class ClientsReport {
 
     static String markdown(JsonNode clients) {
         StringBuilder md = new StringBuilder("# The official clients against the guarded servers\n\n");
-        md.append("Each cell is one client (row) driving one server (column) over stdio. A step reads `seen (shown)`: what")
+        md.append("Each cell is one client driving one server, over stdio, or over Streamable HTTP where the cell's name ends")
+                .append(" in `-http`. A step reads `seen (shown)`: what")
                 .append(" the application saw, in words every cell shares, and how this client showed it. A case whose")
                 .append(" cells saw different things is marked **differs**.\n\n");
         List<String> cells = new ArrayList<>();
@@ -91,7 +100,7 @@ public final class ClientsReport {
         for (JsonNode row : clients.path("cases")) {
             md.append("## ").append(row.path("case_id").asText()).append(' ').append(row.path("name").asText())
                     .append(row.path("same_seen").asBoolean() ? "" : " (**differs**)").append("\n\n");
-            md.append("| cell | status | steps | effects | recovered | server process starts |\n|---|---|---|---|---|---|\n");
+            md.append("| cell | transport | status | steps | effects | recovered | server process starts |\n|---|---|---|---|---|---|---|\n");
             for (String cell : cells) {
                 JsonNode side = row.path("cells").path(cell);
                 if (side.isMissingNode()) {
@@ -102,7 +111,7 @@ public final class ClientsReport {
                     String seen = i < side.path("seen").size() ? side.path("seen").get(i).asText() : "";
                     steps.add(seen + " (" + side.path("shown").get(i).asText() + ")");
                 }
-                md.append("| ").append(cell).append(" | ").append(side.path("status").asText()).append(" | ")
+                md.append("| ").append(cell).append(" | ").append(transportOf(cell)).append(" | ").append(side.path("status").asText()).append(" | ")
                         .append(String.join("; ", steps).replace("|", "\\|")).append(" | ").append(side.path("effects").asInt())
                         .append(" | ").append(side.path("recovered").isNull() ? "" : side.path("recovered").asText())
                         .append(" | ").append(starts(side.path("server_process_starts"))).append(" |\n");
@@ -122,18 +131,37 @@ public final class ClientsReport {
     static String html(JsonNode clients) {
         StringBuilder h = HtmlPage.start("Continuation Replay Lab: the official clients", "The official clients against the guarded servers");
         h.append("""
-                <p>Rows are clients, columns are servers; each cell lists, per call, what the application saw and how the
-                client showed it. Cases where the cells saw different things are highlighted.</p>
+                <p>Rows are clients, columns are servers and the transport that reached them; each cell lists, per call,
+                what the application saw and how the client showed it. Cases where the cells saw different things are
+                highlighted.</p>
                 """);
+        List<String> transports = new ArrayList<>();
+        clients.path("transports").forEach(t -> {
+            if (!transports.contains(t.asText())) {
+                transports.add(t.asText());
+            }
+        });
         for (JsonNode row : clients.path("cases")) {
             boolean same = row.path("same_seen").asBoolean();
             h.append("<h2>").append(HtmlPage.escape(row.path("case_id").asText() + " " + row.path("name").asText()))
                     .append(same ? "" : " (differs)").append("</h2>\n<table class=\"").append(same ? "" : "differs")
-                    .append("\"><tr><th>client \\ server</th><th>java</th><th>typescript</th></tr>\n");
+                    .append("\"><tr><th>client \\ server</th>");
+            for (String transport : transports) {
+                for (String server : List.of("java", "typescript")) {
+                    h.append("<th>").append(server).append(" (").append(transport).append(")</th>");
+                }
+            }
+            h.append("</tr>\n");
             for (String client : List.of("java", "typescript")) {
                 h.append("<tr><th>").append(client).append("</th>");
-                for (String server : List.of("java", "typescript")) {
-                    JsonNode side = row.path("cells").path("client-" + client + "-server-" + server);
+                List<String> columns = new ArrayList<>();
+                for (String transport : transports) {
+                    for (String server : List.of("java", "typescript")) {
+                        columns.add(Layout.clientCell(client, server) + (transport.equals("http") ? Layout.HTTP_SUFFIX : ""));
+                    }
+                }
+                for (String name : columns) {
+                    JsonNode side = row.path("cells").path(name);
                     if (side.isMissingNode()) {
                         h.append("<td></td>");
                         continue;
