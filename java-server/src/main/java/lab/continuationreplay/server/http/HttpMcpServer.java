@@ -17,6 +17,7 @@ import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
 
 /**
@@ -70,7 +71,14 @@ public final class HttpMcpServer {
         // More workers than gate slots, so the over-limit request reaches the gate and gets its 503 instead of queueing.
         connector.setProperty("maxThreads", Integer.toString(settings.maxConcurrent() + 16));
         connector.setXpoweredBy(false);
+        // No Server header, not even one a servlet sets: the product and its version are nobody's business here.
+        connector.setProperty("serverRemoveAppProvidedValues", "true");
         tomcat.setConnector(connector);
+
+        // Installed on the host before it starts, under the host's own valve class name, so it is the only report.
+        StandardHost host = (StandardHost) tomcat.getHost();
+        host.setErrorReportValveClass(PlainErrorReport.class.getName());
+        host.getPipeline().addValve(new PlainErrorReport());
 
         StandardContext context = (StandardContext) tomcat.addContext("", null);
         // Tomcat's leak checks on stop are for web applications redeployed in a long-lived container; this process ends
