@@ -1,11 +1,11 @@
 /**
  * The compiled fixture in HTTP mode (`dist/server.js --http 0`) as a child process, reached over real loopback sockets:
  * the MRTR flow, the refusals that must happen before the SDK (401, 403, 413, 503), the principal binding of
- * requestState, concurrent continuations, close-after-commit, and slow clients.
+ * requestState, concurrent continuations, close-after-commit, slow clients, the ready line and SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -89,6 +89,10 @@ class HttpFixture {
     return fetch(await this.url, { method: 'POST', headers, body });
   }
 
+  get pid(): number {
+    return this.#child.pid!;
+  }
+
   async rpc(method: string, params: Record<string, unknown>, token: string = ALICE): Promise<Record<string, any>> {
     const response = await this.post(method, params, token);
     assert.equal(response.status, 200);
@@ -130,6 +134,34 @@ function raw(url: string, options: { headers: Record<string, string>; body?: str
     if (options.body !== undefined) request.write(options.body);
     request.end();
   });
+}
+
+/** The pids of `parent`'s children, with their command lines (Linux /proc). */
+function childrenOf(parent: number): Array<{ pid: number; command: string }> {
+  const children: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) {
+        children.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') });
+      }
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return children;
+}
+
+/** Whether `pid` is still a running process; a zombie has exited, and only waits for a parent to collect it. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function applied(reply: Record<string, any>): Record<string, any> {
@@ -302,6 +334,38 @@ describe('guarded fixture over HTTP: faults and configuration', () => {
     } finally {
       assert.equal(await fixture.stop(), 0);
     }
+  });
+
+  test('prints one ready line, in the form the lab matches, when its socket already listens', async () => {
+    const fixture = new HttpFixture(environment());
+    try {
+      const url = new URL(await fixture.url);
+      // At once, no retry: a line printed before listening would make this connection fail.
+      const socket = connect(Number(url.port), '127.0.0.1');
+      await new Promise<void>((resolveConnect, reject) => {
+        socket.once('connect', () => resolveConnect());
+        socket.once('error', reject);
+      });
+      socket.destroy();
+      const ready = fixture.stderr.split('\n').filter((line) => /serving (http:\/\/127\.0\.0\.1:[0-9]+\/mcp)/.test(line));
+      assert.deepEqual(ready, [`serving ${url.href}`]);
+    } finally {
+      assert.equal(await fixture.stop(), 0);
+    }
+  });
+
+  test('SIGTERM: exit 0, and no bridge child is left running', { skip: !existsSync('/proc/self/stat') && 'needs /proc' }, async () => {
+    const fixture = new HttpFixture(environment());
+    // One bridge per principal: two children once alice and bob have each made a call.
+    assert.equal((await fixture.status('http-term'))['state'], 'unknown');
+    assert.equal((await fixture.status('http-term', BOB))['state'], 'unknown');
+    const bridges = childrenOf(fixture.pid).filter((child) => child.command.includes('bridge.jar'));
+    assert.equal(bridges.length, 2, JSON.stringify(childrenOf(fixture.pid)));
+    assert.ok(bridges.every((bridge) => running(bridge.pid)));
+    const started = Date.now();
+    assert.equal(await fixture.stop(), 0);
+    assert.ok(Date.now() - started < 5000, `stopped after ${Date.now() - started} ms`);
+    for (const bridge of bridges) assert.equal(running(bridge.pid), false, `bridge ${bridge.pid} outlived the server`);
   });
 
   test('a bad tokens file: one stderr line naming the principal, never the token, exit 2', () => {
