@@ -1,7 +1,8 @@
 /**
  * The compiled fixture in HTTP mode (`dist/server.js --http 0`) as a child process, reached over real loopback sockets:
  * the MRTR flow, the refusals that must happen before the SDK (401, 403, 413, 503), the principal binding of
- * requestState, concurrent continuations, close-after-commit, slow clients, the ready line and SIGTERM.
+ * requestState, concurrent continuations, close-after-commit, slow clients, the strict body gate (the Java server's
+ * rules), the ready line and SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
@@ -89,6 +90,23 @@ class HttpFixture {
     return fetch(await this.url, { method: 'POST', headers, body });
   }
 
+  /** Exactly these body bytes, with the headers of a create_guarded_issue call. */
+  async postBytes(body: Buffer | string): Promise<{ status: number; contentType: string; text: string }> {
+    const response = await fetch(await this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'create_guarded_issue',
+        authorization: `Bearer ${ALICE}`,
+      },
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  }
+
   get pid(): number {
     return this.#child.pid!;
   }
@@ -133,6 +151,22 @@ function raw(url: string, options: { headers: Record<string, string>; body?: str
     request.on('error', (error) => setTimeout(() => reject(error), 500));
     if (options.body !== undefined) request.write(options.body);
     request.end();
+  });
+}
+
+/** The JSON text of a create_guarded_issue continuation that accepts `body`. */
+function continuationText(id: number, args: Record<string, unknown>, requestState: string, body = 'alpha'): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'create_guarded_issue',
+      arguments: args,
+      inputResponses: { body: { action: 'accept', content: { body } } },
+      requestState,
+      _meta: META,
+    },
   });
 }
 
@@ -280,6 +314,73 @@ describe('guarded fixture over HTTP', () => {
     const status = await fixture.status('http-race');
     assert.equal(status['state'], 'applied');
     assert.deepEqual(status['matchingIds'], [results[0]!['effectId']]);
+  });
+
+  test('a body that is not strict UTF-8: 400 -32700 Parse error, and the continuation has no effect', async () => {
+    const args = { operation_id: 'http-utf8', title: 't' };
+    const [head, tail] = continuationText(41, args, await fixture.mint(args), 'alph@').split('@') as [string, string];
+    // A lone 0xFF inside the body's text; a lenient decode would read it as U+FFFD and apply the call.
+    const refused = await fixture.postBytes(Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]));
+    assert.equal(refused.status, 400);
+    assert.match(refused.contentType, /^application\/json/);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+    assert.equal((await fixture.status('http-utf8'))['state'], 'unknown');
+  });
+
+  test('a JSON array body: 400 -32600 Invalid Request without id, and the batched continuation has no effect', async () => {
+    const args = { operation_id: 'http-batch', title: 't' };
+    const refused = await fixture.postBytes(`[${continuationText(42, args, await fixture.mint(args))}]`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}');
+    assert.equal((await fixture.status('http-batch'))['state'], 'unknown');
+  });
+
+  test('two JSON objects one after the other: 400 -32700 Parse error, and neither has an effect', async () => {
+    const args = { operation_id: 'http-two', title: 't' };
+    const one = continuationText(43, args, await fixture.mint(args));
+    for (const body of [`${one}${one}`, `${one}\n${one}`, `${one} {}`]) {
+      const refused = await fixture.postBytes(body);
+      assert.equal(refused.status, 400, body);
+      assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+    }
+    assert.equal((await fixture.status('http-two'))['state'], 'unknown');
+  });
+
+  test('"jsonrpc" missing or not the string "2.0": 400 -32600 with the id, and no effect', async () => {
+    const args = { operation_id: 'http-version', title: 't' };
+    const valid = JSON.parse(continuationText(44, args, await fixture.mint(args))) as Record<string, unknown>;
+    const { jsonrpc: _dropped, ...withoutVersion } = valid;
+    const cases: ReadonlyArray<[string, string]> = [
+      [JSON.stringify(withoutVersion), '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, jsonrpc: 2.0 }), '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, jsonrpc: '1.0', id: 'x-1' }), '{"jsonrpc":"2.0","id":"x-1","error":{"code":-32600,"message":"Invalid Request"}}'],
+      // the last of two members counts, as in JSON.parse and in the Java server
+      [`{"jsonrpc":"2.0",${JSON.stringify(valid).slice(1).replace('"jsonrpc":"2.0"', '"jsonrpc":"2"')}`, '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      // no id (a notification), or one that is no valid JSON-RPC id: none is echoed
+      [JSON.stringify({ method: 'notifications/cancelled', params: {} }), '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, id: 1.5 }), '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}'],
+    ];
+    for (const [body, answer] of cases) {
+      const refused = await fixture.postBytes(body);
+      assert.equal(refused.status, 400, body);
+      assert.equal(refused.text, answer, body);
+    }
+    assert.equal((await fixture.status('http-version'))['state'], 'unknown');
+  });
+
+  test('an empty body: 400 -32700 Parse error', async () => {
+    const refused = await fixture.postBytes('');
+    assert.equal(refused.status, 400);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+  });
+
+  test('a valid body still passes the gate: the continuation applies once, byte for byte as sent', async () => {
+    const args = { operation_id: 'http-valid', title: 't' };
+    const body = continuationText(45, args, await fixture.mint(args));
+    const served = await fixture.postBytes(Buffer.from(body, 'utf8'));
+    assert.equal(served.status, 200, served.text);
+    assert.equal(applied(JSON.parse(served.text) as Record<string, any>)['replayed'], false);
+    assert.equal((await fixture.status('http-valid'))['state'], 'applied');
   });
 
   test('a stalled socket does not block a call, and is cut off after the read timeout', async () => {
