@@ -136,7 +136,7 @@ public final class HttpExchanges {
             } catch (IOException e) {
                 // The server may answer (413, say) and close before the whole body is written: read what it said.
             }
-            Response response = read(new BufferedInputStream(socket.getInputStream()));
+            Response response = read(new BufferedInputStream(socket.getInputStream()), requestLine.startsWith("HEAD "));
             transcript.response(HttpHead.response(exchange, connection, response.status(), response.headers()), response.body());
             return response;
         } catch (NoResponse e) {
@@ -152,7 +152,7 @@ public final class HttpExchanges {
         }
     }
 
-    private Response read(InputStream in) throws IOException, NoResponse {
+    private Response read(InputStream in, boolean headRequest) throws IOException, NoResponse {
         String statusLine;
         try {
             statusLine = line(in, true);
@@ -186,7 +186,8 @@ public final class HttpExchanges {
         Response shell = new Response(status, parts.length > 2 ? parts[2] : "", headers, new byte[0]);
         byte[] body;
         try {
-            body = body(in, shell);
+            // A response to HEAD has no body, whatever its Content-Length says (RFC 9110, 9.3.2).
+            body = headRequest ? new byte[0] : body(in, shell);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
         }
