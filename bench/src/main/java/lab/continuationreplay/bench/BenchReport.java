@@ -15,7 +15,7 @@ import lab.continuationreplay.history.Format;
 public final class BenchReport {
     /** The benchmarks of the issue, in its order. */
     public static final List<String> BENCHMARKS = List.of("guard_overhead", "ledger_throughput", "bridge_round_trip",
-            "fingerprint", "matrix_wall_time", "memory");
+            "fingerprint", "matrix_wall_time", "memory", "http_vs_stdio");
 
     private BenchReport() {}
 

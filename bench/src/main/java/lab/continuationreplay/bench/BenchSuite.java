@@ -8,7 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Runs the six benchmarks one after another in one process, on one machine, and assembles {@code bench.json}. */
+/** Runs the benchmarks one after another in one process, on one machine, and assembles {@code bench.json}. */
 public final class BenchSuite {
     private BenchSuite() {}
 
@@ -25,6 +25,10 @@ public final class BenchSuite {
         durations.put("guard_overhead", seconds(t));
         results.put("memory", MemoryBench.of(guard.peakRssMib()));
         durations.put("memory", 0.0);
+
+        t = System.nanoTime();
+        results.put("http_vs_stdio", HttpVsStdioBench.run(plan, progress));
+        durations.put("http_vs_stdio", seconds(t));
 
         t = System.nanoTime();
         results.put("ledger_throughput", LedgerThroughputBench.run(plan, progress));

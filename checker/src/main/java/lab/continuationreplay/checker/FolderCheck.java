@@ -26,10 +26,10 @@ public final class FolderCheck {
         return verdicts;
     }
 
-    /** The attempt folders present: java, typescript, then cross-* and client-* by name. */
+    /** The attempt folders present: java, typescript, java-http, typescript-http, then http-cases-*, cross-* and client-* by name. */
     public static List<String> attempts(Path folder) throws IOException {
         List<String> names = new ArrayList<>();
-        for (String sdk : List.of("java", "typescript")) {
+        for (String sdk : List.of("java", "typescript", "java" + Layout.HTTP_SUFFIX, "typescript" + Layout.HTTP_SUFFIX)) {
             if (Files.isDirectory(folder.resolve(sdk))) {
                 names.add(sdk);
             }
@@ -37,7 +37,10 @@ public final class FolderCheck {
         if (Files.isDirectory(folder)) {
             try (Stream<Path> entries = Files.list(folder)) {
                 entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                        .filter(n -> n.startsWith(Layout.CROSS_PREFIX) || n.startsWith(Layout.CLIENT_PREFIX)).sorted()
+                        .filter(n -> n.startsWith(Layout.HTTP_CASES_PREFIX) || n.startsWith(Layout.CROSS_PREFIX)
+                                || n.startsWith(Layout.CLIENT_PREFIX))
+                        .sorted(java.util.Comparator.comparing((String n) -> n.startsWith(Layout.HTTP_CASES_PREFIX) ? 0
+                                : n.startsWith(Layout.CROSS_PREFIX) ? 1 : 2).thenComparing(n -> n))
                         .forEach(names::add);
             }
         }

@@ -50,6 +50,9 @@ import picocli.CommandLine.Option;
                     + " OUT/runtimes.md compares the cells."
         })
 final class MatrixCommand implements Callable<Integer> {
+    /** The width of the first column of the summary lines: the longest attempt name, at least 10. */
+    private String column = "%-10s";
+
     @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
     Path out;
 
@@ -156,6 +159,10 @@ final class MatrixCommand implements Callable<Integer> {
                     }));
                 }
             }
+            int width = java.util.stream.Stream.of(sdkRuns.keySet(), crossRuns.keySet(), httpCaseRuns.keySet())
+                    .flatMap(java.util.Collection::stream).mapToInt(n -> n.startsWith("cross-") ? n.length() - 6 : n.length())
+                    .max().orElse(0);
+            column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
                 MatrixRunner.runControls(folder, home);
                 return ControlsCheck.deriveAndWrite(folder);
@@ -164,21 +171,21 @@ final class MatrixCommand implements Callable<Integer> {
                 Verdict verdict = Jobs.result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-22s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
+                lines.add(String.format(column + " requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
                         verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
             for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
                 Verdict verdict = Jobs.result(run.getValue());
                 crossCells.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-22s recovery across SDKs: %s", run.getKey().substring("cross-".length()),
+                lines.add(String.format(column + " recovery across SDKs: %s", run.getKey().substring("cross-".length()),
                         verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
             }
             for (Map.Entry<String, Future<Verdict>> run : httpCaseRuns.entrySet()) {
                 Verdict verdict = Jobs.result(run.getValue());
                 httpCaseRecords.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-22s HTTP-only cases: %d/%d passed; checker: %s", run.getKey(), verdict.passed(),
+                lines.add(String.format(column + " HTTP-only cases: %d/%d passed; checker: %s", run.getKey(), verdict.passed(),
                         verdict.requested(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
             controls = Jobs.result(controlRun);
@@ -186,7 +193,7 @@ final class MatrixCommand implements Callable<Integer> {
             pool.shutdownNow();
         }
         ok &= controls.allWitnessed();
-        lines.add(String.format("%-22s duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
+        lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
         JsonNode vectors = vectorTable(home);
@@ -200,9 +207,9 @@ final class MatrixCommand implements Callable<Integer> {
         Streams.stdout().println();
         lines.forEach(Streams.stdout()::println);
         if (records.size() > 1) {
-            Streams.stdout().println("outcomes   " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
+            Streams.stdout().println(String.format(column, "outcomes") + " " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
         }
-        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().println(String.format(column, "evidence") + " " + folder);
         Streams.stdout().flush();
         PhaseTimes.writeIfAsked();
         return ok ? 0 : 1;

@@ -54,7 +54,7 @@ final class VerifyCommand implements Callable<Integer> {
             ok &= verdict.ok();
         }
         if (verdicts.isEmpty()) {
-            throw new IllegalArgumentException(folder + " holds no java/, typescript/, cross-*/ or client-*/ attempt (nor runtime cells with one)");
+            throw new IllegalArgumentException(folder + " holds no java/, typescript/, java-http/, typescript-http/, http-cases-*/, cross-*/ or client-*/ attempt (nor runtime cells with one)");
         }
         report.put("ok", ok);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));

@@ -28,9 +28,6 @@ import lab.continuationreplay.history.Transcript;
  * the transcript: the {@code Authorization} value is replaced by the name of the token's principal.
  */
 public final class HttpExchanges {
-    /** The longest response head the lab reads; a server that sends more is broken. */
-    private static final int MAX_HEAD = 64 * 1024;
-
     /** What came back: the status and headers as received, and the body as delivered (chunked encoding removed). */
     public record Response(int status, String reason, List<Header> headers, byte[] body) {
         public String header(String name) {
@@ -155,7 +152,7 @@ public final class HttpExchanges {
     private Response read(InputStream in, boolean headRequest) throws IOException, NoResponse {
         String statusLine;
         try {
-            statusLine = line(in, true);
+            statusLine = HttpMessages.line(in);
         } catch (EOFException e) {
             throw new NoResponse("closed before a response", name);
         } catch (java.net.SocketException e) {
@@ -165,103 +162,24 @@ public final class HttpExchanges {
         if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
             throw new NoResponse("not an HTTP response: " + (statusLine.length() > 80 ? statusLine.substring(0, 80) : statusLine), name);
         }
-        List<Header> headers = new ArrayList<>();
-        int headBytes = statusLine.length();
+        int status = Integer.parseInt(parts[1]);
+        List<Header> headers;
+        byte[] body;
         try {
-            for (String line = line(in, false); !line.isEmpty(); line = line(in, false)) {
-                headBytes += line.length();
-                if (headBytes > MAX_HEAD) {
-                    throw new NoResponse("a response head over " + MAX_HEAD + " bytes", name);
-                }
-                int colon = line.indexOf(':');
-                if (colon <= 0) {
-                    throw new NoResponse("a response header without a name: " + line, name);
-                }
-                headers.add(new Header(line.substring(0, colon).trim(), line.substring(colon + 1).trim()));
-            }
+            headers = HttpMessages.headers(in);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response head", name);
         }
-        int status = Integer.parseInt(parts[1]);
-        Response shell = new Response(status, parts.length > 2 ? parts[2] : "", headers, new byte[0]);
-        byte[] body;
         try {
             // A response to HEAD has no body, whatever its Content-Length says (RFC 9110, 9.3.2).
-            body = headRequest ? new byte[0] : body(in, shell);
+            body = headRequest || status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, headers, true);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
         }
-        return new Response(status, shell.reason(), List.copyOf(headers), body);
-    }
-
-    private static byte[] body(InputStream in, Response head) throws IOException {
-        String encoding = head.header("Transfer-Encoding");
-        if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")) {
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            while (true) {
-                String size = line(in, false);
-                int semicolon = size.indexOf(';');
-                int length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).trim(), 16);
-                if (length == 0) {
-                    while (!line(in, false).isEmpty()) {
-                        // trailers: none expected, none kept
-                    }
-                    return body.toByteArray();
-                }
-                body.write(exactly(in, length));
-                line(in, false);
-            }
-        }
-        String length = head.header("Content-Length");
-        if (length != null) {
-            return exactly(in, Integer.parseInt(length.trim()));
-        }
-        if (head.status() == 204 || head.status() == 304) {
-            return new byte[0];
-        }
-        return in.readAllBytes(); // Connection: close: the body ends with the connection
-    }
-
-    private static byte[] exactly(InputStream in, int length) throws IOException {
-        byte[] bytes = in.readNBytes(length);
-        if (bytes.length != length) {
-            throw new EOFException();
-        }
-        return bytes;
-    }
-
-    /** A line ended by CRLF (or a bare LF), without it; EOF before any byte of the first line is {@link EOFException}. */
-    private static String line(InputStream in, boolean first) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int b = in.read(); ; b = in.read()) {
-            if (b < 0) {
-                throw new EOFException(first && line.size() == 0 ? "closed" : "closed mid-line");
-            }
-            if (b == '\n') {
-                break;
-            }
-            line.write(b);
-            if (line.size() > MAX_HEAD) {
-                throw new IOException("a line over " + MAX_HEAD + " bytes");
-            }
-        }
-        byte[] bytes = line.toByteArray();
-        int end = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
-        return new String(bytes, 0, end, StandardCharsets.ISO_8859_1);
+        return new Response(status, parts.length > 2 ? parts[2] : "", List.copyOf(headers), body);
     }
 
     private List<Header> redacted(List<Header> headers) {
-        return headers.stream().map(h -> h.name().equalsIgnoreCase("Authorization") ? new Header(h.name(), redact(h.value())) : h)
-                .toList();
-    }
-
-    /** {@code Bearer [token of alice]}, or only the shape of a value the lab did not issue. */
-    String redact(String value) {
-        int space = value.indexOf(' ');
-        String scheme = space < 0 ? "" : value.substring(0, space);
-        String credential = space < 0 ? value : value.substring(space + 1);
-        String principal = principalsByToken.get(credential);
-        String shown = principal != null ? "[token of " + principal + "]" : "[redacted, " + credential.length() + " characters]";
-        return scheme.isEmpty() ? shown : scheme + " " + shown;
+        return HttpMessages.redacted(headers, principalsByToken);
     }
 }

@@ -1,0 +1,40 @@
+package lab.continuationreplay.core.relay;
+
+import java.time.Duration;
+import lab.continuationreplay.history.HttpHead;
+
+/**
+ * What {@link HttpRelay} does with one exchange, decided when the request has arrived whole and before it goes on.
+ * The relay's only seam: the recording relay of {@code lab clients} forwards everything or drops one reply; the fault
+ * lab's cutting proxy draws from a seeded plan.
+ */
+@FunctionalInterface
+public interface ExchangePlan {
+    /** The action for exchange {@code exchange} (from 1 within the relay), given the request as the client sent it. */
+    Action decide(int exchange, HttpHead request, byte[] body);
+
+    /** What happens to one exchange. */
+    sealed interface Action permits Forward, DropResponse, ResetMidResponse, Delay, Duplicate {}
+
+    /** Forward the request and the response unchanged. */
+    record Forward() implements Action {}
+
+    /** Forward the request; the server answers, but the relay closes the client's connection without the response. */
+    record DropResponse() implements Action {}
+
+    /** Forward the request; send the client the first half of the response's bytes, then reset the connection. */
+    record ResetMidResponse() implements Action {}
+
+    /** Hold the request for {@code delay} before forwarding it (a slow network); the response is unchanged. */
+    record Delay(Duration delay) implements Action {}
+
+    /** Send the request to the server twice, one after the other (a retrying middlebox); the client gets the second response. */
+    record Duplicate() implements Action {}
+
+    Action FORWARD = new Forward();
+
+    /** Forwards every exchange unchanged. */
+    static ExchangePlan forwardAll() {
+        return (exchange, request, body) -> FORWARD;
+    }
+}

@@ -1,0 +1,272 @@
+package lab.continuationreplay.core.relay;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import lab.continuationreplay.history.HttpHead;
+import lab.continuationreplay.history.HttpHead.Header;
+import lab.continuationreplay.history.Transcript;
+import lab.continuationreplay.core.wire.HttpMessages;
+
+/**
+ * A recording HTTP/1.1 relay in front of one loopback MCP server: clients (the SDK clients of {@code lab clients}, the
+ * fault lab's traffic) talk to {@link #endpoint()}; each request is read whole, handed to the {@link ExchangePlan},
+ * and sent to the server on a connection of its own. The transcript holds every exchange as the server saw it
+ * (request and response, tokens redacted), so the checker reads an HTTP relay's transcript exactly as it reads the
+ * runner's; what the relay did to an exchange on the way back (a dropped or cut response) goes to the relay log, as
+ * the stdio relay's dropped replies do. Keeps client connections alive as HTTP/1.1 expects, so a client library
+ * meets a lost reply on the connection it reuses.
+ */
+public final class HttpRelay implements AutoCloseable {
+    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "transfer-encoding", "content-length",
+            "te", "trailer", "upgrade", "proxy-connection");
+
+    /** One thing the relay did that the client did not see as the server meant it. */
+    public record Event(int exchange, String action, String detail) {}
+
+    private final URI upstream;
+    private final Transcript transcript;
+    private final ExchangePlan plan;
+    private final Duration readTimeout;
+    private final Map<String, String> principalsByToken;
+    private final ServerSocket listener;
+    private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "http-relay");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger exchanges = new AtomicInteger();
+    private final AtomicInteger connectionCount = new AtomicInteger();
+    private volatile boolean closed;
+
+    private HttpRelay(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
+            Map<String, String> principalsByToken) throws IOException {
+        this.upstream = upstream;
+        this.transcript = transcript;
+        this.plan = plan;
+        this.readTimeout = readTimeout;
+        this.principalsByToken = Map.copyOf(principalsByToken);
+        this.listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /**
+     * Listens on a free loopback port in front of {@code upstream} (a loopback {@code http://} URL).
+     *
+     * @param principalsByToken the run's tokens, so the transcript names each by its principal
+     */
+    public static HttpRelay start(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
+            Map<String, String> principalsByToken) throws IOException {
+        if (!"http".equals(upstream.getScheme()) || !"127.0.0.1".equals(upstream.getHost())) {
+            throw new IllegalArgumentException("the relay forwards to 127.0.0.1 only, not " + upstream);
+        }
+        return new HttpRelay(upstream, transcript, plan, readTimeout, principalsByToken);
+    }
+
+    /** Where clients connect: {@code http://127.0.0.1:PORT} plus the upstream's path. */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + listener.getLocalPort() + upstream.getRawPath());
+    }
+
+    /** What the relay did to exchanges, in the order it did it. */
+    public List<Event> events() {
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket client = listener.accept();
+                open.add(client);
+                int connection = connectionCount.incrementAndGet();
+                connections.execute(() -> serve(client, connection));
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    private void serve(Socket client, int connection) {
+        try (client) {
+            client.setSoTimeout((int) readTimeout.toMillis());
+            client.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(client.getInputStream());
+            OutputStream out = client.getOutputStream();
+            while (!closed) {
+                Request request = readRequest(in);
+                if (request == null) {
+                    return; // the client closed its connection between requests
+                }
+                int exchange = exchanges.incrementAndGet();
+                HttpHead head = HttpHead.request(exchange, connection, request.line(), redacted(request.headers()));
+                ExchangePlan.Action action = plan.decide(exchange, head, request.body());
+                if (action instanceof ExchangePlan.Delay delay) {
+                    events.add(new Event(exchange, "delay", delay.delay().toMillis() + " ms"));
+                    Thread.sleep(delay.delay().toMillis());
+                }
+                Upstream answer = forward(exchange, connection, request, head);
+                if (action instanceof ExchangePlan.Duplicate) {
+                    events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
+                    answer = forward(exchanges.incrementAndGet(), connection, request,
+                            HttpHead.request(exchanges.get(), connection, request.line(), redacted(request.headers())));
+                }
+                if (answer == null) {
+                    return; // no response from the server: the client's connection ends without one too
+                }
+                if (action instanceof ExchangePlan.DropResponse) {
+                    events.add(new Event(exchange, "drop_response", "closed the client's connection without the "
+                            + answer.status() + " response"));
+                    return;
+                }
+                byte[] bytes = answer.bytes(request.keepAlive());
+                if (action instanceof ExchangePlan.ResetMidResponse) {
+                    events.add(new Event(exchange, "reset_mid_response", "sent " + bytes.length / 2 + " of " + bytes.length
+                            + " bytes, then reset"));
+                    out.write(bytes, 0, bytes.length / 2);
+                    out.flush();
+                    client.setSoLinger(true, 0);
+                    return;
+                }
+                out.write(bytes);
+                out.flush();
+                if (!request.keepAlive()) {
+                    return;
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the client went away or stalled; its connection ends here
+        } finally {
+            open.remove(client);
+        }
+    }
+
+    /** The server's response, recorded; null (and a no-response record) when none came. */
+    private Upstream forward(int exchange, int connection, Request request, HttpHead head) {
+        transcript.request(head, request.body());
+        List<Header> headers = new ArrayList<>();
+        for (Header header : request.headers()) {
+            if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
+                headers.add(header);
+            }
+        }
+        headers.add(new Header("Content-Length", Integer.toString(request.body().length)));
+        headers.add(new Header("Connection", "close"));
+        try (Socket server = new Socket()) {
+            server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstream.getPort()), (int) readTimeout.toMillis());
+            server.setSoTimeout((int) readTimeout.toMillis());
+            OutputStream out = server.getOutputStream();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            bytes.writeBytes((request.line() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            for (Header header : headers) {
+                bytes.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            }
+            bytes.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            bytes.writeBytes(request.body());
+            out.write(bytes.toByteArray());
+            out.flush();
+            InputStream in = new BufferedInputStream(server.getInputStream());
+            String status;
+            try {
+                status = HttpMessages.line(in);
+            } catch (EOFException e) {
+                transcript.noResponse(HttpHead.noResponse(exchange, connection, "closed before a response"));
+                return null;
+            }
+            String[] parts = status.split(" ", 3);
+            List<Header> responseHeaders = HttpMessages.headers(in);
+            int code = Integer.parseInt(parts[1]);
+            byte[] body = code == 204 || code == 304 ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+            transcript.response(HttpHead.response(exchange, connection, code, responseHeaders), body);
+            return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, body);
+        } catch (IOException | RuntimeException e) {
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, "no response: " + e.getMessage()));
+            return null;
+        }
+    }
+
+    private record Request(String line, List<Header> headers, byte[] body, boolean keepAlive) {}
+
+    private record Upstream(int status, String reason, List<Header> headers, byte[] body) {
+        /** The response for the client, de-chunked with a length, and the connection kept or closed as the client asked. */
+        byte[] bytes(boolean keepAlive) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes(("HTTP/1.1 " + status + " " + reason + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            for (Header header : headers) {
+                if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
+                    out.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                }
+            }
+            out.writeBytes(("Content-Length: " + body.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.writeBytes(("Connection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.writeBytes(body);
+            return out.toByteArray();
+        }
+    }
+
+    /** The next request on a client connection, or null when the client closed it before sending one. */
+    private static Request readRequest(InputStream in) throws IOException {
+        String line;
+        try {
+            line = HttpMessages.line(in);
+            while (line.isEmpty()) {
+                line = HttpMessages.line(in); // a stray CRLF between requests is allowed
+            }
+        } catch (EOFException e) {
+            return null;
+        }
+        List<Header> headers = HttpMessages.headers(in);
+        byte[] body = HttpMessages.body(in, headers, false);
+        boolean http10 = line.endsWith("HTTP/1.0");
+        String connection = String.valueOf(HttpMessages.value(headers, "Connection")).toLowerCase(Locale.ROOT);
+        boolean keepAlive = http10 ? connection.contains("keep-alive") : !connection.contains("close");
+        return new Request(line, headers, body, keepAlive);
+    }
+
+    private List<Header> redacted(List<Header> headers) {
+        return HttpMessages.redacted(headers, principalsByToken);
+    }
+
+    /** Stops listening and ends every client connection. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+        for (Socket socket : open) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
+        connections.shutdownNow();
+    }
+}
