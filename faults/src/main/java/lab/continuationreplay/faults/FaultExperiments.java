@@ -6,8 +6,9 @@ import java.util.Locale;
 import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.faults.fuzz.HttpFuzzExperiment;
 import lab.continuationreplay.faults.fuzz.WireFuzzExperiment;
+import lab.continuationreplay.faults.proxy.HttpProxyExperiment;
 import lab.continuationreplay.faults.proxy.StdioProxyExperiment;
-//import lab.continuationreplay.faults.stall.StalledClientsExperiment;
+import lab.continuationreplay.faults.stall.StalledClientsExperiment;
 import lab.continuationreplay.faults.token.TokenAttacksExperiment;
 
 /** Every experiment of {@code lab faults}, in the order they run. The secrets scan runs last: it reads what the others wrote. */
@@ -30,12 +31,13 @@ public final class FaultExperiments {
         return List.of(
                 new CutPointsExperiment(),
                 new KillSoakExperiment(),
-                // adversarial inputs: a faulty stdio intermediary, wire fuzzing, requestState attacks
+                // adversarial inputs: faulty intermediaries, wire and HTTP fuzzing, requestState and bearer attacks, stalled clients
                 new StdioProxyExperiment(),
                 new WireFuzzExperiment(),
                 new HttpFuzzExperiment(),
+                new HttpProxyExperiment(),
                 new TokenAttacksExperiment(),
-                //STALL new StalledClientsExperiment(),
+                new StalledClientsExperiment(),
                 new StorageFaultsExperiment(),
                 new SecretsScanExperiment());
     }
