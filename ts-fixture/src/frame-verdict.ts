@@ -113,3 +113,33 @@ function unknownMembersCut(bytes: Buffer, text: string, members: readonly Member
   const kept = members.filter((m) => REQUEST_MEMBERS.has(m.name)).map((m) => text.slice(m.start, m.end));
   return { kind: 'forward', line: Buffer.from(`{${kept.join(',')}}`, 'utf8') };
 }
+
+export type BodyVerdict =
+  | { readonly kind: 'pass'; readonly message: Record<string, unknown> }
+  | { readonly kind: 'refuse'; readonly line: string };
+
+/**
+ * The HTTP mode's gate for one request body: the rules the Java server's HTTP gate applies (GateServlet), answered with
+ * this gate's lines. Strict UTF-8 and exactly one JSON value, else `-32700`; an object, else `-32600` without id;
+ * `"jsonrpc"` exactly `"2.0"` (the last such member, as JSON.parse keeps it), else `-32600` with the id when it is a
+ * valid one. The rest of judgeFrame stays with stdio: the Java server's HTTP gate does not apply it either, and over
+ * HTTP the SDK answers what it cannot take (400) instead of dropping it without a word as its stdio transport does.
+ * The parsed message is handed on, so the SDK gets exactly the value that was checked.
+ */
+export function judgeHttpBody(bytes: Buffer): BodyVerdict {
+  let text: string;
+  let message: unknown;
+  try {
+    text = decoder.decode(bytes);
+    message = JSON.parse(text);
+  } catch {
+    return { kind: 'refuse', line: PARSE_ERROR };
+  }
+  if (!isObject(message)) return { kind: 'refuse', line: INVALID_REQUEST };
+  if (message['jsonrpc'] !== '2.0') {
+    const idMember = lastMember(topLevelMembers(text), 'id');
+    const id = idMember === undefined ? undefined : validId(idMember.value);
+    return { kind: 'refuse', line: errorLine(id, -32600, 'Invalid Request') };
+  }
+  return { kind: 'pass', message };
+}

@@ -2,7 +2,8 @@
  * HTTP mode of the guarded fixture (`--http PORT`): the same tools over Streamable HTTP at
  * http://127.0.0.1:PORT/mcp, with the SDK's createMcpHandler mounted through toNodeHandler. Everything the SDK leaves
  * to the embedding happens here, before the SDK sees a request: loopback Host/Origin, the bearer principal, the body
- * limit, the read timeout and the in-flight limit. A refused request never reaches a handler, so it has no effect.
+ * limit, the strict body rules of the Java server's gate, the read timeout and the in-flight limit. A refused request
+ * never reaches a handler, so it has no effect.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { type AuthInfo, createMcpHandler, createRequestStateCodec, McpServer } f
 import type { BearerTokens } from './bearer-tokens.js';
 import { BridgeClient } from './bridge-client.js';
 import { boundRequestStateVerify } from './bound-request-state.js';
+import { judgeHttpBody } from './frame-verdict.js';
 import { registerGuardedTools } from './guarded-tools.js';
 import type { ToolCall } from './tool-call-arguments.js';
 import { FAULT, type HttpFixtureConfig, PRINCIPAL } from './trusted-environment.js';
@@ -139,11 +141,11 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
         const read = await readBody(req);
         if (read === 'too large') return plain(res, 413, 'request body over 4 MiB');
         if (read === 'aborted') return;
-        try {
-          body = JSON.parse(read.toString('utf8'));
-        } catch {
-          return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-        }
+        // The Java server's rules, not a lenient decode: toString('utf8') turned invalid UTF-8 into U+FFFD and the
+        // call went on to have its effect. What is refused here never reaches the SDK.
+        const verdict = judgeHttpBody(read);
+        if (verdict.kind === 'refuse') return jsonLine(res, 400, verdict.line);
+        body = verdict.message;
       }
       const scope: RequestScope = { call: recordedCall(body), closeConnection: () => req.socket.destroy() };
       // The token stays in the process: AuthInfo is handed only to this request's server instance.
@@ -236,7 +238,7 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
   res.end(`${message}\n`);
 }
 
-function json(res: ServerResponse, status: number, value: unknown): void {
+function jsonLine(res: ServerResponse, status: number, line: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
+  res.end(line);
 }

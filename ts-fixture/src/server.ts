@@ -120,10 +120,14 @@ function mainHttp(portText: string | undefined): void {
     port,
   ).then(
     (running) => {
-      process.stderr.write(`serving ${running.url}\n`);
       const stop = (): void => void running.close().then(() => process.exit(0));
+      // Before the URL is out: whoever reads it may send SIGTERM at once, and that must already mean a clean stop.
       process.on('SIGTERM', stop);
       process.on('SIGINT', stop);
+      // The lab finds the server by matching `serving (http://127\.0\.0\.1:[0-9]+/mcp)` in this stderr line: keep
+      // that form. This runs once the socket listens (serveHttp resolves in listen's callback), and on Linux a write
+      // to stderr (a pipe or a file) is synchronous, so the line is out before anything else happens.
+      process.stderr.write(`serving ${running.url}\n`);
     },
     (error: unknown) => {
       log(`cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`);

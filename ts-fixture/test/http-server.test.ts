@@ -1,11 +1,12 @@
 /**
  * The compiled fixture in HTTP mode (`dist/server.js --http 0`) as a child process, reached over real loopback sockets:
  * the MRTR flow, the refusals that must happen before the SDK (401, 403, 413, 503), the principal binding of
- * requestState, concurrent continuations, close-after-commit, and slow clients.
+ * requestState, concurrent continuations, close-after-commit, slow clients, the strict body gate (the Java server's
+ * rules), the ready line and SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,27 @@ class HttpFixture {
     return fetch(await this.url, { method: 'POST', headers, body });
   }
 
+  /** Exactly these body bytes, with the headers of a create_guarded_issue call. */
+  async postBytes(body: Buffer | string): Promise<{ status: number; contentType: string; text: string }> {
+    const response = await fetch(await this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'create_guarded_issue',
+        authorization: `Bearer ${ALICE}`,
+      },
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  }
+
+  get pid(): number {
+    return this.#child.pid!;
+  }
+
   async rpc(method: string, params: Record<string, unknown>, token: string = ALICE): Promise<Record<string, any>> {
     const response = await this.post(method, params, token);
     assert.equal(response.status, 200);
@@ -130,6 +152,50 @@ function raw(url: string, options: { headers: Record<string, string>; body?: str
     if (options.body !== undefined) request.write(options.body);
     request.end();
   });
+}
+
+/** The JSON text of a create_guarded_issue continuation that accepts `body`. */
+function continuationText(id: number, args: Record<string, unknown>, requestState: string, body = 'alpha'): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'create_guarded_issue',
+      arguments: args,
+      inputResponses: { body: { action: 'accept', content: { body } } },
+      requestState,
+      _meta: META,
+    },
+  });
+}
+
+/** The pids of `parent`'s children, with their command lines (Linux /proc). */
+function childrenOf(parent: number): Array<{ pid: number; command: string }> {
+  const children: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) {
+        children.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') });
+      }
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return children;
+}
+
+/** Whether `pid` is still a running process; a zombie has exited, and only waits for a parent to collect it. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function applied(reply: Record<string, any>): Record<string, any> {
@@ -250,6 +316,73 @@ describe('guarded fixture over HTTP', () => {
     assert.deepEqual(status['matchingIds'], [results[0]!['effectId']]);
   });
 
+  test('a body that is not strict UTF-8: 400 -32700 Parse error, and the continuation has no effect', async () => {
+    const args = { operation_id: 'http-utf8', title: 't' };
+    const [head, tail] = continuationText(41, args, await fixture.mint(args), 'alph@').split('@') as [string, string];
+    // A lone 0xFF inside the body's text; a lenient decode would read it as U+FFFD and apply the call.
+    const refused = await fixture.postBytes(Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]));
+    assert.equal(refused.status, 400);
+    assert.match(refused.contentType, /^application\/json/);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+    assert.equal((await fixture.status('http-utf8'))['state'], 'unknown');
+  });
+
+  test('a JSON array body: 400 -32600 Invalid Request without id, and the batched continuation has no effect', async () => {
+    const args = { operation_id: 'http-batch', title: 't' };
+    const refused = await fixture.postBytes(`[${continuationText(42, args, await fixture.mint(args))}]`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}');
+    assert.equal((await fixture.status('http-batch'))['state'], 'unknown');
+  });
+
+  test('two JSON objects one after the other: 400 -32700 Parse error, and neither has an effect', async () => {
+    const args = { operation_id: 'http-two', title: 't' };
+    const one = continuationText(43, args, await fixture.mint(args));
+    for (const body of [`${one}${one}`, `${one}\n${one}`, `${one} {}`]) {
+      const refused = await fixture.postBytes(body);
+      assert.equal(refused.status, 400, body);
+      assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+    }
+    assert.equal((await fixture.status('http-two'))['state'], 'unknown');
+  });
+
+  test('"jsonrpc" missing or not the string "2.0": 400 -32600 with the id, and no effect', async () => {
+    const args = { operation_id: 'http-version', title: 't' };
+    const valid = JSON.parse(continuationText(44, args, await fixture.mint(args))) as Record<string, unknown>;
+    const { jsonrpc: _dropped, ...withoutVersion } = valid;
+    const cases: ReadonlyArray<[string, string]> = [
+      [JSON.stringify(withoutVersion), '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, jsonrpc: 2.0 }), '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, jsonrpc: '1.0', id: 'x-1' }), '{"jsonrpc":"2.0","id":"x-1","error":{"code":-32600,"message":"Invalid Request"}}'],
+      // the last of two members counts, as in JSON.parse and in the Java server
+      [`{"jsonrpc":"2.0",${JSON.stringify(valid).slice(1).replace('"jsonrpc":"2.0"', '"jsonrpc":"2"')}`, '{"jsonrpc":"2.0","id":44,"error":{"code":-32600,"message":"Invalid Request"}}'],
+      // no id (a notification), or one that is no valid JSON-RPC id: none is echoed
+      [JSON.stringify({ method: 'notifications/cancelled', params: {} }), '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}'],
+      [JSON.stringify({ ...withoutVersion, id: 1.5 }), '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}'],
+    ];
+    for (const [body, answer] of cases) {
+      const refused = await fixture.postBytes(body);
+      assert.equal(refused.status, 400, body);
+      assert.equal(refused.text, answer, body);
+    }
+    assert.equal((await fixture.status('http-version'))['state'], 'unknown');
+  });
+
+  test('an empty body: 400 -32700 Parse error', async () => {
+    const refused = await fixture.postBytes('');
+    assert.equal(refused.status, 400);
+    assert.equal(refused.text, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}');
+  });
+
+  test('a valid body still passes the gate: the continuation applies once, byte for byte as sent', async () => {
+    const args = { operation_id: 'http-valid', title: 't' };
+    const body = continuationText(45, args, await fixture.mint(args));
+    const served = await fixture.postBytes(Buffer.from(body, 'utf8'));
+    assert.equal(served.status, 200, served.text);
+    assert.equal(applied(JSON.parse(served.text) as Record<string, any>)['replayed'], false);
+    assert.equal((await fixture.status('http-valid'))['state'], 'applied');
+  });
+
   test('a stalled socket does not block a call, and is cut off after the read timeout', async () => {
     const url = new URL(await fixture.url);
     const stalled: Socket = connect(Number(url.port), '127.0.0.1');
@@ -302,6 +435,38 @@ describe('guarded fixture over HTTP: faults and configuration', () => {
     } finally {
       assert.equal(await fixture.stop(), 0);
     }
+  });
+
+  test('prints one ready line, in the form the lab matches, when its socket already listens', async () => {
+    const fixture = new HttpFixture(environment());
+    try {
+      const url = new URL(await fixture.url);
+      // At once, no retry: a line printed before listening would make this connection fail.
+      const socket = connect(Number(url.port), '127.0.0.1');
+      await new Promise<void>((resolveConnect, reject) => {
+        socket.once('connect', () => resolveConnect());
+        socket.once('error', reject);
+      });
+      socket.destroy();
+      const ready = fixture.stderr.split('\n').filter((line) => /serving (http:\/\/127\.0\.0\.1:[0-9]+\/mcp)/.test(line));
+      assert.deepEqual(ready, [`serving ${url.href}`]);
+    } finally {
+      assert.equal(await fixture.stop(), 0);
+    }
+  });
+
+  test('SIGTERM: exit 0, and no bridge child is left running', { skip: !existsSync('/proc/self/stat') && 'needs /proc' }, async () => {
+    const fixture = new HttpFixture(environment());
+    // One bridge per principal: two children once alice and bob have each made a call.
+    assert.equal((await fixture.status('http-term'))['state'], 'unknown');
+    assert.equal((await fixture.status('http-term', BOB))['state'], 'unknown');
+    const bridges = childrenOf(fixture.pid).filter((child) => child.command.includes('bridge.jar'));
+    assert.equal(bridges.length, 2, JSON.stringify(childrenOf(fixture.pid)));
+    assert.ok(bridges.every((bridge) => running(bridge.pid)));
+    const started = Date.now();
+    assert.equal(await fixture.stop(), 0);
+    assert.ok(Date.now() - started < 5000, `stopped after ${Date.now() - started} ms`);
+    for (const bridge of bridges) assert.equal(running(bridge.pid), false, `bridge ${bridge.pid} outlived the server`);
   });
 
   test('a bad tokens file: one stderr line naming the principal, never the token, exit 2', () => {

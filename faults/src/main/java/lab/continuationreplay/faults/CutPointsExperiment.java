@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
@@ -21,12 +23,26 @@ import lab.continuationreplay.vectors.ExactJson;
 /**
  * A hard exit at each of the four cut points, then recovery by status only. The consumer must end where the rows
  * are: nothing for 71/72, the stored result for 70, a durable first effect that stops it for 73; and a retry of
- * the same continuation afterwards must not add a second effect.
+ * the same continuation afterwards must not add a second effect. Over HTTP also {@code close-after-commit}: the
+ * connection closed without a response after the commit, the server still serving and settling it itself.
  */
 final class CutPointsExperiment implements FaultExperiment {
-    /** A lab fault, the mode it needs, its exit status, and what the rows and the consumer must show afterwards. */
-    private record Cut(String fault, String mode, int exitStatus, long issues, String operationState, EffectState effect,
-            RecoveryAction action, String retry) {}
+    private static final String STILL_SERVING = "still serving";
+
+    /**
+     * A lab fault, the mode it needs, its exit status (null: the server closes the connection and keeps serving), and
+     * what the rows and the consumer must show afterwards.
+     */
+    private record Cut(String fault, String mode, Integer exitStatus, long issues, String operationState, EffectState effect,
+            RecoveryAction action, String retry) {
+        boolean keepsServing() {
+            return exitStatus == null;
+        }
+
+        String operationId() {
+            return "cut-" + (keepsServing() ? "close" : exitStatus);
+        }
+    }
 
     private static final List<Cut> CUTS = List.of(
             new Cut("drop-after-commit", "atomic", 70, 1, "applied", EffectState.APPLIED, RecoveryAction.RETURN_STORED_RESULT, "replayed"),
@@ -34,6 +50,28 @@ final class CutPointsExperiment implements FaultExperiment {
             new Cut("exit-after-issue-insert", "atomic", 72, 0, null, EffectState.UNKNOWN, RecoveryAction.STOP, "created"),
             new Cut("exit-after-partial-first-commit", "partial", 73, 1, "in_progress", EffectState.UNKNOWN, RecoveryAction.STOP,
                     "operation_in_progress"));
+
+    /** HTTP only: the commit, then the connection closed without a response; the same process settles and replays. */
+    private static final Cut CLOSE_AFTER_COMMIT = new Cut("close-after-commit", "atomic", null, 1, "applied", EffectState.APPLIED,
+            RecoveryAction.RETURN_STORED_RESULT, "replayed");
+
+    static List<String> faults(Transport transport) {
+        return cuts(transport).stream().map(Cut::fault).toList();
+    }
+
+    private static List<Cut> cuts(Transport transport) {
+        if (transport == Transport.STDIO) {
+            return CUTS;
+        }
+        List<Cut> all = new ArrayList<>(CUTS);
+        all.add(CLOSE_AFTER_COMMIT);
+        return all;
+    }
+
+    @Override
+    public Set<Transport> transports() {
+        return Set.of(Transport.STDIO, Transport.HTTP);
+    }
 
     @Override
     public String name() {
@@ -55,10 +93,10 @@ final class CutPointsExperiment implements FaultExperiment {
             int matched = 0;
             long duplicates = 0;
             ObjectNode outcomes = ExactJson.mapper().createObjectNode();
-            for (Cut cut : CUTS) {
+            for (Cut cut : cuts(session.transport())) {
                 for (int rep = 1; rep <= repetitions; rep++) {
                     runs++;
-                    Path folder = session.folder(name(), sdk.label(), cut.fault() + "-" + rep);
+                    Path folder = session.folder(name(), session.scope(sdk), cut.fault() + "-" + rep);
                     List<String> problems = new ArrayList<>();
                     String outcome = once(session, sdk, cut, folder, problems);
                     LedgerInvariants rows = LedgerInvariants.of(folder.resolve("store.sqlite3"));
@@ -81,59 +119,70 @@ final class CutPointsExperiment implements FaultExperiment {
     private String once(FaultSession session, ServerKind sdk, Cut cut, Path folder, List<String> problems) throws Exception {
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
-        String operationId = "cut-" + cut.exitStatus();
+        String operationId = cut.operationId();
         ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, cut.mode());
         String state;
         String exit;
-        try (ToolClient faulty = FaultServers.client(session.home(), sdk, settings.withFault(cut.fault()), folder, "faulty")) {
+        ToolClient faulty = FaultServers.client(session, sdk, settings.withFault(cut.fault()), folder, "faulty");
+        ToolClient recovery = null;
+        try {
             state = faulty.roundOne(arguments);
-            exit = lostReply(faulty, arguments, state, sdk);
-        }
-        if (!exit.equals(Integer.toString(cut.exitStatus()))) {
-            problems.add("exit " + exit + ", expected " + cut.exitStatus());
-        }
-        long issuesAfterCut = StoreRows.count(database, "issues");
-        if (issuesAfterCut != cut.issues()) {
-            problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
-        }
-        List<Map<String, Object>> operation = StoreRows.rows(database,
-                "SELECT state, result FROM operations WHERE operation_id = ?", operationId);
-        String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
-        if (!java.util.Objects.equals(rowState, cut.operationState())) {
-            problems.add("operation row state " + rowState + ", expected " + cut.operationState());
-        }
-        String retry;
-        RecoveryState settled;
-        try (ToolClient recovery = FaultServers.client(session.home(), sdk, settings, folder, "recovery")) {
-            settled = StatusRecovery.settle(recovery, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
+            exit = lostReply(faulty, arguments, state, sdk, cut);
+            String expected = cut.keepsServing() ? STILL_SERVING : Integer.toString(cut.exitStatus());
+            if (!exit.equals(expected)) {
+                problems.add("exit " + exit + ", expected " + expected);
+            }
+            long issuesAfterCut = StoreRows.count(database, "issues");
+            if (issuesAfterCut != cut.issues()) {
+                problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
+            }
+            List<Map<String, Object>> operation = StoreRows.rows(database,
+                    "SELECT state, result FROM operations WHERE operation_id = ?", operationId);
+            String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
+            if (!java.util.Objects.equals(rowState, cut.operationState())) {
+                problems.add("operation row state " + rowState + ", expected " + cut.operationState());
+            }
+            // A server that kept serving settles its own lost reply; one that exited is replaced by a fresh one.
+            if (cut.keepsServing()) {
+                recovery = faulty;
+            } else {
+                faulty.close();
+                recovery = FaultServers.client(session, sdk, settings, folder, "recovery");
+            }
+            RecoveryState settled = StatusRecovery.settle(recovery, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
                     new TransportFailure("reply lost at " + cut.fault()));
             Reply again = recovery.commit(arguments, state, "fault body");
-            retry = again.refused() ? again.mechanism()
+            String retry = again.refused() ? again.mechanism()
                     : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
+            if (settled.effect() != cut.effect() || settled.action() != cut.action()) {
+                problems.add("consumer " + settled.effect().wire() + "/" + settled.action() + ", expected "
+                        + cut.effect().wire() + "/" + cut.action());
+            }
+            if (settled.action() == RecoveryAction.RETURN_STORED_RESULT
+                    && !settled.storedResult().equals(operation.isEmpty() ? null : operation.get(0).get("result"))) {
+                problems.add("stored result " + settled.storedResult() + " does not match the row " + operation);
+            }
+            if (settled.freshWriteAuthorized()) {
+                problems.add("recovery authorised a fresh write");
+            }
+            if (!retry.equals(cut.retry())) {
+                problems.add("retry of the same continuation: " + retry + ", expected " + cut.retry());
+            }
+            return (cut.keepsServing() ? "no reply, " + exit : "exit " + exit) + "; rows " + issuesAfterCut + " issue(s), operation "
+                    + rowState + "; consumer " + settled.effect().wire() + ", " + settled.action().wire() + "; retry " + retry;
+        } finally {
+            faulty.close();
+            if (recovery != null && recovery != faulty) {
+                recovery.close();
+            }
         }
-        if (settled.effect() != cut.effect() || settled.action() != cut.action()) {
-            problems.add("consumer " + settled.effect().wire() + "/" + settled.action() + ", expected "
-                    + cut.effect().wire() + "/" + cut.action());
-        }
-        if (settled.action() == RecoveryAction.RETURN_STORED_RESULT
-                && !settled.storedResult().equals(operation.isEmpty() ? null : operation.get(0).get("result"))) {
-            problems.add("stored result " + settled.storedResult() + " does not match the row " + operation);
-        }
-        if (settled.freshWriteAuthorized()) {
-            problems.add("recovery authorised a fresh write");
-        }
-        if (!retry.equals(cut.retry())) {
-            problems.add("retry of the same continuation: " + retry + ", expected " + cut.retry());
-        }
-        return "exit " + exit + "; rows " + issuesAfterCut + " issue(s), operation " + rowState + "; consumer "
-                + settled.effect().wire() + ", " + settled.action().wire() + "; retry " + retry;
     }
 
     /**
      * The continuation whose reply the fault loses. Java exits at every cut; the TypeScript fixture exits at 70 (it
      * drops its own reply) and survives 71–73, which kill its bridge child and fail the call with the child's status.
      */
-    private static String lostReply(ToolClient faulty, ObjectNode arguments, String state, ServerKind sdk) throws Exception {
+    private static String lostReply(ToolClient faulty, ObjectNode arguments, String state, ServerKind sdk, Cut cut) throws Exception {
         try {
             Reply reply = faulty.commit(arguments, state, "fault body");
             String text = reply.refusalText();
@@ -143,6 +192,9 @@ final class CutPointsExperiment implements FaultExperiment {
             }
             return "none (a terminal reply arrived: " + reply.raw() + ")";
         } catch (TransportFailure lost) {
+            if (cut.keepsServing()) {
+                return faulty.isAlive() ? STILL_SERVING : "exited " + faulty.process().exitStatus();
+            }
             return Integer.toString(faulty.process().awaitExit(java.time.Duration.ofSeconds(15)));
         }
     }

@@ -1,5 +1,8 @@
 package lab.continuationreplay.faults;
 
+import java.util.Set;
+import lab.continuationreplay.core.servers.Transport;
+
 /**
  * One experiment of {@code lab faults}: it provokes one family of faults against real server processes, checks its
  * invariants from the wire and the SQLite rows, and reports figures. An experiment never throws for a violated
@@ -12,5 +15,19 @@ public interface FaultExperiment {
     /** One line for the table: what is provoked and what must hold. */
     String title();
 
+    /** Runs over {@link FaultSession#transport()}, one of {@link #transports()}. */
     ExperimentReport run(FaultSession session) throws Exception;
+
+    /** The transports this experiment can run over; the run picks those chosen with {@code --transport}. */
+    default Set<Transport> transports() {
+        return Set.of(Transport.STDIO);
+    }
+
+    /**
+     * True for an experiment that runs once, after every other one, whatever the transports (the secrets scan: it
+     * reads what all the others wrote).
+     */
+    default boolean runsOnceAtTheEnd() {
+        return false;
+    }
 }

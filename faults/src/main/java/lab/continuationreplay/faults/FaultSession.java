@@ -6,15 +6,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 
 /**
  * What every experiment of one {@code lab faults} run shares: the built repository, the output folder, the size
- * (quick or full), the seed that makes random choices reproducible, and the SDKs under test.
+ * (quick or full), the seed that makes random choices reproducible, the SDKs under test, the transports chosen, the
+ * one the current experiment runs over, and the run's bearer tokens (HTTP only; null when no HTTP is chosen).
  */
-public record FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress) {
+public record FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress,
+        List<Transport> transports, Transport transport, BearerCredentials credentials) {
     public FaultSession {
         sdks = List.copyOf(sdks);
+        transports = List.copyOf(transports);
+        if (transports.contains(Transport.HTTP) && credentials == null) {
+            throw new IllegalArgumentException("a fault run over HTTP needs bearer credentials");
+        }
+    }
+
+    /** A stdio-only session. */
+    public FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress) {
+        this(home, out, quick, seed, sdks, progress, List.of(Transport.STDIO), Transport.STDIO, null);
+    }
+
+    /** The same session with the experiments that follow running over {@code next}. */
+    public FaultSession over(Transport next) {
+        return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials);
+    }
+
+    /**
+     * The evidence folder name of one SDK over the current transport: {@code java} over stdio, {@code java-http} over
+     * HTTP, so an experiment that runs over both keeps the two apart.
+     */
+    public String scope(ServerKind sdk) {
+        return transport.attempt(sdk.label());
     }
 
     /** A fresh folder for one experiment's evidence (transcripts, databases), e.g. {@code OUT/kill-soak/java}. */
@@ -26,9 +52,13 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
         return Files.createDirectories(folder);
     }
 
-    /** A random source for one experiment, derived from the run's seed and the experiment's name. */
+    /**
+     * A random source for one experiment, derived from the run's seed and the experiment's name (over HTTP, the name
+     * and the transport, so the two transports of one experiment do not draw the same choices).
+     */
     public Random random(String experiment) {
-        return new Random(seed ^ (experiment.hashCode() * 0x9E3779B97F4A7C15L));
+        String key = transport == Transport.STDIO ? experiment : experiment + "@" + transport.label();
+        return new Random(seed ^ (key.hashCode() * 0x9E3779B97F4A7C15L));
     }
 
     /** {@code full} in a full run, {@code quick} in a quick one. */

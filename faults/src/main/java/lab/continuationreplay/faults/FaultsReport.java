@@ -12,7 +12,7 @@ import java.util.Map;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
-/** Writes {@code faults.json} (every figure) and {@code FAULTS.md} (one table row per experiment and scope). */
+/** Writes {@code faults.json} (every figure) and {@code FAULTS.md} (one table row per experiment, transport and scope). */
 public final class FaultsReport {
     public static final String JSON = "faults.json";
     public static final String MARKDOWN = "FAULTS.md";
@@ -25,17 +25,22 @@ public final class FaultsReport {
         root.put("seed", session.seed());
         ArrayNode sdks = root.putArray("sdks");
         session.sdks().forEach(sdk -> sdks.add(sdk.label()));
+        ArrayNode transports = root.putArray("transports");
+        session.transports().forEach(t -> transports.add(t.label()));
         root.put("passed", reports.stream().allMatch(ExperimentReport::passed));
         ArrayNode experiments = root.putArray("experiments");
         for (ExperimentReport report : reports) {
             ObjectNode node = experiments.addObject();
             node.put("name", report.name());
             node.put("title", report.title());
+            node.put("transport", report.transport());
             node.put("passed", report.passed());
             node.put("millis", report.millis());
             node.set("figures", report.figures());
             ArrayNode findings = node.putArray("findings");
             report.findings().forEach(findings::add);
+            ArrayNode observations = node.putArray("observations");
+            report.observations().forEach(observations::add);
         }
         return root;
     }
@@ -47,23 +52,49 @@ public final class FaultsReport {
 
     public static String markdown(JsonNode json) {
         StringBuilder md = new StringBuilder("# Fault lab\n\n");
-        md.append(json.path("quick").asBoolean() ? "Quick run" : "Full run").append(", seed ").append(json.path("seed").asLong())
-                .append(". Overall: **").append(json.path("passed").asBoolean() ? "pass" : "FAIL").append("**.\n\n");
+        md.append(json.path("quick").asBoolean() ? "Quick run" : "Full run").append(", seed ").append(json.path("seed").asLong());
+        if (json.has("transports")) {
+            List<String> transports = new ArrayList<>();
+            json.path("transports").forEach(t -> transports.add(t.asText()));
+            md.append(", over ").append(String.join(" and ", transports));
+        }
+        md.append(". Overall: **").append(json.path("passed").asBoolean() ? "pass" : "FAIL").append("**.\n\n");
         md.append(table(json));
         for (JsonNode experiment : json.path("experiments")) {
+            String heading = experiment.path("name").asText() + over(experiment);
             if (experiment.path("findings").size() > 0) {
-                md.append("\n## ").append(experiment.path("name").asText()).append(": findings\n\n");
+                md.append("\n## ").append(heading).append(": findings\n\n");
                 experiment.path("findings").forEach(f -> md.append("- ").append(f.asText()).append('\n'));
             }
+            if (experiment.path("observations").size() > 0) {
+                md.append("\n## ").append(heading).append(": observations\n\n");
+                experiment.path("observations").forEach(f -> md.append("- ").append(f.asText()).append('\n'));
+            }
+            experiment.path("figures").fields().forEachRemaining(scope -> scope.getValue().fields().forEachRemaining(f -> {
+                if (f.getValue().isObject()) {
+                    md.append("\n### ").append(heading).append(", ").append(scope.getKey()).append(": ").append(f.getKey())
+                            .append("\n\n| ").append(f.getKey()).append(" | value |\n|---|---|\n");
+                    f.getValue().fields().forEachRemaining(e -> md.append("| ").append(e.getKey()).append(" | ")
+                            .append(scalar(e.getValue()).replace("|", "\\|")).append(" |\n"));
+                }
+            }));
         }
         return md.toString();
     }
 
-    /** The table alone, also what {@code lab faults} prints on stdout. */
+    private static String over(JsonNode experiment) {
+        return experiment.has("transport") ? " (" + experiment.path("transport").asText() + ")" : "";
+    }
+
+    /**
+     * The table alone, also what {@code lab faults} prints on stdout. A figure that is itself an object (statuses by
+     * fuzz class, say) is too wide for a cell: the cell counts its entries and FAULTS.md lists them below the table.
+     */
     public static String table(JsonNode json) {
-        StringBuilder md = new StringBuilder("| experiment | scope | verdict | figures |\n|---|---|---|---|\n");
+        StringBuilder md = new StringBuilder("| experiment | transport | scope | verdict | figures |\n|---|---|---|---|---|\n");
         for (JsonNode experiment : json.path("experiments")) {
             String verdict = experiment.path("passed").asBoolean() ? "pass" : "FAIL";
+            String transport = experiment.path("transport").asText("stdio");
             List<Map.Entry<String, JsonNode>> scopes = new ArrayList<>();
             List<String> flat = new ArrayList<>();
             experiment.path("figures").fields().forEachRemaining(e -> {
@@ -74,19 +105,20 @@ public final class FaultsReport {
                 }
             });
             if (!flat.isEmpty() || scopes.isEmpty()) {
-                md.append(row(experiment.path("name").asText(), "all", verdict, String.join(", ", flat)));
+                md.append(row(experiment.path("name").asText(), transport, "all", verdict, String.join(", ", flat)));
             }
             for (Map.Entry<String, JsonNode> scope : scopes) {
                 List<String> parts = new ArrayList<>();
-                scope.getValue().fields().forEachRemaining(f -> parts.add(f.getKey() + " " + scalar(f.getValue())));
-                md.append(row(experiment.path("name").asText(), scope.getKey(), verdict, String.join(", ", parts)));
+                scope.getValue().fields().forEachRemaining(f -> parts.add(f.getKey() + " "
+                        + (f.getValue().isObject() ? "(" + f.getValue().size() + " entries, see FAULTS.md)" : scalar(f.getValue()))));
+                md.append(row(experiment.path("name").asText(), transport, scope.getKey(), verdict, String.join(", ", parts)));
             }
         }
         return md.toString();
     }
 
-    private static String row(String name, String scope, String verdict, String figures) {
-        return "| " + name + " | " + scope + " | " + verdict + " | " + figures.replace("|", "\\|") + " |\n";
+    private static String row(String name, String transport, String scope, String verdict, String figures) {
+        return "| " + name + " | " + transport + " | " + scope + " | " + verdict + " | " + figures.replace("|", "\\|") + " |\n";
     }
 
     private static String scalar(JsonNode value) {

@@ -38,6 +38,11 @@ final class KillSoakExperiment implements FaultExperiment {
     }
 
     @Override
+    public java.util.Set<lab.continuationreplay.core.servers.Transport> transports() {
+        return java.util.Set.of(lab.continuationreplay.core.servers.Transport.STDIO, lab.continuationreplay.core.servers.Transport.HTTP);
+    }
+
+    @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
@@ -48,7 +53,7 @@ final class KillSoakExperiment implements FaultExperiment {
     }
 
     private ObjectNode soak(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
-        Path folder = session.folder(name(), sdk.label());
+        Path folder = session.folder(name(), session.scope(sdk));
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         int operations = session.size(40, 300);
@@ -127,6 +132,7 @@ final class KillSoakExperiment implements FaultExperiment {
                 return server.ready(killer).roundOne(arguments);
             } catch (TransportFailure | IllegalStateException e) {
                 last = e;
+                backOff(attempt);
             }
         }
         throw new IllegalStateException("round one never answered in " + ATTEMPTS + " attempts", last);
@@ -140,9 +146,18 @@ final class KillSoakExperiment implements FaultExperiment {
                 return StatusRecovery.settle(server.ready(killer), identity, new TransportFailure("reply lost to a kill"));
             } catch (TransportFailure | IllegalStateException e) {
                 last = e;
+                backOff(attempt);
             }
         }
         throw new IllegalStateException("status of " + identity.operationId() + " never answered", last);
+    }
+
+    /**
+     * A short pause before asking again. Over HTTP a killed server refuses connections at once, sooner than the JVM
+     * notices that the process has ended; without a pause the attempts would all be spent in those milliseconds.
+     */
+    private static void backOff(int attempt) throws InterruptedException {
+        Thread.sleep(Math.min(200, 10L * (attempt + 1)));
     }
 
     /** The TypeScript fixture's answer when its bridge child died mid-call: the outcome is unknown, as for a lost reply. */
@@ -175,7 +190,7 @@ final class KillSoakExperiment implements FaultExperiment {
                 current.close();
             }
             starts++;
-            current = FaultServers.client(session.home(), sdk, settings, folder, String.format("server-%03d", starts));
+            current = FaultServers.client(session, sdk, settings, folder, String.format("server-%03d", starts));
             current.process().request("tools/list", JsonNodeFactory.instance.objectNode());
             // A cold first call (class loading, opening the ledger) takes longer than most kill delays; warm the
             // status path first so the kills land among operations rather than always on the first one.

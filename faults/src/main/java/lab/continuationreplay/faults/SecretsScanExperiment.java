@@ -11,13 +11,15 @@ import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.MatrixAsProcess;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * Runs a matrix, then scans every evidence file of this fault run (the matrix's transcripts, provenance, results
- * and reports, and what the other experiments wrote) for every key the lab used, in hex, base64 and raw form. Also
+ * and reports, and what the other experiments wrote) for every key the lab used, in hex, base64 and raw form, and for
+ * every bearer token of the run (over HTTP; the matrix run for the scan mints its own, which it never writes). Also
  * checks that each server refuses a key shorter than 32 bytes without echoing it.
  */
 final class SecretsScanExperiment implements FaultExperiment {
@@ -34,6 +36,16 @@ final class SecretsScanExperiment implements FaultExperiment {
     }
 
     @Override
+    public java.util.Set<Transport> transports() {
+        return java.util.Set.of(Transport.STDIO, Transport.HTTP);
+    }
+
+    @Override
+    public boolean runsOnceAtTheEnd() {
+        return true;
+    }
+
+    @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         List<String> findings = new ArrayList<>();
         Path folder = session.folder(name());
@@ -43,6 +55,14 @@ final class SecretsScanExperiment implements FaultExperiment {
         }
         Map<String, byte[]> patterns = new LinkedHashMap<>();
         SecretForms.labKeysHex().forEach((key, hex) -> SecretForms.forms(hex).forEach((form, bytes) -> patterns.put(key + " as " + form, bytes)));
+        // The run's bearer tokens, as sent in Authorization headers: the transcripts must name them by principal only.
+        int tokens = 0;
+        if (session.credentials() != null) {
+            for (Map.Entry<String, String> token : session.credentials().principalsByToken().entrySet()) {
+                patterns.put("bearer token of " + token.getValue(), token.getKey().getBytes(StandardCharsets.US_ASCII));
+                tokens++;
+            }
+        }
         SecretScanner scanner = new SecretScanner(patterns);
         if (!scannerFindsACanary(scanner)) {
             findings.add("the scanner missed a planted canary; its silence proves nothing");
@@ -51,7 +71,7 @@ final class SecretsScanExperiment implements FaultExperiment {
         result.hits().forEach(hit -> findings.add("found " + hit.pattern() + " in " + session.out().relativize(hit.file())));
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         figures.putObject("scan").put("files", result.files()).put("bytes", result.bytes()).put("keys", SecretForms.labKeysHex().size())
-                .put("patterns", patterns.size()).put("found", result.hits().size()).put("matrix_exit", matrixExit);
+                .put("bearer_tokens", tokens).put("patterns", patterns.size()).put("found", result.hits().size()).put("matrix_exit", matrixExit);
         for (ServerKind sdk : session.sdks()) {
             ObjectNode refusals = figures.putObject(sdk.label() + " short keys");
             for (String variable : List.of("WIRE_STATE_KEY_HEX", "WIRE_FINGERPRINT_KEY_HEX")) {
@@ -72,6 +92,8 @@ final class SecretsScanExperiment implements FaultExperiment {
             arguments.addAll(List.of("--cases", String.join(",", QUICK_CASES)));
         }
         arguments.addAll(List.of("--sdk", String.join(",", session.sdks().stream().map(ServerKind::label).toList())));
+        // The matrix stays on stdio: over HTTP it mints tokens of its own that this run cannot look for, and the
+        // fault lab's own HTTP experiments leave transcripts enough with this run's tokens to scan.
         return MatrixAsProcess.run(session.home(), List.of(), arguments, out.getParent().resolve("matrix.stdout.log"),
                 out.getParent().resolve("matrix.stderr.log"));
     }

@@ -57,7 +57,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
     private String lockHeld(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
         Path folder = session.folder(name(), sdk.label(), "lock-held");
         Path database = folder.resolve("store.sqlite3");
-        try (ToolClient client = FaultServers.client(session.home(), sdk, WireSettings.matrix(database, "alice"), folder, "server")) {
+        try (ToolClient client = FaultServers.client(session, sdk, WireSettings.matrix(database, "alice"), folder, "server")) {
             Connection[] holder = new Connection[1];
             Fault lock = new Fault() {
                 @Override
@@ -96,7 +96,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
             WireSettings settings = WireSettings.matrix(database, "alice");
             String readOnlyState;
             ObjectNode readOnlyArguments = ToolClient.arguments(sdk.label() + "-read-only-during", "fault " + sdk.label() + "-read-only-during", "atomic");
-            try (ToolClient client = FaultServers.client(session.home(), sdk, settings, folder, "server")) {
+            try (ToolClient client = FaultServers.client(session, sdk, settings, folder, "server")) {
                 Path filler = tmpfs.path().resolve("filler");
                 Fault full = new Fault() {
                     @Override
@@ -116,7 +116,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
             // is on before the next server opens the ledger: it must serve, refuse the write, and recover in place.
             long issuesBefore = StoreRows.count(database, "issues");
             tmpfs.readOnly(true);
-            try (ToolClient client = FaultServers.client(session.home(), sdk, settings, folder, "server-read-only")) {
+            try (ToolClient client = FaultServers.client(session, sdk, settings, folder, "server-read-only")) {
                 figures.put("read_only", readOnlyScenario(client, database, issuesBefore, tmpfs, readOnlyArguments, readOnlyState,
                         sdk.label() + " read-only", findings));
             } finally {

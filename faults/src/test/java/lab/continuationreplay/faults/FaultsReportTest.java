@@ -32,14 +32,14 @@ class FaultsReportTest {
         assertEquals(7, json.path("seed").asLong());
         String table = FaultsReport.table(json);
         assertEquals(List.of(
-                "| experiment | scope | verdict | figures |",
-                "|---|---|---|---|",
-                "| soak | java | pass | duplicates 0, kills 3 |",
-                "| soak | typescript | pass | duplicates 0, kills 5 |",
-                "| scan | all | FAIL | files 12 |"), table.lines().toList());
+                "| experiment | transport | scope | verdict | figures |",
+                "|---|---|---|---|---|",
+                "| soak | stdio | java | pass | duplicates 0, kills 3 |",
+                "| soak | stdio | typescript | pass | duplicates 0, kills 5 |",
+                "| scan | stdio | all | FAIL | files 12 |"), table.lines().toList());
         String markdown = FaultsReport.markdown(json);
-        assertTrue(markdown.contains("Quick run, seed 7. Overall: **FAIL**."), markdown);
-        assertTrue(markdown.contains("## scan: findings\n\n- found a key in x.log\n"), markdown);
+        assertTrue(markdown.contains("Quick run, seed 7, over stdio. Overall: **FAIL**."), markdown);
+        assertTrue(markdown.contains("## scan (stdio): findings\n\n- found a key in x.log\n"), markdown);
     }
 
     @Test
@@ -47,7 +47,7 @@ class FaultsReportTest {
         ObjectNode json = FaultsReport.toJson(SESSION, List.of(
                 new ExperimentReport("a", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)));
         assertTrue(json.path("passed").asBoolean());
-        assertEquals("| a | all | pass |  |", FaultsReport.table(json).lines().toList().get(2));
+        assertEquals("| a | stdio | all | pass |  |", FaultsReport.table(json).lines().toList().get(2));
     }
 
     @Test

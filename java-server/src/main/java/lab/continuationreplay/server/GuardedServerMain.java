@@ -64,12 +64,7 @@ public final class GuardedServerMain {
             System.exit(BAD_CONFIGURATION);
             return;
         }
-        mode.serve(NAME, tools.tools(), wire);
-        try {
-            guard.close();
-        } catch (SQLException e) {
-            System.err.println("java-server: closing the ledger: " + e.getMessage());
-        }
+        mode.serve(NAME, tools.tools(), wire, guard);
     }
 
     private static GuardConfig config(TrustedEnvironment env, String principal) {

@@ -57,20 +57,41 @@ final class HttpMode {
     }
 
     /**
-     * Serves {@code tools} over HTTP in HTTP mode, else over stdio on {@code wire}; returns when serving ends. A server
-     * that cannot start (e.g. its port is taken) exits {@code BAD_CONFIGURATION} with one line on stderr.
+     * Serves {@code tools} over HTTP in HTTP mode, else over stdio on {@code wire}, then closes {@code ledger}. Over stdio
+     * it returns once stdin has ended. Over HTTP it serves until SIGTERM or SIGINT, stops gracefully and exits 0: the
+     * lab stops its HTTP servers with SIGTERM and records that as a clean end. A fault's exit ({@code Runtime.halt}
+     * with 70 and so on) happens before any of this and keeps its status. A server that cannot start (e.g. its port is
+     * taken) exits {@code BAD_CONFIGURATION} with one line on stderr.
      */
-    void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire) {
+    void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire, AutoCloseable ledger) {
         if (!http()) {
             StdioServer.serve(name, tools, wire);
+            close(ledger);
             return;
         }
+        HttpMcpServer server;
         try {
-            HttpMcpServer.serve(new FrozenStateErrors(StdioServer.server(name, tools)), StdioServer.MAPPER, tokens.orElseThrow(),
-                    settings.orElseThrow());
+            server = HttpMcpServer.start(new FrozenStateErrors(StdioServer.server(name, tools)), StdioServer.MAPPER,
+                    tokens.orElseThrow(), settings.orElseThrow());
         } catch (Exception e) {
             System.err.println("java-server: cannot serve HTTP: " + e.getMessage());
             System.exit(GuardedServerMain.BAD_CONFIGURATION);
+            return;
+        }
+        server.serveUntilStopped();
+        // After Tomcat has stopped, so no request is still using the ledger; closing it checkpoints its WAL.
+        close(ledger);
+        System.err.println("java-server: stopped");
+        System.err.flush();
+        // Explicit: a library thread that is not a daemon would otherwise keep a stopped server alive.
+        System.exit(0);
+    }
+
+    private static void close(AutoCloseable ledger) {
+        try {
+            ledger.close();
+        } catch (Exception e) {
+            System.err.println("java-server: closing the ledger: " + e.getMessage());
         }
     }
 }

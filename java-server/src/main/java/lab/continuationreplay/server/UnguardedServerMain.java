@@ -30,11 +30,6 @@ public final class UnguardedServerMain {
             System.exit(GuardedServerMain.BAD_CONFIGURATION);
             return;
         }
-        mode.serve(NAME, tools.tools(), wire);
-        try {
-            ledger.close();
-        } catch (java.sql.SQLException e) {
-            System.err.println("java-server: closing the ledger: " + e.getMessage());
-        }
+        mode.serve(NAME, tools.tools(), wire, ledger);
     }
 }

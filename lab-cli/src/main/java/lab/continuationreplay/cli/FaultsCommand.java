@@ -13,7 +13,9 @@ import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.FaultExperiments;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.FaultsReport;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.vectors.ExactJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Option;
         description = {
             "The fault lab: hard exits at the ledger's cut points, a kill soak, a faulty stdio intermediary, wire"
                     + " fuzzing, requestState attacks, storage faults and a secrets scan, against each SDK's server as"
-                    + " real processes on real SQLite files. Every random choice comes from --seed.",
+                    + " real processes on real SQLite files; over HTTP (--transport http) also HTTP request fuzzing,"
+                    + " bearer attacks and stalled clients. Every random choice comes from --seed.",
             "Writes OUT/faults.json, OUT/FAULTS.md and each experiment's evidence in OUT/<experiment>/. Exit 0 only if"
                     + " every invariant holds: no duplicate, no lost effect, nothing accepted that must be refused."
         })
@@ -44,10 +47,16 @@ final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--only", split = ",", paramLabel = "EXPERIMENT", description = "Only these experiments, by name.")
     List<String> only;
 
+    @Option(names = "--transport", description = "stdio, http or all (default: ${DEFAULT-VALUE}): how the lab reaches the servers."
+            + " Over HTTP: cut points, the kill soak, HTTP request fuzzing, requestState and bearer attacks, stalled clients.")
+    String transport = "stdio";
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
-        List<FaultExperiment> experiments = FaultExperiments.select(only);
+        List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
+                : List.of(Transport.fromLabel(transport));
+        List<FaultExperiments.Planned> plan = FaultExperiments.plan(only, transports);
         List<ServerKind> kinds = new ArrayList<>();
         for (String label : sdks.contains("all") ? List.of("java", "typescript") : sdks) {
             ServerKind kind = ServerKind.fromLabel(label);
@@ -59,31 +68,38 @@ final class FaultsCommand implements Callable<Integer> {
         Path folder = OutputFolder.of(out, home, "faults");
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
-        FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr());
-        List<ExperimentReport> reports = new ArrayList<>();
-        for (FaultExperiment experiment : experiments) {
-            session.log(experiment.name() + ": " + experiment.title());
-            long started = System.nanoTime();
-            ExperimentReport report;
-            try {
-                report = experiment.run(session);
-            } catch (Exception | AssertionError e) {
-                // An experiment that cannot finish is a failed experiment, not a reason to skip the others.
-                report = new ExperimentReport(experiment.name(), experiment.title(), false,
-                        ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
+        // One set of random tokens for the whole run, outside the output folder, deleted at the end; the secrets
+        // scan looks for every one of them in the evidence.
+        try (BearerCredentials credentials = transports.contains(Transport.HTTP) ? new BearerCredentials() : null) {
+            FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr(), transports, transports.get(0),
+                    credentials);
+            List<ExperimentReport> reports = new ArrayList<>();
+            for (FaultExperiments.Planned planned : plan) {
+                FaultExperiment experiment = planned.experiment();
+                FaultSession over = session.over(planned.over().get(planned.over().size() - 1));
+                String label = experiment.name() + " (" + planned.transportLabel() + ")";
+                session.log(label + ": " + experiment.title());
+                long started = System.nanoTime();
+                ExperimentReport report;
+                try {
+                    report = experiment.run(over);
+                } catch (Exception | AssertionError e) {
+                    // An experiment that cannot finish is a failed experiment, not a reason to skip the others.
+                    report = new ExperimentReport(experiment.name(), experiment.title(), false,
+                            ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
+                }
+                report = report.over(planned.transportLabel()).withMillis((System.nanoTime() - started) / 1_000_000);
+                session.log(label + ": " + (report.passed() ? "pass" : "FAIL") + " in " + report.millis() + " ms");
+                reports.add(report);
             }
-            report = report.withMillis((System.nanoTime() - started) / 1_000_000);
-            session.log(experiment.name() + ": " + (report.passed() ? "pass" : "FAIL") + " in " + report.millis() + " ms");
-            reports.add(report);
+            ObjectNode json = FaultsReport.toJson(session, reports);
+            FaultsReport.write(folder, json);
+            Streams.stdout().print(FaultsReport.table(json));
+            Streams.stdout().println();
+            Streams.stdout().println("faults     " + (json.path("passed").asBoolean() ? "every invariant holds" : "INVARIANTS VIOLATED (see FAULTS.md)"));
+            Streams.stdout().println("evidence   " + folder);
+            Streams.stdout().flush();
+            return json.path("passed").asBoolean() ? 0 : 1;
         }
-        ObjectNode json = FaultsReport.toJson(session, reports);
-        FaultsReport.write(folder, json);
-        Streams.stdout().print(FaultsReport.table(json));
-        Streams.stdout().println();
-        Streams.stdout().println("faults     " + (json.path("passed").asBoolean() ? "every invariant holds" : "INVARIANTS VIOLATED (see FAULTS.md)"));
-        Streams.stdout().println("evidence   " + folder);
-        Streams.stdout().flush();
-        return json.path("passed").asBoolean() ? 0 : 1;
     }
-
 }

@@ -40,6 +40,15 @@ final class ServerCommand implements Callable<Integer> {
             command.addAll(List.of("--http", Integer.toString(httpPort)));
         }
         Process process = Exec.command(command).inheritIo().start();
-        return process.waitFor();
+        // Stopping the lab stops its server: an HTTP server has no stdin to see end, and would keep its port.
+        Thread stop = new Thread(() -> {
+            if (process.isAlive()) {
+                Exec.endByTerm(process, java.time.Duration.ofSeconds(10));
+            }
+        }, "stop-server");
+        Runtime.getRuntime().addShutdownHook(stop);
+        int status = process.waitFor();
+        Runtime.getRuntime().removeShutdownHook(stop);
+        return status;
     }
 }

@@ -404,7 +404,7 @@ final class WireFuzzRun {
 
     private ServerProcess startServer(WireSettings settings) throws Exception {
         serverNumber++;
-        return FaultServers.start(session.home(), sdk, settings, folder, "server-" + serverNumber, READ_TIMEOUT);
+        return FaultServers.startStdio(session.home(), sdk, settings, folder, "server-" + serverNumber, READ_TIMEOUT);
     }
 
     private ServerProcess restart(WireSettings settings, String why) throws Exception {

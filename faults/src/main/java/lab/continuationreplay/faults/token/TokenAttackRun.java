@@ -20,6 +20,7 @@ import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerWire;
 import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -29,7 +30,7 @@ final class TokenAttackRun {
     record Minted(ObjectNode arguments, String token) {}
 
     /** One attack: the tool called, the arguments sent, the requestState value sent, and where it goes. */
-    record Attack(String kind, String variant, String tool, ObjectNode arguments, JsonNode requestState, ServerProcess target) {}
+    record Attack(String kind, String variant, String tool, ObjectNode arguments, JsonNode requestState, ServerWire target) {}
 
     static final String OTHER_STATE_KEY_HEX = lab.continuationreplay.faults.FaultKeys.OTHER_STATE_KEY_HEX;
     private static final int MAX_FINDINGS = 20;
@@ -38,9 +39,9 @@ final class TokenAttackRun {
     private final ServerKind sdk;
     private final Path folder;
     private final Random random;
-    private final ServerProcess main;
-    private final ServerProcess otherSdk;
-    private final List<ServerProcess> extra;
+    private final ServerWire main;
+    private final ServerWire otherSdk;
+    private final List<ServerWire> extra;
     private final TokenMutator mutator;
     private final TokenForge forge = new TokenForge(WireSettings.STATE_KEY_HEX);
     private final List<String> findings = new ArrayList<>();
@@ -50,8 +51,8 @@ final class TokenAttackRun {
     private int noReply;
     private int sequence;
 
-    TokenAttackRun(FaultSession session, ServerKind sdk, Path folder, Random random, ServerProcess main, ServerProcess otherSdk,
-            List<ServerProcess> extra) {
+    TokenAttackRun(FaultSession session, ServerKind sdk, Path folder, Random random, ServerWire main, ServerWire otherSdk,
+            List<ServerWire> extra) {
         this.session = session;
         this.sdk = sdk;
         this.folder = folder;
@@ -74,13 +75,13 @@ final class TokenAttackRun {
         WireSettings alice = WireSettings.matrix(folder.resolve("main.sqlite3"), "alice");
         List<Minted> own = mint(main, "own", session.size(6, 12));
         List<Minted> foreignSdk = mint(otherSdk, "other-sdk", 3);
-        ServerProcess otherKeyServer = start("other-key", new WireSettings(folder.resolve("other-key.sqlite3"), WireSettings.BACKEND,
+        ServerWire otherKeyServer = start("other-key", new WireSettings(folder.resolve("other-key.sqlite3"), WireSettings.BACKEND,
                 "alice", WireSettings.T0, 300, 360, 600, OTHER_STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, null));
         List<Minted> otherKey = mint(otherKeyServer, "other-key", 3);
-        ServerProcess bobServer = start("other-principal", WireSettings.matrix(folder.resolve("other-principal.sqlite3"), "bob"));
+        ServerWire bobServer = start("other-principal", WireSettings.matrix(folder.resolve("other-principal.sqlite3"), "bob"));
         List<Minted> otherPrincipal = mint(bobServer, "other-principal", 3);
         long later = WireSettings.T0 + alice.requestStateTtl() + 1 + random.nextInt(5000);
-        ServerProcess laterServer = start("later-clock", WireSettings.matrix(folder.resolve("later-clock.sqlite3"), "alice").at(later));
+        ServerWire laterServer = start("later-clock", WireSettings.matrix(folder.resolve("later-clock.sqlite3"), "alice").at(later));
         if (sdk == ServerKind.TYPESCRIPT && !forge.signsLike(own.get(0).token())) {
             findings.add(sdk.label() + ": the forge does not hold the server's key; forged-claims attacks test only the seal");
         }
@@ -121,7 +122,7 @@ final class TokenAttackRun {
     }
 
     private Attack next(List<Minted> own, List<Minted> foreignSdk, List<Minted> otherKey, List<Minted> otherPrincipal,
-            ServerProcess laterServer, long later) throws Exception {
+            ServerWire laterServer, long later) throws Exception {
         Minted base = own.get(random.nextInt(own.size()));
         String token = base.token();
         int roll = random.nextInt(26);
@@ -268,7 +269,7 @@ final class TokenAttackRun {
         return committed;
     }
 
-    private List<Minted> mint(ServerProcess server, String label, int count) throws Exception {
+    private List<Minted> mint(ServerWire server, String label, int count) throws Exception {
         List<Minted> minted = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ObjectNode arguments = ToolClient.arguments("ta-" + sdk.label() + "-" + label + "-" + i, "token attack " + label + " " + i,
@@ -278,8 +279,8 @@ final class TokenAttackRun {
         return minted;
     }
 
-    private ServerProcess start(String name, WireSettings settings) throws Exception {
-        ServerProcess server = FaultServers.start(session.home(), sdk, settings, folder, name, ServerProcess.READ_TIMEOUT);
+    private ServerWire start(String name, WireSettings settings) throws Exception {
+        ServerWire server = FaultServers.start(session, sdk, settings, folder, name, ServerProcess.READ_TIMEOUT);
         extra.add(server);
         return server;
     }

@@ -13,12 +13,17 @@ import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
+import lab.continuationreplay.core.wire.ServerWire;
+import lab.continuationreplay.core.wire.HttpServerProcess;
+import lab.continuationreplay.core.servers.Transport;
+import java.util.Set;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * requestState attacks: mutated, truncated, extended and re-encoded tokens, tokens of another key, principal, tool,
  * arguments or SDK, expired tokens, non-string tokens and tokens forged with the key but wrong claims. Every one must
- * get the SDK's state refusal and add no row.
+ * get the SDK's state refusal and add no row. Over HTTP the same attacks go in POSTs, followed by the bearer attacks
+ * ({@link BearerAttackRun}).
  */
 public final class TokenAttacksExperiment implements FaultExperiment {
     public static final String NAME = "token-attacks";
@@ -34,33 +39,48 @@ public final class TokenAttacksExperiment implements FaultExperiment {
     }
 
     @Override
+    public Set<Transport> transports() {
+        return Set.of(Transport.STDIO, Transport.HTTP);
+    }
+
+    @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
+        List<String> observations = new ArrayList<>();
         boolean passed = true;
-        Map<ServerKind, ServerProcess> mains = new EnumMap<>(ServerKind.class);
-        List<ServerProcess> extra = new ArrayList<>();
+        Map<ServerKind, ServerWire> mains = new EnumMap<>(ServerKind.class);
+        List<ServerWire> extra = new ArrayList<>();
         try {
             // One main server per SDK, each minting the tokens the other SDK's server is attacked with.
             for (ServerKind kind : List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT)) {
-                Path folder = session.sdks().contains(kind) ? session.folder(NAME, kind.label()) : session.folder(NAME, "minter-" + kind.label());
-                mains.put(kind, FaultServers.start(session.home(), kind, WireSettings.matrix(folder.resolve("main.sqlite3"), "alice"),
+                Path folder = session.sdks().contains(kind) ? session.folder(NAME, session.scope(kind))
+                        : session.folder(NAME, "minter-" + session.scope(kind));
+                mains.put(kind, FaultServers.start(session, kind, WireSettings.matrix(folder.resolve("main.sqlite3"), "alice"),
                         folder, "main", ServerProcess.READ_TIMEOUT));
             }
             java.util.Random random = session.random(NAME);
             for (ServerKind sdk : session.sdks()) {
                 ServerKind other = sdk == ServerKind.JAVA ? ServerKind.TYPESCRIPT : ServerKind.JAVA;
-                TokenAttackRun run = new TokenAttackRun(session, sdk, session.folder(NAME, sdk.label()), random, mains.get(sdk),
-                        mains.get(other), extra);
+                Path folder = session.folder(NAME, session.scope(sdk));
+                TokenAttackRun run = new TokenAttackRun(session, sdk, folder, random, mains.get(sdk), mains.get(other), extra);
                 ObjectNode sdkFigures = run.attack(session.size(150, 2000));
                 figures.set(sdk.label(), sdkFigures);
                 findings.addAll(run.findings());
                 passed &= run.passed();
+                if (session.transport() == Transport.HTTP) {
+                    BearerAttackRun bearer = new BearerAttackRun(sdk, folder, random, (HttpServerProcess) mains.get(sdk),
+                            session.credentials());
+                    figures.set(sdk.label() + " bearer", bearer.attack(session.size(2, 10)));
+                    findings.addAll(bearer.findings());
+                    observations.addAll(bearer.observations());
+                    passed &= bearer.findings().isEmpty();
+                }
             }
         } finally {
-            extra.forEach(ServerProcess::close);
-            mains.values().forEach(ServerProcess::close);
+            extra.forEach(ServerWire::close);
+            mains.values().forEach(ServerWire::close);
         }
-        return new ExperimentReport(NAME, title(), passed, figures, findings, 0);
+        return new ExperimentReport(NAME, title(), passed, figures, findings, observations, session.transport().label(), 0);
     }
 }

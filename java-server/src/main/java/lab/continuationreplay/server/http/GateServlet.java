@@ -25,7 +25,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.time.Duration;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import lab.continuationreplay.server.frames.JsonRpcShape;
 import lab.continuationreplay.server.frames.Rejection;
@@ -36,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything a request must pass before the SDK's servlet sees it, in this order: a loopback {@code Host} and
- * {@code Origin} (403), a known bearer token (401), a free slot (503), a body of at most 4 MiB (413), and the stdio
- * server's frame rules on that body (strict UTF-8, exactly one JSON object, {@code "jsonrpc":"2.0"}; 400 with the
- * SDK's own JSON-RPC error). A refused request never reaches the SDK, so it can have no effect.
+ * {@code Origin} (403), a known bearer token (401), a server not stopping and a free slot (503), a body of at most
+ * 4 MiB (413), and the stdio server's frame rules on that body (strict UTF-8, exactly one JSON object,
+ * {@code "jsonrpc":"2.0"}; 400 with the SDK's own JSON-RPC error). A refused request never reaches the SDK, so it can
+ * have no effect.
  */
 final class GateServlet extends HttpServlet {
     private static final Logger LOG = LoggerFactory.getLogger(GateServlet.class);
@@ -47,7 +50,9 @@ final class GateServlet extends HttpServlet {
     private final BearerTokens tokens;
     private final LoopbackHosts hosts;
     private final Semaphore slots;
+    private final int maxConcurrent;
     private final int maxBodyBytes;
+    private volatile boolean stopping;
     private final McpJsonMapper mapper;
 
     GateServlet(HttpServlet sdk, BearerTokens tokens, LoopbackHosts hosts, HttpSettings settings, McpJsonMapper mapper) {
@@ -55,6 +60,7 @@ final class GateServlet extends HttpServlet {
         this.tokens = tokens;
         this.hosts = hosts;
         this.slots = new Semaphore(settings.maxConcurrent());
+        this.maxConcurrent = settings.maxConcurrent();
         this.maxBodyBytes = settings.maxBodyBytes();
         this.mapper = mapper;
     }
@@ -82,6 +88,13 @@ final class GateServlet extends HttpServlet {
             LOG.info("refused: no or unknown bearer token");
             response.setHeader("WWW-Authenticate", "Bearer realm=\"mcp\"");
             plain(response, HttpServletResponse.SC_UNAUTHORIZED, "unauthorized: a known bearer token is required");
+            return;
+        }
+        if (stopping) {
+            // Only a request already read when the stop began gets here; a client may send it again to a new server.
+            LOG.info("refused: the server is stopping");
+            response.setHeader("Connection", "close");
+            plain(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "stopping: the server is shutting down");
             return;
         }
         if (!slots.tryAcquire()) {
@@ -118,6 +131,20 @@ final class GateServlet extends HttpServlet {
                 release.run();
             }
         }
+    }
+
+    /**
+     * Admits no request from now on and waits up to {@code limit} for those inside to be answered (their slots back);
+     * the number still inside when the limit passed, 0 if all were answered.
+     */
+    int drain(Duration limit) throws InterruptedException {
+        stopping = true;
+        // Holding every slot means no request is inside; a request that got past the flag just before it set is
+        // waited for like any other.
+        if (slots.tryAcquire(maxConcurrent, limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            return 0;
+        }
+        return maxConcurrent - slots.availablePermits();
     }
 
     /** The body if it may reach the SDK; else null, with the refusal already written. */

@@ -185,11 +185,46 @@ class HttpServerIT {
         }
     }
 
+    @Test
+    void errorsOutsideTheGateNameNoServerAndNoVersion() throws Exception {
+        String host = "Host: 127.0.0.1:" + server.port + "\r\n";
+        String token = "Authorization: Bearer " + ALICE + "\r\n";
+        // A path Tomcat maps to nothing, a GET the SDK refuses with sendError, a URI Tomcat cannot decode.
+        Map<String, String> probes = Map.of(
+                "GET /nope HTTP/1.1\r\n" + host, "404",
+                "GET /mcp HTTP/1.1\r\n" + host + token, "405",
+                "GET /%zz HTTP/1.1\r\n" + host, "400");
+        for (Map.Entry<String, String> probe : probes.entrySet()) {
+            String reply = rawReply(probe.getKey() + "Connection: close\r\n\r\n");
+            String status = reply.substring(9, 12);
+            assertEquals(probe.getValue(), status, reply);
+            String head = reply.substring(0, reply.indexOf("\r\n\r\n"));
+            String body = reply.substring(head.length() + 4);
+            assertFalse(reply.toLowerCase(java.util.Locale.ROOT).contains("tomcat"), reply);
+            assertFalse(reply.toLowerCase(java.util.Locale.ROOT).contains("\r\nserver:"), reply);
+            String afterStatusLine = reply.substring(reply.indexOf("\r\n"));
+            assertFalse(java.util.regex.Pattern.compile("[0-9]+\\.[0-9]+").matcher(afterStatusLine).find(), "a version number: " + reply);
+            assertTrue(head.contains("Content-Type: text/plain"), reply);
+            assertEquals(PlainErrorReport.text(Integer.parseInt(status)) + "\n", body, reply);
+        }
+        assertEquals("not found", PlainErrorReport.text(404));
+    }
+
     static JsonNode result(HttpResponse<String> response) throws IOException {
         assertEquals(200, response.statusCode(), response.body());
         JsonNode result = JSON.readTree(response.body()).path("result");
         assertEquals("complete", result.path("resultType").asText(), response.body());
         return result;
+    }
+
+    /** Sends raw bytes and reads everything the server sends until it closes the connection. */
+    private String rawReply(String request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", server.port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** Sends raw bytes (a header HttpClient would not let us set, or a body it would insist on sending) and reads the status. */

@@ -43,8 +43,11 @@ final class HttpServerProcess implements AutoCloseable {
     final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    private HttpServerProcess(Process process, URI uri, int port, Path database, List<String> stderr) {
+    private final Thread stderrReader;
+
+    private HttpServerProcess(Process process, URI uri, int port, Path database, List<String> stderr, Thread stderrReader) {
         this.process = process;
+        this.stderrReader = stderrReader;
         this.stderr = stderr;
         this.uri = uri;
         this.port = port;
@@ -52,18 +55,18 @@ final class HttpServerProcess implements AutoCloseable {
     }
 
     static HttpServerProcess start(Path dir, String mainClass, Map<String, String> extraEnv) throws Exception {
+        return start(dir, List.of(), mainClass, extraEnv);
+    }
+
+    /** {@code prefix} goes before the java command, e.g. {@code env --default-signal=INT}. */
+    static HttpServerProcess start(Path dir, List<String> prefix, String mainClass, Map<String, String> extraEnv)
+            throws Exception {
         Files.createDirectories(dir);
         Path tokens = dir.resolve("tokens.json");
         Files.writeString(tokens, "{\"alice\":\"" + ALICE + "\",\"bob\":\"" + BOB + "\"}");
         Path database = dir.resolve("store.sqlite3");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr"));
-        if (mainClass == null) {
-            command.addAll(List.of("-jar", "target/java-server.jar"));
-        } else {
-            command.addAll(List.of("-cp", "target/java-server.jar", mainClass));
-        }
-        command.addAll(List.of("--http", "0"));
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(command(mainClass, "0"));
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("WIRE_"));
@@ -92,8 +95,21 @@ final class HttpServerProcess implements AutoCloseable {
         reader.start();
         Matcher found = url.get(30, TimeUnit.SECONDS);
         HttpServerProcess server = new HttpServerProcess(process, URI.create(found.group(1)),
-                Integer.parseInt(found.group(2)), database, lines);
+                Integer.parseInt(found.group(2)), database, lines, reader);
         return server;
+    }
+
+    /** The server's command line, with the JVM options every launcher of the lab uses. */
+    static List<String> command(String mainClass, String port) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr"));
+        if (mainClass == null) {
+            command.addAll(List.of("-jar", "target/java-server.jar"));
+        } else {
+            command.addAll(List.of("-cp", "target/java-server.jar", mainClass));
+        }
+        command.addAll(List.of("--http", port));
+        return command;
     }
 
     static Map<String, String> environment(Path database, Path tokens) {
@@ -160,6 +176,33 @@ final class HttpServerProcess implements AutoCloseable {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
                 ResultSet rows = connection.createStatement().executeQuery(sql)) {
             return rows.next() ? rows.getString(1) : null;
+        }
+    }
+
+    /** Waits for the process to exit and for its last stderr line to be read; its exit status, or null if it runs on. */
+    Integer awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            return null;
+        }
+        stderrReader.join(TimeUnit.SECONDS.toMillis(seconds));
+        return process.exitValue();
+    }
+
+    /**
+     * Sends a signal with kill(1). {@code Process.destroy()} sends SIGTERM too, but closes this side of the pipes, so
+     * whatever the server writes on stderr while it stops is lost to the test.
+     */
+    void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " failed");
+        }
+    }
+
+    /** Every stderr line so far, as one text. */
+    String stderrText() {
+        synchronized (stderr) {
+            return String.join("\n", stderr);
         }
     }
 

@@ -133,7 +133,7 @@ public final class HttpExchanges {
             } catch (IOException e) {
                 // The server may answer (413, say) and close before the whole body is written: read what it said.
             }
-            Response response = read(new BufferedInputStream(socket.getInputStream()));
+            Response response = read(new BufferedInputStream(socket.getInputStream()), requestLine.startsWith("HEAD "));
             transcript.response(HttpHead.response(exchange, connection, response.status(), response.headers()), response.body());
             return response;
         } catch (NoResponse e) {
@@ -149,7 +149,7 @@ public final class HttpExchanges {
         }
     }
 
-    private Response read(InputStream in) throws IOException, NoResponse {
+    private Response read(InputStream in, boolean headRequest) throws IOException, NoResponse {
         String statusLine;
         try {
             statusLine = HttpMessages.line(in);
@@ -171,7 +171,8 @@ public final class HttpExchanges {
             throw new NoResponse("closed in the middle of the response head", name);
         }
         try {
-            body = status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, headers, true);
+            // A response to HEAD has no body, whatever its Content-Length says (RFC 9110, 9.3.2).
+            body = headRequest || status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, headers, true);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
         }
