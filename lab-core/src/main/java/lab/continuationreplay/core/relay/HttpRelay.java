@@ -223,15 +223,12 @@ public final class HttpRelay implements AutoCloseable {
         Request withHost(String authority) {
             List<Header> rewritten = new ArrayList<>();
             boolean replaced = false;
+            // every Host line keeps its place, so a request that carried two still does: the relay fixes the address,
+            // it does not repair a malformed request the server should see as sent
             for (Header header : headers) {
-                if (header.name().equalsIgnoreCase("Host")) {
-                    if (!replaced) {
-                        rewritten.add(new Header(header.name(), authority));
-                        replaced = true;
-                    }
-                } else {
-                    rewritten.add(header);
-                }
+                boolean host = header.name().equalsIgnoreCase("Host");
+                rewritten.add(host ? new Header(header.name(), authority) : header);
+                replaced |= host;
             }
             if (!replaced) {
                 rewritten.add(0, new Header("Host", authority));
