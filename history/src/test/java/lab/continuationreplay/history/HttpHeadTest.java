@@ -133,6 +133,25 @@ class HttpHeadTest {
         assertEquals("where: an HTTP header that is not a [name, value] pair", e.getMessage());
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            "status":"200"              | status
+            "status":true               | status
+            "status":200.5              | status
+            "status":null               | status
+            "request":5                 | request
+            "request":["POST /mcp"]     | request
+            "request":null              | request
+            "ended":{}                  | ended
+            "ended":false               | ended
+            """)
+    void anOptionalMemberOfTheWrongTypeIsRefusedNotReadAsAbsent(String member, String name) {
+        String json = "{\"exchange\":1,\"connection\":1," + member + ",\"headers\":[]}";
+        FormatException e = assertThrows(FormatException.class, () -> HttpHead.parse(json, "where"));
+        assertEquals("where: an HTTP head whose \"" + name + "\" is not " + (name.equals("status") ? "an integer" : "text"),
+                e.getMessage());
+    }
+
     @Test
     void membersItDoesNotKnowAreIgnoredAndMissingOptionalOnesAreAbsent() throws Exception {
         HttpHead head = HttpHead.parse("{\"headers\":[],\"connection\":2,\"exchange\":1,\"extra\":true}", "where");
