@@ -57,6 +57,13 @@ class EventStreamTest {
     }
 
     @Test
+    void aDataLineWithoutAColonIsADataFieldWithAnEmptyValueAsTheEventStreamFormatSays() {
+        assertEquals(List.of(""), EventStream.data("data\n\n"));
+        assertEquals(List.of("a\n\nb"), EventStream.data("data: a\ndata\ndata: b\n\n"));
+        assertEquals(List.of(), EventStream.data("datum\n\n"));
+    }
+
+    @Test
     void theLastEventCountsWithoutItsBlankLine() {
         assertEquals(List.of("a", "b"), EventStream.data("data: a\n\ndata: b\n"));
         assertEquals(List.of("b"), EventStream.data("data: b"));
