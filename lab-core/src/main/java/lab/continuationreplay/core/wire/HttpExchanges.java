@@ -68,8 +68,13 @@ public final class HttpExchanges {
      */
     public HttpExchanges(URI endpoint, Transcript transcript, Duration readTimeout, Map<String, String> principalsByToken,
             String name) {
-        if (!"http".equals(endpoint.getScheme()) || !LOOPBACK.contains(endpoint.getHost())) {
+        // List.of(...).contains(null) throws: an endpoint without a host (http:///mcp) must be refused, not crash.
+        if (!"http".equals(endpoint.getScheme()) || endpoint.getHost() == null || !LOOPBACK.contains(endpoint.getHost())) {
             throw new IllegalArgumentException("the lab talks HTTP to loopback servers only, not " + endpoint);
+        }
+        // Without a port the socket would be opened on port -1 only when the first exchange is already transcribed.
+        if (endpoint.getPort() < 1 || endpoint.getPort() > 65535) {
+            throw new IllegalArgumentException("the lab talks HTTP to a server's own port, and names it: not " + endpoint);
         }
         this.endpoint = endpoint;
         this.transcript = transcript;

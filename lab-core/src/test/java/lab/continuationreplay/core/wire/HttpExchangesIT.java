@@ -315,6 +315,18 @@ class HttpExchangesIT {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"http:///mcp", "http:/mcp", "http://127.0.0.1/mcp", "http://localhost/mcp", "http://127.0.0.1:0/mcp",
+        "http://127.0.0.1:70000/mcp"})
+    void anEndpointWithoutAHostOrAPortIsRefusedAtConstruction(String endpoint) throws Exception {
+        try (Transcript transcript = new Transcript(transcriptFile())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new HttpExchanges(URI.create(endpoint), transcript, PATIENT, Map.of(), "server"));
+            assertTrue(e.getMessage().endsWith(endpoint), e.getMessage());
+        }
+        assertEquals(List.of(), transcript(), "nothing was sent");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"http://127.0.0.1:1/mcp", "http://localhost:1/mcp", "http://[::1]:1/mcp"})
     void aLoopbackEndpointIsAccepted(String endpoint) throws Exception {
         try (Transcript transcript = new Transcript(transcriptFile())) {
