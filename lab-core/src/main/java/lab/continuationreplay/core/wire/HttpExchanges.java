@@ -174,11 +174,20 @@ public final class HttpExchanges {
             headers = HttpMessages.headers(in);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response head", name);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            // HttpMessages' own refusals: the connection worked, the bytes on it were no HTTP head
+            throw new NoResponse("not an HTTP response: " + e.getMessage(), name);
         }
         try {
             body = status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, headers, true);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new NoResponse("not an HTTP response: " + e.getMessage(), name);
         }
         return new Response(status, parts.length > 2 ? parts[2] : "", List.copyOf(headers), body);
     }

@@ -27,6 +27,7 @@ import lab.continuationreplay.history.Transcript.Line;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -197,6 +198,24 @@ class HttpExchangesIT {
             assertEquals("not an HTTP response: " + statusLine, noResponse(peer, PATIENT).ended());
         }
         assertNoResponseRecorded("not an HTTP response: " + statusLine);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `no colon here\\r\\n\\r\\n`                                  | a header without a name: no colon here
+            `: no name\\r\\n\\r\\n`                                      | a header without a name: : no name
+            `Content-Length: many\\r\\n\\r\\n`                           | a Content-Length that is not a number: many
+            `Content-Length: -1\\r\\n\\r\\n`                             | a body of -1 bytes
+            `Content-Length: 99999999999\\r\\n\\r\\n`                    | a Content-Length that is not a number: 99999999999
+            `Transfer-Encoding: chunked\\r\\n\\r\\nzz\\r\\n`               | a chunk size that is not hexadecimal: zz
+            """)
+    void aHeadOrBodyThatBreaksHttpIsNoResponseSayingWhatWasWrongNotThatTheConnectionFailed(String rest, String problem)
+            throws Exception {
+        String response = "HTTP/1.1 200 OK\r\n" + rest.replace("\\r\\n", "\r\n");
+        try (RawHttpPeer peer = new RawHttpPeer(respond(response))) {
+            assertEquals("not an HTTP response: " + problem, noResponse(peer, PATIENT).ended());
+        }
+        assertNoResponseRecorded("not an HTTP response: " + problem);
     }
 
     @Test
