@@ -208,6 +208,7 @@ class HttpExchangesIT {
             `Content-Length: -1\\r\\n\\r\\n`                             | a body of -1 bytes
             `Content-Length: 99999999999\\r\\n\\r\\n`                    | a Content-Length that is not a number: 99999999999
             `Transfer-Encoding: chunked\\r\\n\\r\\nzz\\r\\n`               | a chunk size that is not hexadecimal: zz
+            `Transfer-Encoding: chunked\\r\\n\\r\\n-5\\r\\nhello\\r\\n`      | a chunk size that is not hexadecimal: -5
             """)
     void aHeadOrBodyThatBreaksHttpIsNoResponseSayingWhatWasWrongNotThatTheConnectionFailed(String rest, String problem)
             throws Exception {

@@ -109,7 +109,7 @@ class HttpMessagesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"zz", "", "0x5", "5 5"})
+    @ValueSource(strings = {"zz", "", "-5", "+5", "0x5", "5 5"})
     void aChunkSizeThatIsNotHexadecimalIsRefused(String size) {
         IOException e = assertThrows(IOException.class, () -> HttpMessages.body(bytes(size + "\r\nhello\r\n0\r\n\r\n"), CHUNKED, true));
         assertEquals("a chunk size that is not hexadecimal: " + size, e.getMessage());
