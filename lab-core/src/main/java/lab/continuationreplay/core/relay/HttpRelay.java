@@ -58,6 +58,7 @@ public final class HttpRelay implements AutoCloseable {
     private final List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger exchanges = new AtomicInteger();
     private final AtomicInteger connectionCount = new AtomicInteger();
+    private final Thread acceptor;
     private volatile boolean closed;
 
     private HttpRelay(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
@@ -68,7 +69,7 @@ public final class HttpRelay implements AutoCloseable {
         this.readTimeout = readTimeout;
         this.principalsByToken = Map.copyOf(principalsByToken);
         this.listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
+        acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -100,13 +101,26 @@ public final class HttpRelay implements AutoCloseable {
 
     private void accept() {
         while (!closed) {
+            Socket client;
             try {
-                Socket client = listener.accept();
-                open.add(client);
-                int connection = connectionCount.incrementAndGet();
-                connections.execute(() -> serve(client, connection));
+                client = listener.accept();
             } catch (IOException e) {
                 return; // closed
+            }
+            if (closed) {
+                // accepted while close() ran (a blocked accept() still takes a connection until it is woken):
+                // end it rather than leave it open and unserved
+                closeQuietly(client);
+                return;
+            }
+            open.add(client);
+            int connection = connectionCount.incrementAndGet();
+            try {
+                connections.execute(() -> serve(client, connection));
+            } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                open.remove(client);
+                closeQuietly(client);
+                return;
             }
         }
     }
@@ -251,7 +265,18 @@ public final class HttpRelay implements AutoCloseable {
         return HttpMessages.redacted(headers, principalsByToken);
     }
 
-    /** Stops listening and ends every client connection. */
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    /**
+     * Stops listening and ends every client connection. When it returns the port takes no connection: the acceptor
+     * has left {@code accept()} (the kernel keeps a listening socket alive while a thread is blocked accepting on it).
+     */
     @Override
     public void close() {
         closed = true;
@@ -260,13 +285,19 @@ public final class HttpRelay implements AutoCloseable {
         } catch (IOException ignored) {
             // already closed
         }
-        for (Socket socket : open) {
+        if (Thread.currentThread() != acceptor) {
             try {
-                socket.close();
-            } catch (IOException ignored) {
-                // already closed
+                acceptor.join(ACCEPTOR_LIMIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }
+        for (Socket socket : open) {
+            closeQuietly(socket);
         }
         connections.shutdownNow();
     }
+
+    /** How long close() waits for the acceptor to leave accept() once the listener is closed (it is woken at once). */
+    private static final Duration ACCEPTOR_LIMIT = Duration.ofSeconds(5);
 }

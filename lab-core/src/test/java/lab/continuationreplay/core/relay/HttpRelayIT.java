@@ -398,6 +398,18 @@ class HttpRelayIT {
         }
     }
 
+    @org.junit.jupiter.api.RepeatedTest(20)
+    void afterCloseReturnsNoConnectionIsTaken() throws Exception {
+        try (RawHttpPeer peer = new RawHttpPeer(respond(okWithLength(reply(1))))) {
+            HttpRelay relay = relay(peer);
+            // A served connection first, so the acceptor is back in accept() when close() comes.
+            assertEquals(reply(1), post(client(relay), BODY).text());
+            relay.close();
+            assertThrows(java.net.ConnectException.class,
+                    () -> new Socket(InetAddress.getByName("127.0.0.1"), relay.endpoint().getPort()).close());
+        }
+    }
+
     @Test
     void closeEndsTheConnectionsItKeptOpen() throws Exception {
         try (RawHttpPeer peer = new RawHttpPeer(respond(okWithLength(reply(1))))) {
