@@ -212,9 +212,25 @@ public final class HttpRelay implements AutoCloseable {
                 return null;
             }
             String[] parts = status.split(" ", 3);
-            List<Header> responseHeaders = HttpMessages.headers(in);
+            if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
+                // as HttpExchanges records it; parsing it anyway recorded "no response: Index 1 out of bounds ..."
+                transcript.noResponse(HttpHead.noResponse(exchange, connection, "not an HTTP response: "
+                        + (status.length() > 80 ? status.substring(0, 80) : status)));
+                return null;
+            }
             int code = Integer.parseInt(parts[1]);
-            byte[] body = code == 204 || code == 304 ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+            List<Header> responseHeaders;
+            byte[] body;
+            try {
+                responseHeaders = HttpMessages.headers(in);
+                body = code == 204 || code == 304 ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+            } catch (EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+                throw e;
+            } catch (IOException e) {
+                // HttpMessages' own refusals: the server answered, with bytes that are no HTTP head or body
+                transcript.noResponse(HttpHead.noResponse(exchange, connection, "not an HTTP response: " + e.getMessage()));
+                return null;
+            }
             transcript.response(HttpHead.response(exchange, connection, code, responseHeaders), body);
             return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, body);
         } catch (IOException | RuntimeException e) {

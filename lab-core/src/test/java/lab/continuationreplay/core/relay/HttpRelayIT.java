@@ -388,6 +388,29 @@ class HttpRelayIT {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"SSH-2.0-OpenSSH_9.6", "HTTP/1.1 OK", "HTTP/1.1 abc OK", "HTTP/1.1 99999999999 Big", ""})
+    void aServerThatAnswersSomethingElseThanHttpIsANoResponseRecordQuotingIt(String statusLine) throws Exception {
+        try (RawHttpPeer peer = new RawHttpPeer(respond(statusLine + "\r\nContent-Length: 0\r\n\r\n"))) {
+            HttpRelay relay = relay(peer);
+            HttpExchanges.NoResponse e = assertThrows(HttpExchanges.NoResponse.class, () -> post(client(relay), BODY));
+            assertEquals("closed before a response", e.ended());
+        }
+        assertEquals(HttpHead.noResponse(1, 1, "not an HTTP response: " + statusLine), head(transcript().get(2)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Content-Length: many\r\n\r\n|a Content-Length that is not a number: many",
+        "no colon\r\n\r\n|a header without a name: no colon"})
+    void aServerWhoseHeadBreaksHttpIsANoResponseRecordSayingWhatWasWrong(String restAndProblem) throws Exception {
+        String[] parts = restAndProblem.split("\\|");
+        try (RawHttpPeer peer = new RawHttpPeer(respond("HTTP/1.1 200 OK\r\n" + parts[0]))) {
+            HttpRelay relay = relay(peer);
+            assertThrows(HttpExchanges.NoResponse.class, () -> post(client(relay), BODY));
+        }
+        assertEquals(HttpHead.noResponse(1, 1, "not an HTTP response: " + parts[1]), head(transcript().get(2)));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"http://10.0.0.1:8080/mcp", "http://example.com:80/mcp", "https://127.0.0.1:8443/mcp",
         "http://localhost:8080/mcp", "http://[::1]:8080/mcp", "http://0.0.0.0:8080/mcp"})
     void anUpstreamThatIsNot127001OverHttpIsRefused(String upstream) throws Exception {
