@@ -84,6 +84,9 @@ public final class HttpRelay implements AutoCloseable {
         if (!"http".equals(upstream.getScheme()) || !"127.0.0.1".equals(upstream.getHost())) {
             throw new IllegalArgumentException("the relay forwards to 127.0.0.1 only, not " + upstream);
         }
+        if (upstream.getPort() < 1 || upstream.getPort() > 65535) {
+            throw new IllegalArgumentException("the relay forwards to a server's own port, and the upstream names none: " + upstream);
+        }
         return new HttpRelay(upstream, transcript, plan, readTimeout, principalsByToken);
     }
 

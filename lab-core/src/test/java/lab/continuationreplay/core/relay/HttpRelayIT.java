@@ -411,6 +411,16 @@ class HttpRelayIT {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"http://127.0.0.1/mcp", "http://127.0.0.1:0/mcp", "http:///mcp"})
+    void anUpstreamWithoutAPortIsRefused(String upstream) throws Exception {
+        try (Transcript transcript = new Transcript(relayTranscript())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> HttpRelay.start(URI.create(upstream), transcript, ExchangePlan.forwardAll(), PATIENT, Map.of()));
+            assertTrue(e.getMessage().endsWith(upstream), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"http://10.0.0.1:8080/mcp", "http://example.com:80/mcp", "https://127.0.0.1:8443/mcp",
         "http://localhost:8080/mcp", "http://[::1]:8080/mcp", "http://0.0.0.0:8080/mcp"})
     void anUpstreamThatIsNot127001OverHttpIsRefused(String upstream) throws Exception {
