@@ -149,8 +149,10 @@ public final class HttpRelay implements AutoCloseable {
                 Upstream answer = forward(exchange, connection, request, head);
                 if (action instanceof ExchangePlan.Duplicate) {
                     events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
-                    answer = forward(exchanges.incrementAndGet(), connection, request,
-                            HttpHead.request(exchanges.get(), connection, request.line(), redacted(request.headers())));
+                    // one number for both records: another connection may take the next one in between
+                    int again = exchanges.incrementAndGet();
+                    answer = forward(again, connection, request,
+                            HttpHead.request(again, connection, request.line(), redacted(request.headers())));
                 }
                 if (answer == null) {
                     return; // no response from the server: the client's connection ends without one too

@@ -347,6 +347,48 @@ class HttpRelayIT {
     }
 
     @Test
+    void duplicatesOnManyConnectionsAtOnceKeepEveryExchangeNumberOnItsOwnRequestAndResponse() throws Exception {
+        int clients = 8;
+        int each = 10;
+        try (RawHttpPeer peer = new RawHttpPeer(respond(okWithLength(reply(0))))) {
+            Transcript transcript = closing(new Transcript(relayTranscript()));
+            HttpRelay relay = closing(HttpRelay.start(peer.endpoint(), transcript, (exchange, request, body) -> new ExchangePlan.Duplicate(),
+                    PATIENT, Map.of()));
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            for (int c = 0; c < clients; c++) {
+                Thread thread = new Thread(() -> {
+                    try (Socket client = connect(relay)) {
+                        for (int i = 0; i < each; i++) {
+                            send(client, raw("POST /mcp HTTP/1.1", "1", "Content-Length: " + BODY.length() + "\r\n", BODY));
+                            readResponse(client.getInputStream());
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                });
+                threads.add(thread);
+                thread.start();
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertEquals(List.of(), failures);
+        }
+        List<HttpHead> heads = transcript().stream().filter(l -> l.kind() == Kind.HEAD).map(HttpRelayIT::head).toList();
+        assertEquals(clients * each * 2 * 2, heads.size());
+        java.util.Map<Integer, List<HttpHead>> byExchange = new java.util.TreeMap<>();
+        heads.forEach(h -> byExchange.computeIfAbsent(h.exchange(), n -> new ArrayList<>()).add(h));
+        assertEquals(clients * each * 2, byExchange.size(), "every exchange number used once");
+        byExchange.forEach((exchange, pair) -> {
+            assertEquals(2, pair.size(), "exchange " + exchange);
+            assertEquals("POST /mcp HTTP/1.1", pair.get(0).requestLine(), "exchange " + exchange);
+            assertEquals(200, pair.get(1).status(), "exchange " + exchange);
+            assertEquals(pair.get(0).connection(), pair.get(1).connection(), "exchange " + exchange);
+        });
+    }
+
+    @Test
     void aChunkedRequestFromTheClientGoesToTheServerWithAContentLength() throws Exception {
         try (RawHttpPeer peer = new RawHttpPeer(respond(okWithLength(reply(1))))) {
             HttpRelay relay = relay(peer);
