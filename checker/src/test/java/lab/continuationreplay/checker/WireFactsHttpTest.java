@@ -155,6 +155,17 @@ class WireFactsHttpTest {
     }
 
     @Test
+    void a202WithoutABodyAcceptsANotificationAndIsNoDefectButAnEmpty200Is() throws Exception {
+        String cancel = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}";
+        WireFacts accepted = read(request(1, cancel) + response(1, 202, "text/plain", ""));
+        assertEquals(List.of(), accepted.nonFrames());
+        assertEquals(0, accepted.replies());
+        WireFacts empty = read(request(1, call(1, null)) + response(1, 200, "application/json", ""));
+        assertEquals(List.of(new WireFacts.NonFrame("server", "HTTP 200 body ")), empty.nonFrames());
+        assertFalse(only(empty).answered());
+    }
+
+    @Test
     void a200WhoseBodyIsNotJsonIsANonFrameOfItsProcess() throws Exception {
         WireFacts facts = read(request(1, call(1, null)) + response(1, 200, "application/json", "<html>hello</html>"));
         WireFacts.Call call = only(facts);

@@ -228,7 +228,7 @@ public final class HttpRelay implements AutoCloseable {
             byte[] body;
             try {
                 responseHeaders = HttpMessages.headers(in);
-                body = code == 204 || code == 304 ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+                body = code == 204 || code == 304 || request.line().startsWith("HEAD ") ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
             } catch (EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
                 throw e;
             } catch (IOException e) {
