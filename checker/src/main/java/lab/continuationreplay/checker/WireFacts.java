@@ -106,7 +106,9 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                     if (request != null) {
                         statuses.put(request, of.status());
                     }
-                    if (!framed && of.status() / 100 == 2) {
+                    // 202 with no body is how Streamable HTTP accepts a notification (an SDK client's cancel, say).
+                    boolean accepted = of.status() == 202 && line.text() != null && line.text().isEmpty();
+                    if (!framed && of.status() / 100 == 2 && !accepted) {
                         String shown = "HTTP " + of.status() + " body " + (line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded());
                         nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
                     }

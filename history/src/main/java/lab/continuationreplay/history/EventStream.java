@@ -16,8 +16,10 @@ public final class EventStream {
                     events.add(data.toString());
                 }
                 data = null;
-            } else if (line.startsWith("data:")) {
-                String value = line.substring(5).startsWith(" ") ? line.substring(6) : line.substring(5);
+            } else if (line.equals("data") || line.startsWith("data:")) {
+                // A line without a colon is a field with an empty value (WHATWG HTML, "Interpreting an event stream").
+                String field = line.substring(4);
+                String value = field.startsWith(": ") ? field.substring(2) : field.isEmpty() ? "" : field.substring(1);
                 data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
             }
         }

@@ -82,6 +82,15 @@ public record HttpHead(int exchange, int connection, String requestLine, int sta
         if (!node.path("exchange").isInt() || !node.path("connection").isInt() || !node.path("headers").isArray()) {
             throw new FormatException(where + ": an HTTP head without exchange, connection and headers");
         }
+        // The optional members are absent or of their type: "status":"200" or "request":5 is no head this lab wrote.
+        if (node.has("status") && !node.get("status").isInt()) {
+            throw new FormatException(where + ": an HTTP head whose \"status\" is not an integer");
+        }
+        for (String text : List.of("request", "ended")) {
+            if (node.has(text) && !node.get(text).isTextual()) {
+                throw new FormatException(where + ": an HTTP head whose \"" + text + "\" is not text");
+            }
+        }
         List<Header> headers = new ArrayList<>();
         for (JsonNode pair : node.get("headers")) {
             if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isTextual() || !pair.get(1).isTextual()) {
@@ -90,6 +99,6 @@ public record HttpHead(int exchange, int connection, String requestLine, int sta
             headers.add(new Header(pair.get(0).textValue(), pair.get(1).textValue()));
         }
         return new HttpHead(node.get("exchange").intValue(), node.get("connection").intValue(), node.path("request").textValue(),
-                node.path("status").asInt(0), node.path("ended").textValue(), headers);
+                node.path("status").intValue(), node.path("ended").textValue(), headers);
     }
 }

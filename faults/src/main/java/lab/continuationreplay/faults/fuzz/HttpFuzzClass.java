@@ -29,7 +29,8 @@ public enum HttpFuzzClass {
     CONTENT_LENGTH_LONGER(Expect.REFUSED),
     CONTENT_LENGTH_INVALID(Expect.EITHER),
     OVERSIZE_BODY(Expect.REFUSED),
-    INVALID_UTF8(Expect.EITHER),
+    /** Both servers apply the stdio frame rules to HTTP bodies, strict UTF-8 first (docs/http.md). */
+    INVALID_UTF8(Expect.REFUSED),
     NOT_JSON(Expect.REFUSED),
     BATCH(Expect.REFUSED),
     HEADER_INJECTION(Expect.EITHER),

@@ -61,6 +61,7 @@ public final class HttpRelay implements AutoCloseable {
     private final List<Event> events = java.util.Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger exchanges = new AtomicInteger();
     private final AtomicInteger connectionCount = new AtomicInteger();
+    private final Thread acceptor;
     private volatile boolean closed;
 
     private HttpRelay(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
@@ -71,7 +72,7 @@ public final class HttpRelay implements AutoCloseable {
         this.readTimeout = readTimeout;
         this.principalsByToken = Map.copyOf(principalsByToken);
         this.listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
+        acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -85,6 +86,9 @@ public final class HttpRelay implements AutoCloseable {
             Map<String, String> principalsByToken) throws IOException {
         if (!"http".equals(upstream.getScheme()) || !"127.0.0.1".equals(upstream.getHost())) {
             throw new IllegalArgumentException("the relay forwards to 127.0.0.1 only, not " + upstream);
+        }
+        if (upstream.getPort() < 1 || upstream.getPort() > 65535) {
+            throw new IllegalArgumentException("the relay forwards to a server's own port, and the upstream names none: " + upstream);
         }
         return new HttpRelay(upstream, transcript, plan, readTimeout, principalsByToken);
     }
@@ -103,13 +107,26 @@ public final class HttpRelay implements AutoCloseable {
 
     private void accept() {
         while (!closed) {
+            Socket client;
             try {
-                Socket client = listener.accept();
-                open.add(client);
-                int connection = connectionCount.incrementAndGet();
-                connections.execute(() -> serve(client, connection));
+                client = listener.accept();
             } catch (IOException e) {
                 return; // closed
+            }
+            if (closed) {
+                // accepted while close() ran (a blocked accept() still takes a connection until it is woken):
+                // end it rather than leave it open and unserved
+                closeQuietly(client);
+                return;
+            }
+            open.add(client);
+            int connection = connectionCount.incrementAndGet();
+            try {
+                connections.execute(() -> serve(client, connection));
+            } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                open.remove(client);
+                closeQuietly(client);
+                return;
             }
         }
     }
@@ -136,8 +153,10 @@ public final class HttpRelay implements AutoCloseable {
                 Upstream answer = forward(exchange, connection, request, head);
                 if (action instanceof ExchangePlan.Duplicate) {
                     events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
-                    answer = forward(exchanges.incrementAndGet(), connection, request,
-                            HttpHead.request(exchanges.get(), connection, request.line(), redacted(request.headers())));
+                    // one number for both records: another connection may take the next one in between
+                    int again = exchanges.incrementAndGet();
+                    answer = forward(again, connection, request,
+                            HttpHead.request(again, connection, request.line(), redacted(request.headers())));
                 }
                 if (answer == null) {
                     return; // no response from the server: the client's connection ends without one too
@@ -202,9 +221,25 @@ public final class HttpRelay implements AutoCloseable {
                 return null;
             }
             String[] parts = status.split(" ", 3);
-            List<Header> responseHeaders = HttpMessages.headers(in);
+            if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
+                // as HttpExchanges records it; parsing it anyway recorded "no response: Index 1 out of bounds ..."
+                transcript.noResponse(HttpHead.noResponse(exchange, connection, "not an HTTP response: "
+                        + (status.length() > 80 ? status.substring(0, 80) : status)));
+                return null;
+            }
             int code = Integer.parseInt(parts[1]);
-            byte[] body = code == 204 || code == 304 ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+            List<Header> responseHeaders;
+            byte[] body;
+            try {
+                responseHeaders = HttpMessages.headers(in);
+                body = code == 204 || code == 304 || request.line().startsWith("HEAD ") ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
+            } catch (EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+                throw e;
+            } catch (IOException e) {
+                // HttpMessages' own refusals: the server answered, with bytes that are no HTTP head or body
+                transcript.noResponse(HttpHead.noResponse(exchange, connection, "not an HTTP response: " + e.getMessage()));
+                return null;
+            }
             transcript.response(HttpHead.response(exchange, connection, code, responseHeaders), body);
             return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, body);
         } catch (IOException | RuntimeException e) {
@@ -281,7 +316,18 @@ public final class HttpRelay implements AutoCloseable {
         return HttpMessages.redacted(headers, principalsByToken);
     }
 
-    /** Stops listening and ends every client connection. */
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    /**
+     * Stops listening and ends every client connection. When it returns the port takes no connection: the acceptor
+     * has left {@code accept()} (the kernel keeps a listening socket alive while a thread is blocked accepting on it).
+     */
     @Override
     public void close() {
         closed = true;
@@ -290,13 +336,19 @@ public final class HttpRelay implements AutoCloseable {
         } catch (IOException ignored) {
             // already closed
         }
-        for (Socket socket : open) {
+        if (Thread.currentThread() != acceptor) {
             try {
-                socket.close();
-            } catch (IOException ignored) {
-                // already closed
+                acceptor.join(ACCEPTOR_LIMIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }
+        for (Socket socket : open) {
+            closeQuietly(socket);
         }
         connections.shutdownNow();
     }
+
+    /** How long close() waits for the acceptor to leave accept() once the listener is closed (it is woken at once). */
+    private static final Duration ACCEPTOR_LIMIT = Duration.ofSeconds(5);
 }

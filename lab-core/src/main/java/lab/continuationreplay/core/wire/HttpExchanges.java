@@ -68,8 +68,13 @@ public final class HttpExchanges {
      */
     public HttpExchanges(URI endpoint, Transcript transcript, Duration readTimeout, Map<String, String> principalsByToken,
             String name) {
-        if (!"http".equals(endpoint.getScheme()) || !LOOPBACK.contains(endpoint.getHost())) {
+        // List.of(...).contains(null) throws: an endpoint without a host (http:///mcp) must be refused, not crash.
+        if (!"http".equals(endpoint.getScheme()) || endpoint.getHost() == null || !LOOPBACK.contains(endpoint.getHost())) {
             throw new IllegalArgumentException("the lab talks HTTP to loopback servers only, not " + endpoint);
+        }
+        // Without a port the socket would be opened on port -1 only when the first exchange is already transcribed.
+        if (endpoint.getPort() < 1 || endpoint.getPort() > 65535) {
+            throw new IllegalArgumentException("the lab talks HTTP to a server's own port, and names it: not " + endpoint);
         }
         this.endpoint = endpoint;
         this.transcript = transcript;
@@ -169,12 +174,21 @@ public final class HttpExchanges {
             headers = HttpMessages.headers(in);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response head", name);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            // HttpMessages' own refusals: the connection worked, the bytes on it were no HTTP head
+            throw new NoResponse("not an HTTP response: " + e.getMessage(), name);
         }
         try {
             // A response to HEAD has no body, whatever its Content-Length says (RFC 9110, 9.3.2).
             body = headRequest || status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, headers, true);
         } catch (EOFException | java.net.SocketException e) {
             throw new NoResponse("closed in the middle of the response body (" + status + ")", name);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new NoResponse("not an HTTP response: " + e.getMessage(), name);
         }
         return new Response(status, parts.length > 2 ? parts[2] : "", List.copyOf(headers), body);
     }

@@ -75,9 +75,14 @@ public final class HttpMessages {
             while (true) {
                 String size = line(in);
                 int semicolon = size.indexOf(';');
+                String digits = (semicolon < 0 ? size : size.substring(0, semicolon)).trim();
                 int length;
                 try {
-                    length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).trim(), 16);
+                    // HEXDIG only: parseInt alone would also take a sign ("-5" as a negative size)
+                    if (!digits.matches("[0-9A-Fa-f]+")) {
+                        throw new NumberFormatException(digits);
+                    }
+                    length = Integer.parseInt(digits, 16);
                 } catch (NumberFormatException e) {
                     throw new IOException("a chunk size that is not hexadecimal: " + size);
                 }
