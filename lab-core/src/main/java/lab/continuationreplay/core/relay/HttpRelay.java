@@ -142,7 +142,6 @@ public final class HttpRelay implements AutoCloseable {
                 if (request == null) {
                     return; // the client closed its connection between requests
                 }
-                request = request.withHost(upstreamAuthority());
                 int exchange = exchanges.incrementAndGet();
                 HttpHead head = HttpHead.request(exchange, connection, request.line(), redacted(request.headers()));
                 ExchangePlan.Action action = plan.decide(exchange, head, request.body());
@@ -192,7 +191,7 @@ public final class HttpRelay implements AutoCloseable {
     private Upstream forward(int exchange, int connection, Request request, HttpHead head) {
         transcript.request(head, request.body());
         List<Header> headers = new ArrayList<>();
-        for (Header header : request.headers()) {
+        for (Header header : request.withHost(upstreamAuthority()).headers()) {
             if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
                 headers.add(header);
             }
@@ -252,8 +251,8 @@ public final class HttpRelay implements AutoCloseable {
         /**
          * The request with its {@code Host} naming the server, as a reverse proxy sends it (nginx's default): the
          * client addressed the relay, and a server that guards against DNS rebinding (the Java server compares
-         * {@code Host} with its own address and port) refuses any other with 403. The transcript holds this request,
-         * as the server received it.
+         * {@code Host} with its own address and port) refuses any other with 403. Only the bytes to the server change;
+         * the transcript keeps the head as the client sent it, as it does for the hop-by-hop headers.
          */
         Request withHost(String authority) {
             List<Header> rewritten = new ArrayList<>();

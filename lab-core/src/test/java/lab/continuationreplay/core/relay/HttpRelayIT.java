@@ -170,6 +170,7 @@ class HttpRelayIT {
         try (RawHttpPeer peer = new RawHttpPeer(respond(chunked), respond(okWithLength(reply(2))))) {
             HttpRelay relay = relay(peer);
             String port = Integer.toString(relay.endpoint().getPort());
+            String serverPort = Integer.toString(peer.endpoint().getPort());
             String second = BODY.replace("\"id\":1", "\"id\":2");
             try (Socket client = connect(relay)) {
                 InputStream in = client.getInputStream();
@@ -182,9 +183,9 @@ class HttpRelayIT {
                         + "\r\nConnection: keep-alive\r\n\r\n" + reply(2), readResponse(in));
             }
             assertEquals(2, peer.connections(), "one server connection per exchange");
-            assertEquals(raw("POST /mcp HTTP/1.1", port, "Content-Length: " + BODY.length() + "\r\nConnection: close\r\n", BODY),
-                    peer.nextRequestText(), "the server gets the request with the real token, its own length, and close");
-            assertEquals(raw("POST /mcp HTTP/1.1", port, "Content-Length: " + second.length() + "\r\nConnection: close\r\n", second),
+            assertEquals(raw("POST /mcp HTTP/1.1", serverPort, "Content-Length: " + BODY.length() + "\r\nConnection: close\r\n", BODY),
+                    peer.nextRequestText(), "the server gets the request with its own Host, the real token, its own length, and close");
+            assertEquals(raw("POST /mcp HTTP/1.1", serverPort, "Content-Length: " + second.length() + "\r\nConnection: close\r\n", second),
                     peer.nextRequestText());
             assertEquals(List.of(), relay.events());
         }
@@ -397,7 +398,8 @@ class HttpRelayIT {
                         "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"));
                 assertTrue(readResponse(client.getInputStream()).endsWith(reply(1)));
             }
-            assertEquals(raw("POST /mcp HTTP/1.1", "1", "Content-Length: 11\r\nConnection: close\r\n", "hello world"), peer.nextRequestText(),
+            assertEquals(raw("POST /mcp HTTP/1.1", Integer.toString(peer.endpoint().getPort()), "Content-Length: 11\r\nConnection: close\r\n",
+                    "hello world"), peer.nextRequestText(),
                     "no Transfer-Encoding, the client's Connection replaced, the body de-chunked with its length");
         }
         List<Line> lines = transcript();
