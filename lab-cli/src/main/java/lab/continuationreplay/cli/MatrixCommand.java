@@ -50,7 +50,7 @@ import picocli.CommandLine.Option;
                     + " OUT/runtimes.md compares the cells."
         })
 final class MatrixCommand implements Callable<Integer> {
-    /** The width of the first column of the summary lines: the longest attempt name, at least 10. */
+    /** The width of the first column of the summary lines: the longest SDK or HTTP-cases attempt name, at least 10. */
     private String column = "%-10s";
 
     @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
@@ -159,9 +159,9 @@ final class MatrixCommand implements Callable<Integer> {
                     }));
                 }
             }
-            int width = java.util.stream.Stream.of(sdkRuns.keySet(), crossRuns.keySet(), httpCaseRuns.keySet())
-                    .flatMap(java.util.Collection::stream).mapToInt(n -> n.startsWith("cross-") ? n.length() - 6 : n.length())
-                    .max().orElse(0);
+            // Cross cells' names run past the column, as they always have; a stdio run keeps its ten characters.
+            int width = java.util.stream.Stream.of(sdkRuns.keySet(), httpCaseRuns.keySet())
+                    .flatMap(java.util.Collection::stream).mapToInt(String::length).max().orElse(0);
             column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
                 MatrixRunner.runControls(folder, home);

@@ -39,7 +39,8 @@ class LabBenchCommandIT {
         }
         List<String> ids = new ArrayList<>();
         report.path("benchmarks").fieldNames().forEachRemaining(ids::add);
-        assertEquals(List.of("guard_overhead", "ledger_throughput", "bridge_round_trip", "fingerprint", "matrix_wall_time", "memory"), ids);
+        assertEquals(List.of("guard_overhead", "ledger_throughput", "bridge_round_trip", "fingerprint", "matrix_wall_time", "memory",
+                "http_vs_stdio"), ids);
         int goals = 0;
         int met = 0;
         for (String id : ids) {
