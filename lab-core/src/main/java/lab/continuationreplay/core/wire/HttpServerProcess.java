@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +31,6 @@ public final class HttpServerProcess implements ServerWire {
     /** How long a server may take to listen (a cold JVM with Tomcat, or Node with its bridge). */
     static final Duration START_LIMIT = Duration.ofSeconds(30);
     private static final Pattern SERVING = Pattern.compile("serving (http://127\\.0\\.0\\.1:[0-9]+/mcp)");
-    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TMPDIR", "HOME", "JAVA_HOME");
 
     private final Process process;
     private final HttpExchanges exchanges;
@@ -59,14 +57,7 @@ public final class HttpServerProcess implements ServerWire {
     public static HttpServerProcess start(String name, List<String> command, Map<String, String> environment,
             Path transcriptFile, Path stdoutLog, Path stderrLog, Duration readTimeout, String token,
             Map<String, String> principalsByToken) throws IOException, TransportFailure {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String variable : INHERITED) {
-            String value = System.getenv(variable);
-            if (value != null) {
-                env.put(variable, value);
-            }
-        }
-        env.putAll(environment);
+        Map<String, String> env = ServerProcess.allowlisted(environment);
         List<String> argv = new ArrayList<>(command);
         argv.add("--http");
         argv.add("0");

@@ -76,6 +76,17 @@ public final class ServerProcess implements ServerWire {
     /** As above, named {@code name} in what this class reports ({@code java server case-01/first}, say). */
     public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path transcriptFile,
             Path stderrLog, Duration readTimeout) throws IOException {
+        Map<String, String> env = allowlisted(environment);
+        Process process = Exec.command(command).onlyEnvironment(env).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.appendTo(stderrLog))
+                .start();
+        return new ServerProcess(process, new Transcript(transcriptFile), readTimeout, name);
+    }
+
+    /**
+     * A server's whole environment: {@code environment} plus the locale and path variables of this process, nothing
+     * else, so no secret of the parent leaks into a server or its evidence. Both transports start servers with it.
+     */
+    static Map<String, String> allowlisted(Map<String, String> environment) {
         Map<String, String> env = new LinkedHashMap<>();
         for (String variable : INHERITED) {
             String value = System.getenv(variable);
@@ -84,9 +95,7 @@ public final class ServerProcess implements ServerWire {
             }
         }
         env.putAll(environment);
-        Process process = Exec.command(command).onlyEnvironment(env).withStdout(Exec.Io.PIPE).withStderr(Exec.Io.appendTo(stderrLog))
-                .start();
-        return new ServerProcess(process, new Transcript(transcriptFile), readTimeout, name);
+        return env;
     }
 
     /**
