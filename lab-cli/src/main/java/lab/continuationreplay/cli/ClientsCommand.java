@@ -53,6 +53,10 @@ final class ClientsCommand implements Callable<Integer> {
             + " (default: stdio).")
     String transport = "stdio";
 
+    @Option(names = "--cross", description = "Only the cells where one SDK's client drives the other SDK's server (each"
+            + " client and each server still runs, in half the cells).")
+    boolean cross;
+
     @Option(names = "--cases", split = ",", description = "Only these client cases, e.g. 03-auto,dropped-reply (default: all).")
     List<String> only;
 
@@ -89,6 +93,9 @@ final class ClientsCommand implements Callable<Integer> {
             only.forEach(ClientCaseId::of);
         }
         List<ClientCase> cases = ClientCases.all().stream().filter(c -> only == null || only.contains(c.id().label())).toList();
+        if (cross && clientKinds.stream().allMatch(c -> servers.stream().allMatch(s -> s.label().equals(c.label())))) {
+            throw new IllegalArgumentException("--cross leaves no cell: the clients and the servers are the same SDK");
+        }
         Path folder = OutputFolder.of(out, home, "clients");
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
@@ -103,6 +110,9 @@ final class ClientsCommand implements Callable<Integer> {
             for (Transport over : transports) {
                 for (ClientKind client : clientKinds) {
                     for (ServerKind server : servers) {
+                        if (cross && client.label().equals(server.label())) {
+                            continue;
+                        }
                         String cell = ClientsRunner.cell(client, server, over);
                         runs.put(cell, pool.submit(() -> {
                             ClientsRunner.run(cases, client, server, over, folder, home, timeout, credentials, Streams.stderr());

@@ -37,11 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code lab clients --transport http} end to end: the lab starts each server over Streamable HTTP behind a recording
  * relay, the official clients reach it by URL with a bearer token, and the checker judges every client case in every
- * cell (about 70 s on two cores), then {@code lab verify} and a forgery it must refuse.
+ * cross cell (about 45 s on two cores), then {@code lab verify} and a forgery it must refuse.
  */
 class LabClientsHttpIT {
-    private static final List<String> CELLS = List.of("client-java-server-java-http", "client-java-server-typescript-http",
-            "client-typescript-server-java-http", "client-typescript-server-typescript-http");
+    /** Each client and each server over HTTP, in half the cells; {@code lab clients --transport http} runs all four. */
+    private static final List<String> CELLS = List.of("client-java-server-typescript-http", "client-typescript-server-java-http");
 
     @TempDir
     static Path dir;
@@ -51,7 +51,7 @@ class LabClientsHttpIT {
     @BeforeAll
     static void runTheClientsOverHttp() throws Exception {
         out = dir.resolve("clients-http");
-        run = LabProcess.run(List.of("clients", "--transport", "http", "--out", out.toString()), Map.of(), new byte[0],
+        run = LabProcess.run(List.of("clients", "--transport", "http", "--cross", "--out", out.toString()), Map.of(), new byte[0],
                 Duration.ofMinutes(10));
     }
 
@@ -134,7 +134,7 @@ class LabClientsHttpIT {
     void aForgedCauseIsRefusedByTheCheckersJudgement() throws Exception {
         Path copy = dir.resolve("forged");
         EvidenceCopies.copyTree(out, copy);
-        Path attempt = copy.resolve("client-typescript-server-typescript-http");
+        Path attempt = copy.resolve("client-typescript-server-java-http");
         Path records = attempt.resolve(Layout.caseFolder("dropped-reply")).resolve(Layout.CLIENT_RECORDS);
         String text = Files.readString(records);
         assertTrue(text.contains("\"cause\":\"SocketError: other side closed\""), text);
@@ -231,6 +231,15 @@ class LabClientsHttpIT {
         assertEquals(1, bad.exitCode());
         assertEquals("lab clients: unknown transport 'smoke' (stdio, http or all)\n", bad.stderr());
         assertFalse(Files.exists(dir.resolve("bad")), "nothing was written");
+    }
+
+    @Test
+    void crossWithOneSdkOnBothSidesLeavesNoCellAndSaysSo() throws Exception {
+        LabProcess.Result none = LabProcess.run(List.of("clients", "--cross", "--client", "java", "--sdk", "java", "--out",
+                dir.resolve("no-cell").toString()), Map.of(), "");
+        assertEquals(1, none.exitCode());
+        assertEquals("lab clients: --cross leaves no cell: the clients and the servers are the same SDK\n", none.stderr());
+        assertFalse(Files.exists(dir.resolve("no-cell")), "nothing was written");
     }
 
     private static Path caseFolder(String cell, String caseId) {
