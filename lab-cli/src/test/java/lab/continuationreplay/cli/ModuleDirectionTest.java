@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
- * {history, cases, shared-store} ← checker ← containers; lab-core ← faults; everything ← lab-cli. The runner (matrix)
+ * {history, cases, shared-store} ← checker ← containers; lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
  * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module
  * a pom does not name; these rules also refuse a pom that names one the wrong way. One more rule keeps child processes
  * in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
@@ -32,6 +32,7 @@ class ModuleDirectionTest {
     private static final String FAULTS = "lab.continuationreplay.faults..";
     private static final String BENCH = "lab.continuationreplay.bench..";
     private static final String CONTAINERS = "lab.continuationreplay.containers..";
+    private static final String CONFORMANCE = "lab.continuationreplay.conformance..";
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
@@ -44,7 +45,7 @@ class ModuleDirectionTest {
                         resideInAPackage(LAB).and(resideOutsideOfPackages(HISTORY, VECTORS)))
                         .because("the evidence format is read by every job and the checker, so it may lean on vectors only"),
                 noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                        .resideInAnyPackage(MATRIX, CHECKER, CASES, FAULTS, BENCH, CONTAINERS, CLI)
+                        .resideInAnyPackage(MATRIX, CHECKER, CASES, FAULTS, BENCH, CONTAINERS, CONFORMANCE, CLI)
                         .because("lab-core is the bottom of the lab: the driver, the processes, the settings"),
                 noClasses().that().resideInAPackage(MATRIX).should().dependOnClassesThat()
                         .resideInAnyPackage(CHECKER, FAULTS, BENCH, CONTAINERS, CLI)
@@ -59,7 +60,7 @@ class ModuleDirectionTest {
                 noClasses().that().resideInAPackage(CONTAINERS).should().dependOnClassesThat()
                         .resideInAnyPackage(FAULTS, BENCH, CLI)
                         .because("the container runs are their own job"),
-                noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, CLI).should()
+                noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, CONFORMANCE, CLI).should()
                         .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE, CLIENT_DRIVER)
                         .because("servers, the bridge and the client driver are started as processes, never linked into the lab"),
                 noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
@@ -74,7 +75,11 @@ class ModuleDirectionTest {
                         .because("a case is its script and its spec, in its own words; the runner plays it, the checker reads it"),
                 noClasses().that().resideOutsideOfPackage(EXEC).should().callConstructor(ProcessBuilder.class, List.class)
                         .orShould().callConstructor(ProcessBuilder.class, String[].class)
-                        .because("child processes start in one place (Exec): its timeouts kill the whole tree, and no pipe is left unread"));
+                        .because("child processes start in one place (Exec): its timeouts kill the whole tree, and no pipe is left unread"),
+                noClasses().that().resideInAPackage(CONFORMANCE).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(CONFORMANCE, CORE, HISTORY, VECTORS)))
+                        .because("the conformance runs judge servers from outside, by URL, like any client: they need the"
+                                + " lab's processes and wire tools, never its runner, checker or servers"));
     }
 
     @Test
