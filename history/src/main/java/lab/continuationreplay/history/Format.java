@@ -47,7 +47,11 @@ public enum Format {
     /** A recording relay's {@code <name>.relay.jsonl}: the reply it kept from the client on purpose. */
     RELAY("relay", 1, "lab clients"),
     /** A recording relay's {@code <name>.exit.json}: how its server ended and what ended it. */
-    EXIT("exit", 1, "lab clients");
+    EXIT("exit", 1, "lab clients"),
+    /** conformance.json: the official suite's scenarios per server and client, against the expected failures. */
+    CONFORMANCE("conformance", 1, "lab conformance"),
+    /** conformance/expected-failures/SDK.json: the scenarios an SDK itself cannot pass, each with its finding. */
+    EXPECTED_FAILURES("expected-failures", 1, "the lab's maintainers");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";
