@@ -1,7 +1,14 @@
 package lab.continuationreplay.server;
 
+import io.modelcontextprotocol.modern.server.McpFeature;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import lab.continuationreplay.server.conformance.FixtureStates;
+import lab.continuationreplay.server.conformance.Fixtures;
 import lab.continuationreplay.server.state.SealedRequestState;
 import lab.continuationreplay.server.tools.CallContext;
 import lab.continuationreplay.server.tools.GuardOnDemand;
@@ -17,7 +24,8 @@ import lab.continuationreplay.store.ledger.IssueLedger;
 /**
  * The guarded Java server: {@code create_guarded_issue} and {@code get_operation_status} over stdio, or over
  * Streamable HTTP with {@code --http PORT}, configured only by its {@code WIRE_*} environment. Over stdio, stdout is
- * the wire; in both modes logs go to stderr.
+ * the wire; in both modes logs go to stderr. {@code --http PORT --conformance} adds the official conformance suite's
+ * fixtures beside the guarded tools (docs/java-server.md, "Conformance profile").
  */
 public final class GuardedServerMain {
     static final String NAME = "continuation-replay-java-guarded";
@@ -30,6 +38,8 @@ public final class GuardedServerMain {
         HttpMode mode;
         GuardOnDemand guard;
         GuardedTools tools;
+        List<McpSyncTool> served;
+        List<McpFeature> features = List.of();
         try {
             mode = HttpMode.of(args, System.getenv());
             TrustedEnvironment env = mode.environment;
@@ -50,21 +60,37 @@ public final class GuardedServerMain {
             CallContext calls;
             if (mode.http()) {
                 // Every principal's configuration is checked now, not on its first call.
-                mode.tokens.orElseThrow().principals().forEach(principal -> config(env, principal));
-                firstPrincipal = mode.tokens.orElseThrow().principals().get(0);
+                List<String> principals = mode.principals.orElseThrow().all();
+                principals.forEach(principal -> config(env, principal));
+                firstPrincipal = principals.get(0);
                 calls = CallContext.fromTransport(mode.closeAfterCommit);
             } else {
                 firstPrincipal = env.principal();
                 calls = CallContext.fixed(firstPrincipal);
             }
             tools = new GuardedTools(guard, sealer, fault, calls, StdioServer.MAPPER);
+            served = new ArrayList<>(tools.tools());
+            if (mode.conformance.isPresent()) {
+                // The fixtures seal with the same key and construction as the guarded tools; only their clock (real
+                // time) and TTL are the profile's own.
+                SealedRequestState fixtureSealer = new SealedRequestState(env.stateKey(),
+                        mode.conformance.get().stateTtlSeconds(), NAME);
+                Fixtures fixtures = new Fixtures(new FixtureStates(fixtureSealer, Clock.systemUTC()), calls,
+                        StdioServer.MAPPER);
+                served.addAll(fixtures.tools());
+                features = fixtures.features();
+            }
             openNowIfStorageAllows(guard, firstPrincipal);
+        } catch (HttpMode.CommandLineError e) {
+            System.err.println(e.getMessage());
+            System.exit(BAD_CONFIGURATION);
+            return;
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
             System.exit(BAD_CONFIGURATION);
             return;
         }
-        mode.serve(NAME, tools.tools(), wire, guard);
+        mode.serve(NAME, served, features, wire, guard);
     }
 
     private static GuardConfig config(TrustedEnvironment env, String principal) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.server.McpFeature;
 import io.modelcontextprotocol.modern.server.McpServer;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
@@ -39,6 +40,11 @@ final class StdioServer {
 
     /** The tools on the SDK's modern server; the same server behind stdio and HTTP. */
     static McpServer server(String name, List<McpSyncTool> tools) {
+        return server(name, tools, List.of());
+    }
+
+    /** The same, with more features beside the tools (the conformance profile's prompts and resources). */
+    static McpServer server(String name, List<McpSyncTool> tools, List<McpFeature> features) {
         McpSyncToolRepository repository = new McpSyncToolRepository() {
             @Override
             public ToolsPage list(io.modelcontextprotocol.modern.server.McpRequestContext context, String cursor) {
@@ -50,11 +56,14 @@ final class StdioServer {
                 return tools.stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElse(null);
             }
         };
-        return McpServer.builder()
+        McpServer.Builder builder = McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder(name, "0.1.0").build())
                 .jsonMapper(MAPPER)
                 .requestStateCodec(new PassThroughStateCodec())
-                .feature(ToolsFeature.ofSync(repository))
-                .build();
+                .feature(ToolsFeature.ofSync(repository));
+        if (!features.isEmpty()) {
+            builder.features(features);
+        }
+        return builder.build();
     }
 }

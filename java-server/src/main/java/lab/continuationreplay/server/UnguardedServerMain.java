@@ -20,11 +20,18 @@ public final class UnguardedServerMain {
         IssueLedger ledger;
         try {
             mode = HttpMode.of(args, System.getenv());
+            if (mode.conformance.isPresent()) {
+                throw new IllegalArgumentException("the conformance profile belongs to the guarded server only");
+            }
             TrustedEnvironment env = mode.environment;
             CallContext calls = mode.http() ? CallContext.fromTransport(mode.closeAfterCommit) : CallContext.fixed(env.principal());
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
             ledger = IssueLedger.open(env.database(), env.backendId());
             tools = new UnguardedTools(ledger, sealer, calls, env.clockEpoch(), env.fault(), StdioServer.MAPPER);
+        } catch (HttpMode.CommandLineError e) {
+            System.err.println(e.getMessage());
+            System.exit(GuardedServerMain.BAD_CONFIGURATION);
+            return;
         } catch (Exception e) {
             System.err.println("java-server: " + e.getMessage());
             System.exit(GuardedServerMain.BAD_CONFIGURATION);

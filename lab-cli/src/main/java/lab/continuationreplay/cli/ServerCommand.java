@@ -20,6 +20,8 @@ import picocli.CommandLine.Parameters;
                     + " WIRE_STATE_KEY_HEX, WIRE_FINGERPRINT_KEY_HEX, optional WIRE_FAULT.",
             "With --http PORT the same server speaks Streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: a free"
                     + " port, printed on stderr), with bearer principals from WIRE_BEARER_TOKENS_FILE (docs/http.md).",
+            "With --http PORT --conformance the server also serves the official conformance suite's fixtures, and without"
+                    + " WIRE_BEARER_TOKENS_FILE needs no token (docs/java-server.md, \"Conformance profile\").",
             "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
         })
 final class ServerCommand implements Callable<Integer> {
@@ -28,6 +30,10 @@ final class ServerCommand implements Callable<Integer> {
 
     @Option(names = "--http", paramLabel = "PORT", description = "Serve Streamable HTTP on 127.0.0.1:PORT (0: a free port).")
     Integer httpPort;
+
+    @Option(names = "--conformance",
+            description = "With --http: serve the conformance profile (the official suite's fixtures beside the guarded tools).")
+    boolean conformance;
 
     @Override
     public Integer call() throws Exception {
@@ -38,6 +44,10 @@ final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--http " + httpPort + " is not a port (0 to 65535)");
             }
             command.addAll(List.of("--http", Integer.toString(httpPort)));
+        }
+        if (conformance) {
+            // Passed on as it is: the server owns the rule that the profile needs --http, and says so itself.
+            command.add("--conformance");
         }
         Process process = Exec.command(command).inheritIo().start();
         // Stopping the lab stops its server: an HTTP server has no stdin to see end, and would keep its port.

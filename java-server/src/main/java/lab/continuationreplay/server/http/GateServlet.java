@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything a request must pass before the SDK's servlet sees it, in this order: a loopback {@code Host} and
- * {@code Origin} (403), a known bearer token (401), a server not stopping and a free slot (503), a body of at most
+ * {@code Origin} (403), a known bearer token (401; see {@link Principals} for the one exception), a server not
+ * stopping and a free slot (503), a body of at most
  * 4 MiB (413), and the stdio server's frame rules on that body (strict UTF-8, exactly one JSON object,
  * {@code "jsonrpc":"2.0"}; 400 with the SDK's own JSON-RPC error). A refused request never reaches the SDK, so it can
  * have no effect.
@@ -47,7 +48,7 @@ final class GateServlet extends HttpServlet {
     private static final Logger LOG = LoggerFactory.getLogger(GateServlet.class);
 
     private final HttpServlet sdk;
-    private final BearerTokens tokens;
+    private final Principals principals;
     private final LoopbackHosts hosts;
     private final Semaphore slots;
     private final int maxConcurrent;
@@ -55,9 +56,9 @@ final class GateServlet extends HttpServlet {
     private volatile boolean stopping;
     private final McpJsonMapper mapper;
 
-    GateServlet(HttpServlet sdk, BearerTokens tokens, LoopbackHosts hosts, HttpSettings settings, McpJsonMapper mapper) {
+    GateServlet(HttpServlet sdk, Principals principals, LoopbackHosts hosts, HttpSettings settings, McpJsonMapper mapper) {
         this.sdk = sdk;
-        this.tokens = tokens;
+        this.principals = principals;
         this.hosts = hosts;
         this.slots = new Semaphore(settings.maxConcurrent());
         this.maxConcurrent = settings.maxConcurrent();
@@ -83,7 +84,7 @@ final class GateServlet extends HttpServlet {
             plain(response, HttpServletResponse.SC_FORBIDDEN, "forbidden: Host and Origin must be this loopback server");
             return;
         }
-        Optional<String> principal = tokens.principalOf(request.getHeader("Authorization"));
+        Optional<String> principal = principals.principalOf(request.getHeader("Authorization"));
         if (principal.isEmpty()) {
             LOG.info("refused: no or unknown bearer token");
             response.setHeader("WWW-Authenticate", "Bearer realm=\"mcp\"");

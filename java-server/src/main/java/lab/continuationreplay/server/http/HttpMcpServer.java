@@ -46,7 +46,7 @@ public final class HttpMcpServer {
      * Listens, then prints the URL on stderr. From then on SIGTERM and SIGINT no longer end the process: they make
      * {@link #serveUntilStopped()} return. Throws if the server cannot listen (the port is taken, say).
      */
-    public static HttpMcpServer start(McpRequestManager manager, McpJsonMapper mapper, BearerTokens tokens,
+    public static HttpMcpServer start(McpRequestManager manager, McpJsonMapper mapper, Principals principals,
             HttpSettings settings) throws LifecycleException, IOException {
         LoopbackHosts hosts = new LoopbackHosts();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(manager)
@@ -85,7 +85,7 @@ public final class HttpMcpServer {
         // with its context, and the checks would only print warnings asking for --add-opens flags on every stop.
         context.setClearReferencesThreadLocals(false);
         context.setClearReferencesRmiTargets(false);
-        GateServlet gate = new GateServlet(transport, tokens, hosts, settings, mapper);
+        GateServlet gate = new GateServlet(transport, principals, hosts, settings, mapper);
         Wrapper servlet = Tomcat.addServlet(context, "mcp", gate);
         servlet.setAsyncSupported(true);
         servlet.setLoadOnStartup(1);

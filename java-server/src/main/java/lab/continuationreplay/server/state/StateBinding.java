@@ -25,6 +25,11 @@ public record StateBinding(String method, String tool, String argumentsDigest, S
         return new StateBinding("tools/call", tool, digestOf(normalisedArguments), principal);
     }
 
+    /** Any method that may return {@code input_required} ({@code prompts/get} too), bound the same way. */
+    public static StateBinding of(String method, String name, JsonNode arguments, String principal) {
+        return new StateBinding(method, name, digestOf(arguments), principal);
+    }
+
     /** base64url(SHA-256(canonical JSON of the arguments)[0:16]): any changed argument changes it. */
     static String digestOf(JsonNode arguments) {
         try {

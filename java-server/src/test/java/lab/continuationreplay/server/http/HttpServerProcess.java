@@ -61,16 +61,29 @@ final class HttpServerProcess implements AutoCloseable {
     /** {@code prefix} goes before the java command, e.g. {@code env --default-signal=INT}. */
     static HttpServerProcess start(Path dir, List<String> prefix, String mainClass, Map<String, String> extraEnv)
             throws Exception {
+        return start(dir, prefix, mainClass, List.of(), true, extraEnv);
+    }
+
+    /**
+     * {@code args} go after {@code --http 0} (e.g. {@code --conformance}); without {@code tokensFile} the server gets
+     * no {@code WIRE_BEARER_TOKENS_FILE} at all.
+     */
+    static HttpServerProcess start(Path dir, List<String> prefix, String mainClass, List<String> args, boolean tokensFile,
+            Map<String, String> extraEnv) throws Exception {
         Files.createDirectories(dir);
         Path tokens = dir.resolve("tokens.json");
         Files.writeString(tokens, "{\"alice\":\"" + ALICE + "\",\"bob\":\"" + BOB + "\"}");
         Path database = dir.resolve("store.sqlite3");
         List<String> command = new ArrayList<>(prefix);
         command.addAll(command(mainClass, "0"));
+        command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("WIRE_"));
         env.putAll(environment(database, tokens));
+        if (!tokensFile) {
+            env.remove("WIRE_BEARER_TOKENS_FILE");
+        }
         env.putAll(extraEnv);
         builder.redirectOutput(dir.resolve("stdout.txt").toFile());
         Process process = builder.start();
