@@ -47,7 +47,9 @@ public enum Format {
     /** A recording relay's {@code <name>.relay.jsonl}: the reply it kept from the client on purpose. */
     RELAY("relay", 1, "lab clients"),
     /** A recording relay's {@code <name>.exit.json}: how its server ended and what ended it. */
-    EXIT("exit", 1, "lab clients");
+    EXIT("exit", 1, "lab clients"),
+    /** {@code lab conformance --strict}'s {@code strict.json}: the lab's own MRTR checks against one server URL. */
+    STRICT("strict", 1, "lab conformance --strict");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";
