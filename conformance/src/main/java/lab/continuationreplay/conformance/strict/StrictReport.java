@@ -62,7 +62,7 @@ public record StrictReport(URI target, boolean bearer, boolean otherBearer, Opti
         document.put("finished", finished.toString());
         ObjectNode summary = document.putObject("summary");
         for (StrictOutcome outcome : StrictOutcome.values()) {
-            summary.put(outcome.word(), count(outcome));
+            summary.put(outcome.name().toLowerCase(java.util.Locale.ROOT), count(outcome));
         }
         document.put("passed", !failed());
         ArrayNode list = document.putArray("checks");

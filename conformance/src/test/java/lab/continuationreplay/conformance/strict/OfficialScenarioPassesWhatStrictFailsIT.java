@@ -66,6 +66,7 @@ class OfficialScenarioPassesWhatStrictFailsIT {
             assertEquals(StrictOutcome.FAIL, strict.result(StrictCheckId.BIT_FLIPS).outcome());
             assertEquals(StrictOutcome.FAIL, strict.result(StrictCheckId.MISSING_STATE).outcome());
             assertFalse(strict.result(StrictCheckId.BIT_FLIPS).probes().isEmpty());
+            assertEquals(8, strict.count(StrictOutcome.FAIL), "the count docs/conformance.md gives");
         }
     }
 }

@@ -128,9 +128,10 @@ class StrictCheckIT {
         StrictReport report = run(Options.of(Defect.IGNORES_STATE), false, out);
         assertEquals(StrictOutcome.PASS, report.result(StrictCheckId.ROUND_TRIP).outcome());
         for (StrictCheckId check : List.of(StrictCheckId.MISSING_STATE, StrictCheckId.BIT_FLIPS, StrictCheckId.TRUNCATED,
-                StrictCheckId.OTHER_TOOL, StrictCheckId.OTHER_ARGUMENTS, StrictCheckId.NON_STRING, StrictCheckId.OVERSIZED)) {
+                StrictCheckId.RE_ENCODED, StrictCheckId.OTHER_TOOL, StrictCheckId.OTHER_ARGUMENTS, StrictCheckId.NON_STRING, StrictCheckId.OVERSIZED)) {
             assertEquals(StrictOutcome.FAIL, report.result(check).outcome(), report.result(check).line());
         }
+        assertEquals(8, report.count(StrictOutcome.FAIL));
         assertEquals(StrictOutcome.NOT_RUN, report.result(StrictCheckId.OTHER_PRINCIPAL).outcome());
         assertTrue(report.result(StrictCheckId.OTHER_PRINCIPAL).reason().contains("--other-bearer"));
         assertEquals(1, report.exitStatus());
@@ -156,7 +157,7 @@ class StrictCheckIT {
             assertEquals("given", json.path("bearer").asText());
             assertEquals(StrictCheckId.values().length, json.path("checks").size());
             assertEquals(12, json.path("summary").path("pass").asInt(), written);
-            assertEquals(1, json.path("summary").path("not-run").asInt());
+            assertEquals(1, json.path("summary").path("not_run").asInt());
             assertTrue(json.path("passed").asBoolean());
         }
     }
