@@ -48,6 +48,10 @@ public enum Format {
     RELAY("relay", 1, "lab clients"),
     /** A recording relay's {@code <name>.exit.json}: how its server ended and what ended it. */
     EXIT("exit", 1, "lab clients"),
+    /** conformance.json: the official suite's scenarios per server and client, against the expected failures. */
+    CONFORMANCE("conformance", 1, "lab conformance"),
+    /** conformance/expected-failures/SDK.json: the scenarios an SDK itself cannot pass, each with its finding. */
+    EXPECTED_FAILURES("expected-failures", 1, "the lab's maintainers"),
     /** {@code lab conformance --strict}'s {@code strict.json}: the lab's own MRTR checks against one server URL. */
     STRICT("strict", 1, "lab conformance --strict");
 

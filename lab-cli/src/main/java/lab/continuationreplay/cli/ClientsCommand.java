@@ -20,7 +20,7 @@ import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
-import lab.continuationreplay.matrix.clients.ClientKind;
+import lab.continuationreplay.core.servers.ClientKind;
 import lab.continuationreplay.matrix.clients.ClientsRunner;
 import lab.continuationreplay.matrix.report.ClientsReport;
 import picocli.CommandLine.Command;

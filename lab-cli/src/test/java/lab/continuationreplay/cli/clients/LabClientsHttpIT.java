@@ -27,7 +27,7 @@ import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.history.Layout;
-import lab.continuationreplay.matrix.clients.ClientKind;
+import lab.continuationreplay.core.servers.ClientKind;
 import lab.continuationreplay.matrix.clients.ClientsRunner;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.BeforeAll;

@@ -23,6 +23,7 @@ import lab.continuationreplay.core.relay.HttpRelay;
 import lab.continuationreplay.core.relay.RecordingRelay;
 import lab.continuationreplay.core.relay.RelayOptions;
 import lab.continuationreplay.core.servers.BearerCredentials;
+import lab.continuationreplay.core.servers.ClientKind;
 import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;

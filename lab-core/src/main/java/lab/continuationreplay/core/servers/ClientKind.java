@@ -1,9 +1,8 @@
-package lab.continuationreplay.matrix.clients;
+package lab.continuationreplay.core.servers;
 
 import java.nio.file.Path;
 import java.util.List;
 import lab.continuationreplay.core.LabHome;
-import lab.continuationreplay.core.servers.JavaCommand;
 
 /** The official SDK clients the lab drives, each through its driver program (docs/client-drivers.md). */
 public enum ClientKind {
