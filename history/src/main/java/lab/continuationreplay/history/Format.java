@@ -51,7 +51,9 @@ public enum Format {
     /** conformance.json: the official suite's scenarios per server and client, against the expected failures. */
     CONFORMANCE("conformance", 1, "lab conformance"),
     /** conformance/expected-failures/SDK.json: the scenarios an SDK itself cannot pass, each with its finding. */
-    EXPECTED_FAILURES("expected-failures", 1, "the lab's maintainers");
+    EXPECTED_FAILURES("expected-failures", 1, "the lab's maintainers"),
+    /** {@code lab conformance --strict}'s {@code strict.json}: the lab's own MRTR checks against one server URL. */
+    STRICT("strict", 1, "lab conformance --strict");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";
