@@ -20,6 +20,8 @@ import picocli.CommandLine.Parameters;
                     + " WIRE_STATE_KEY_HEX, WIRE_FINGERPRINT_KEY_HEX, optional WIRE_FAULT.",
             "With --http PORT the same server speaks Streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: a free"
                     + " port, printed on stderr), with bearer principals from WIRE_BEARER_TOKENS_FILE (docs/http.md).",
+            "With --http PORT --conformance it also serves the official conformance suite's fixtures (the conformance"
+                    + " profile, docs/typescript-fixture.md); WIRE_BEARER_TOKENS_FILE is then optional.",
             "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
         })
 final class ServerCommand implements Callable<Integer> {
@@ -28,6 +30,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Option(names = "--http", paramLabel = "PORT", description = "Serve Streamable HTTP on 127.0.0.1:PORT (0: a free port).")
     Integer httpPort;
+
+    @Option(names = "--conformance", description = "With --http: add the conformance suite's fixtures (the conformance profile).")
+    boolean conformance;
 
     @Override
     public Integer call() throws Exception {
@@ -38,6 +43,10 @@ final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--http " + httpPort + " is not a port (0 to 65535)");
             }
             command.addAll(List.of("--http", Integer.toString(httpPort)));
+        }
+        // Passed on even without --http: the server itself refuses that combination, with its own message and exit 2.
+        if (conformance) {
+            command.add("--conformance");
         }
         Process process = Exec.command(command).inheritIo().start();
         // Stopping the lab stops its server: an HTTP server has no stdin to see end, and would keep its port.
