@@ -69,9 +69,9 @@ export function isFixtureRequest(method: string, name: unknown): boolean {
   return method === TOOLS_CALL && typeof name === 'string' && (SEALED_TOOLS.has(name) || STATELESS_FIXTURES.has(name));
 }
 
-/** The payload a fixture's verify hook returns for a state sent to a stateless fixture: there is none to return. */
-export function refuseStatelessFixtureState(): never {
-  throw new FixtureStateRefused(`${ELICITATION} issues no requestState`);
+/** A state sent to a fixture that never issues one cannot be its own, whatever it holds. */
+export function refuseStatelessFixtureState(name: unknown): never {
+  throw new FixtureStateRefused(`${String(name)} issues no requestState`);
 }
 
 // A 1×1 PNG and a 1 ms WAV, made for these fixtures.

@@ -14,7 +14,7 @@ import {
   registerConformanceFixtures,
   TOOLS_CALL,
 } from './conformance-fixtures.js';
-import { type FixturePayload, FixtureStates } from './fixture-state.js';
+import { FixtureStates } from './fixture-state.js';
 import { systemEpochSeconds } from './injected-clock.js';
 
 /** The principal of every request when the profile runs without a tokens file (the suite cannot send a token). */
@@ -73,8 +73,8 @@ export class ConformanceProfile {
   ): (state: string, ctx: ServerContext) => Promise<unknown> {
     return async (state, ctx) => {
       if (request === undefined || !isFixtureRequest(request.method, request.name)) return guarded(state, ctx);
-      if (!isSealedFixture(request.method, request.name)) refuseStatelessFixtureState();
-      return this.states.open(state, ctx, request) satisfies Promise<FixturePayload>;
+      if (!isSealedFixture(request.method, request.name)) refuseStatelessFixtureState(request.name);
+      return this.states.open(state, ctx, request);
     };
   }
 
