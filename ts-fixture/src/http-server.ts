@@ -17,6 +17,8 @@ import { type AuthInfo, createMcpHandler, createRequestStateCodec, McpServer } f
 import type { BearerTokens } from './bearer-tokens.js';
 import { BridgeClient } from './bridge-client.js';
 import { boundRequestStateVerify } from './bound-request-state.js';
+import type { FixtureRequest } from './conformance-fixtures.js';
+import { CONFORMANCE_PRINCIPAL, ConformanceProfile } from './conformance-profile.js';
 import { judgeHttpBody } from './frame-verdict.js';
 import { registerGuardedTools } from './guarded-tools.js';
 import type { ToolCall } from './tool-call-arguments.js';
@@ -29,7 +31,10 @@ const LOOPBACK = '127.0.0.1';
 
 export interface HttpFixtureOptions {
   readonly config: HttpFixtureConfig;
-  readonly tokens: BearerTokens;
+  /** Undefined only under the conformance profile: then every request is CONFORMANCE_PRINCIPAL. */
+  readonly tokens: BearerTokens | undefined;
+  /** The conformance profile (`--conformance`); absent, the server serves the guarded tools only. */
+  readonly profile?: ConformanceProfile;
   readonly bridgeArgv: readonly string[];
   readonly bridgeEnv: Record<string, string>;
   readonly serverInfo: { name: string; version: string };
@@ -40,6 +45,8 @@ export interface HttpFixtureOptions {
 /** What the fixture attaches to a request's AuthInfo for the per-request server instance. */
 interface RequestScope {
   readonly call: ToolCall | undefined;
+  /** The profile's view of the same body (tools/call and prompts/get, with or without a state). */
+  readonly request: FixtureRequest | undefined;
   readonly closeConnection: () => void;
 }
 const SCOPE = 'continuationReplayScope';
@@ -81,7 +88,9 @@ export interface RunningHttpFixture {
 }
 
 export function serveHttp(options: HttpFixtureOptions, port: number): Promise<RunningHttpFixture> {
-  const { config, tokens, log } = options;
+  const { config, tokens, profile, log } = options;
+  // Serving without bearer tokens is the profile's exception (DESIGN.md, Servers), never a default.
+  if (tokens === undefined && profile === undefined) throw new Error('HTTP mode needs bearer tokens');
   const codec = createRequestStateCodec<unknown>({
     key: config.stateKey,
     ttlSeconds: config.requestStateTtl,
@@ -101,9 +110,12 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
       if (principal === undefined || scope === undefined) throw new Error('an unauthenticated request reached the SDK');
       // One server instance per request, so the verify hook sees exactly this request's arguments: ids are chosen by
       // clients and concurrent requests may share one, which a map keyed by id (stdio's way) could not tell apart.
-      const verify = boundRequestStateVerify(codec, { take: () => scope.call });
-      const server = new McpServer(options.serverInfo, { capabilities: { tools: {} }, requestState: { verify } });
+      const guardedVerify = boundRequestStateVerify(codec, { take: () => scope.call });
+      const verify = profile === undefined ? guardedVerify : profile.verify(scope.request, guardedVerify);
+      const capabilities = profile === undefined ? { tools: {} } : { tools: {}, prompts: {}, resources: {}, completions: {} };
+      const server = new McpServer(options.serverInfo, { capabilities, requestState: { verify } });
       server.server.onerror = (error) => log(error.message);
+      profile?.register(server, scope.request, () => mcp.notify);
       registerGuardedTools(server, {
         config: { ...config, principal },
         codec,
@@ -113,7 +125,8 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
       });
       return server;
     },
-    // responseMode stays 'auto': these tools emit nothing before their result, so every reply is one JSON body.
+    // responseMode stays 'auto': the guarded tools emit nothing before their result, so each of their replies is one
+    // JSON body; only a conformance fixture that reports progress upgrades its reply to an event stream.
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(error.message) },
   );
   const node = toNodeHandler(mcp, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => log(error.message) });
@@ -129,7 +142,7 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
       return plain(res, 503, 'too many requests in flight', { 'retry-after': '1' });
     }
     const authorization = req.headers.authorization;
-    const principal = tokens.principalFor(authorization);
+    const principal = tokens === undefined ? CONFORMANCE_PRINCIPAL : tokens.principalFor(authorization);
     if (principal === undefined) {
       const challenge = authorization === undefined ? 'Bearer' : 'Bearer error="invalid_token"';
       return plain(res, 401, 'unauthorized', { 'www-authenticate': challenge });
@@ -146,8 +159,15 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
         const verdict = judgeHttpBody(read);
         if (verdict.kind === 'refuse') return jsonLine(res, 400, verdict.line);
         body = verdict.message;
+        const refusal = profile === undefined ? undefined : ConformanceProfile.refuseContinuationWithoutState(body);
+        // HTTP 200, as the SDK answers a refused state from its verify hook.
+        if (refusal !== undefined) return jsonLine(res, 200, refusal);
       }
-      const scope: RequestScope = { call: recordedCall(body), closeConnection: () => req.socket.destroy() };
+      const scope: RequestScope = {
+        call: recordedCall(body),
+        request: profile === undefined ? undefined : ConformanceProfile.requestOf(body),
+        closeConnection: () => req.socket.destroy(),
+      };
       // The token stays in the process: AuthInfo is handed only to this request's server instance.
       req.auth = { token: '(bearer)', clientId: principal, scopes: [], extra: { [SCOPE]: scope } };
       // Node's own types mark `method` optional where the adapter's duck type does not; an HTTP request always has one.

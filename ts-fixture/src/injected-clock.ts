@@ -3,6 +3,15 @@
  * Date.now), must see WIRE_CLOCK_EPOCH, or two processes of one case would disagree about what is expired.
  */
 
+// Taken when this module loads, before any pinClock: the conformance fixtures' states expire on the real clock
+// (a checker must be able to wait their TTL out), while every decision of the guarded tools stays on the pinned one.
+const systemNow = Date.now.bind(Date);
+
+/** Whole seconds of the machine's own clock, unaffected by pinClock. */
+export function systemEpochSeconds(): number {
+  return Math.floor(systemNow() / 1000);
+}
+
 /** Freezes Date.now at `epochSeconds`; call before the codec is created or used. */
 export function pinClock(epochSeconds: number): void {
   if (!Number.isSafeInteger(epochSeconds) || epochSeconds < 0) {

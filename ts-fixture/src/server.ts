@@ -3,7 +3,8 @@
  * The guarded TypeScript fixture: an MCP server on @modelcontextprotocol/server (SDK v2) speaking protocol
  * 2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
  * stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
- * With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http-server.ts) and leaves stdout unused.
+ * With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http-server.ts) and leaves stdout unused;
+ * `--http PORT --conformance` adds the official conformance suite's fixtures (conformance-profile.ts).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +17,17 @@ import { registerGuardedTools } from './guarded-tools.js';
 import { pinClock } from './injected-clock.js';
 import { strictFrames } from './strict-frames.js';
 import { ArgumentRecordingTransport, ToolCallArguments } from './tool-call-arguments.js';
-import { readBearerTokens } from './bearer-tokens.js';
+import { type BearerTokens, readBearerTokens } from './bearer-tokens.js';
+import { CONFORMANCE_PRINCIPAL, ConformanceProfile } from './conformance-profile.js';
 import { serveHttp } from './http-server.js';
-import { ConfigurationError, type FixtureConfig, readConfig, readHttpConfig } from './trusted-environment.js';
+import {
+  BEARER_TOKENS_FILE,
+  ConfigurationError,
+  type FixtureConfig,
+  readConfig,
+  readConformanceConfig,
+  readHttpConfig,
+} from './trusted-environment.js';
 
 export const SERVER_NAME = 'continuation-replay-ts-fixture';
 export const SERVER_VERSION = '0.1.0';
@@ -88,14 +97,19 @@ function httpPort(text: string | undefined): number {
   return port;
 }
 
-function mainHttp(portText: string | undefined): void {
+function mainHttp(portText: string | undefined, conformance: boolean): void {
   const port = httpPort(portText);
   let configured;
   try {
-    const config = readHttpConfig(process.env);
+    const config = readHttpConfig(process.env, { conformance });
+    const tokens: BearerTokens | undefined =
+      config.bearerTokensFile === null ? undefined : readBearerTokens(config.bearerTokensFile);
     configured = {
       config,
-      tokens: readBearerTokens(config.bearerTokensFile),
+      tokens,
+      profile: conformance
+        ? new ConformanceProfile({ stateKey: config.stateKey, stateTtlSeconds: readConformanceConfig(process.env).stateTtl })
+        : undefined,
       argv: bridgeCommand(REPO_ROOT, process.env),
     };
   } catch (error) {
@@ -105,12 +119,16 @@ function mainHttp(portText: string | undefined): void {
     }
     throw error;
   }
-  const { config, tokens, argv } = configured;
+  const { config, tokens, profile, argv } = configured;
   pinClock(config.clockEpoch);
+  if (profile !== undefined && tokens === undefined) {
+    log(`conformance profile without ${BEARER_TOKENS_FILE}: no bearer token is asked for; every request is principal "${CONFORMANCE_PRINCIPAL}"`);
+  }
   serveHttp(
     {
       config,
       tokens,
+      ...(profile === undefined ? {} : { profile }),
       bridgeArgv: argv,
       bridgeEnv: bridgeEnvironment(process.env),
       serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
@@ -136,5 +154,13 @@ function mainHttp(portText: string | undefined): void {
   );
 }
 
-if (process.argv[2] === '--http') mainHttp(process.argv[3]);
+// `--conformance` may stand anywhere after the mode; it only ever adds to HTTP mode.
+const args = process.argv.slice(2);
+const conformance = args.includes('--conformance');
+const mode = args.filter((arg) => arg !== '--conformance');
+if (conformance && mode[0] !== '--http') {
+  process.stderr.write('--conformance needs --http\n');
+  process.exit(BAD_CONFIGURATION);
+}
+if (mode[0] === '--http') mainHttp(mode[1], conformance);
 else main();

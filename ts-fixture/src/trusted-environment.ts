@@ -16,6 +16,7 @@ export const FINGERPRINT_KEY_HEX = 'WIRE_FINGERPRINT_KEY_HEX';
 export const FAULT = 'WIRE_FAULT';
 export const BEARER_TOKENS_FILE = 'WIRE_BEARER_TOKENS_FILE';
 export const HTTP_READ_TIMEOUT_MS = 'WIRE_HTTP_READ_TIMEOUT_MS';
+export const CONFORMANCE_STATE_TTL = 'WIRE_CONFORMANCE_STATE_TTL';
 
 export const MIN_KEY_BYTES = 32;
 const MAX_SAFE = 9007199254740991n;
@@ -33,6 +34,7 @@ export const LAB_FAULTS = [
 export const HTTP_FAULTS = [...LAB_FAULTS, 'close-after-commit'] as const;
 export type LabFault = (typeof HTTP_FAULTS)[number];
 export const DEFAULT_HTTP_READ_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONFORMANCE_STATE_TTL = 60;
 
 export interface FixtureConfig {
   readonly database: string;
@@ -49,14 +51,23 @@ export interface FixtureConfig {
 
 /** HTTP mode: no WIRE_PRINCIPAL (each request's bearer token names its principal), plus the HTTP settings. */
 export interface HttpFixtureConfig extends Omit<FixtureConfig, 'principal'> {
-  readonly bearerTokensFile: string;
+  /** Null only under the conformance profile, which may serve without bearer tokens. */
+  readonly bearerTokensFile: string | null;
   readonly readTimeoutMs: number;
+}
+
+/** The conformance profile's own setting: how long its fixtures' requestStates live, on the real clock. */
+export interface ConformanceConfig {
+  readonly stateTtl: number;
 }
 
 export class ConfigurationError extends Error {}
 
-/** HTTP mode's variables, in the same order as readConfig's, the HTTP ones last. */
-export function readHttpConfig(env: NodeJS.ProcessEnv): HttpFixtureConfig {
+/**
+ * HTTP mode's variables, in the same order as readConfig's, the HTTP ones last. Under the conformance profile the
+ * tokens file is optional (the official suite cannot send a token).
+ */
+export function readHttpConfig(env: NodeJS.ProcessEnv, options: { conformance?: boolean } = {}): HttpFixtureConfig {
   return {
     database: required(env, SERVER_DB),
     backendId: required(env, BACKEND_ID),
@@ -67,7 +78,8 @@ export function readHttpConfig(env: NodeJS.ProcessEnv): HttpFixtureConfig {
     stateKey: keyBytes(env, STATE_KEY_HEX),
     fingerprintKey: keyBytes(env, FINGERPRINT_KEY_HEX),
     fault: fault(env, HTTP_FAULTS),
-    bearerTokensFile: required(env, BEARER_TOKENS_FILE),
+    bearerTokensFile:
+      options.conformance === true && (env[BEARER_TOKENS_FILE] ?? '') === '' ? null : required(env, BEARER_TOKENS_FILE),
     readTimeoutMs: readTimeoutMs(env),
   };
 }
@@ -82,6 +94,13 @@ export function readTimeoutMs(env: NodeJS.ProcessEnv): number {
   // Node's timers overflow past 2^31-1 ms and then fire at once.
   if (millis > 2147483647) throw new ConfigurationError(`${HTTP_READ_TIMEOUT_MS} is too large`);
   return millis;
+}
+
+/** WIRE_CONFORMANCE_STATE_TTL: whole seconds, positive, read like the other TTLs; unset or empty is the default. */
+export function readConformanceConfig(env: NodeJS.ProcessEnv): ConformanceConfig {
+  const value = env[CONFORMANCE_STATE_TTL];
+  if (value === undefined || value === '') return { stateTtl: DEFAULT_CONFORMANCE_STATE_TTL };
+  return { stateTtl: positiveSeconds(env, CONFORMANCE_STATE_TTL) };
 }
 
 /** Reads and validates every variable, in a fixed order; the first bad one throws. */
