@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import lab.continuationreplay.conformance.OfficialSuite;
+import lab.continuationreplay.conformance.strict.StrictCheck;
+import lab.continuationreplay.conformance.strict.StrictReport;
+import lab.continuationreplay.conformance.strict.StrictTarget;
+import lab.continuationreplay.conformance.strict.StrictTargetUnreachable;
 import lab.continuationreplay.conformance.suite.ConformanceReport;
 import lab.continuationreplay.conformance.suite.ConformanceRun;
 import lab.continuationreplay.core.LabHome;
@@ -23,9 +27,12 @@ import picocli.CommandLine.Option;
                     + OfficialSuite.REQUIREMENTS + ", on the Node 22 that conformance/package.json pins) against both lab servers"
                     + " over Streamable HTTP with their conformance profile (the suite's fixtures beside the guarded tools; no"
                     + " bearer token, one fixed principal) and against both SDK clients through the lab's client drivers.",
+            "Then the lab's strict MRTR checks on each server's profile (two bearer tokens, a 3 s state lifetime)."
+                    + " With --strict --url URL, only the strict checks, against any server.",
             "Writes OUT/conformance.json, CONFORMANCE.md, report.html and the suite's own files per server and client."
                     + " Exit 0 only if every scored scenario passes or is an expected failure of its SDK"
-                    + " (conformance/expected-failures/SDK.json), and no expected failure passes. See docs/conformance.md."
+                    + " (conformance/expected-failures/SDK.json), no expected failure passes, and no strict check fails."
+                    + " See docs/conformance.md."
         })
 final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/conformance-<UTC time>). Never overwritten.")
@@ -37,9 +44,32 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--client", split = ",", description = "The SDK clients: java, typescript, all or none (default: all).")
     List<String> clients = List.of("all");
 
+    @Option(names = "--strict", description = "Run only the lab's strict MRTR checks, against the server at --url (any MCP"
+            + " server with the suite's fixture tools, over Streamable HTTP). Writes OUT/strict.json; exit 1 if any check fails.")
+    boolean strict;
+
+    @Option(names = "--url", description = "With --strict: the server's MCP endpoint, e.g. http://127.0.0.1:3000/mcp.")
+    String url;
+
+    @Option(names = "--bearer", description = "With --strict: a bearer token to send (never logged or written).")
+    String bearer;
+
+    @Option(names = "--other-bearer", description = "With --strict: a second principal's token, for the other-principal check.")
+    String otherBearer;
+
+    @Option(names = "--state-ttl", paramLabel = "SECONDS", description = "With --strict: the server's request-state lifetime;"
+            + " the expiry check waits it out (without it, that check is not run).")
+    Long stateTtl;
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
+        if (strict) {
+            return strict(home);
+        }
+        if (url != null || bearer != null || otherBearer != null || stateTtl != null) {
+            throw new IllegalArgumentException("--url, --bearer, --other-bearer and --state-ttl go with --strict");
+        }
         List<ServerKind> servers = new ArrayList<>();
         for (String label : expand(sdks)) {
             ServerKind server = ServerKind.fromLabel(label);
@@ -64,6 +94,25 @@ final class ConformanceCommand implements Callable<Integer> {
         Streams.stdout().println("evidence    " + folder);
         Streams.stdout().flush();
         return result.ok() ? 0 : 1;
+    }
+
+    private Integer strict(Path home) throws Exception {
+        if (url == null) {
+            throw new IllegalArgumentException("--strict needs --url, the MCP endpoint of the server to check");
+        }
+        StrictTarget target = StrictTarget.of(url, bearer, otherBearer, stateTtl);
+        Path folder = OutputFolder.of(out, home, "strict");
+        OutputFolder.requireNewOrEmpty(folder);
+        StrictReport report;
+        try {
+            report = StrictCheck.run(target, folder, Streams.stdout());
+        } catch (StrictTargetUnreachable e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        Streams.stdout().println("strict      " + report.summary() + (report.failed() ? "" : "; no check failed"));
+        Streams.stdout().println("evidence    " + folder);
+        Streams.stdout().flush();
+        return report.exitStatus();
     }
 
     private static List<String> expand(List<String> labels) {

@@ -85,6 +85,18 @@ public final class ConformanceReport {
                 }
             }
         }
+        ArrayNode strict = root.putArray("strict");
+        for (ConformanceRun.StrictRun run : result.strict()) {
+            ObjectNode entry = strict.addObject().put("sdk", run.sdk()).put("passed", !run.failed());
+            run.report().ifPresent(report -> {
+                entry.put("summary", report.summary()).put("file", "strict-" + run.sdk() + "/" + report.file().getFileName());
+                ObjectNode checks = entry.putObject("checks");
+                report.checks().forEach(c -> checks.put(c.check().id(), c.outcome().name().toLowerCase(java.util.Locale.ROOT)));
+            });
+            if (!run.problem().isEmpty()) {
+                entry.put("problem", run.problem());
+            }
+        }
         ArrayNode unscored = root.putArray("unscored");
         for (Unscored other : result.unscored()) {
             unscored.addObject().put("side", other.side().label()).put("sdk", other.sdk()).put("scenario", other.scenario())
@@ -113,6 +125,10 @@ public final class ConformanceReport {
                 lines.add("                   " + subject.note());
             }
         }
+        for (ConformanceRun.StrictRun run : result.strict()) {
+            lines.add(String.format("%-18s %s", "strict " + run.sdk(), run.report().map(r -> r.summary()
+                    + (r.failed() ? ": " + failedChecks(r) : "")).orElse("did not run: " + run.problem())));
+        }
         for (Row row : result.rows()) {
             if (row.judgement().failsTheRun()) {
                 lines.add("  " + row.side().label() + " " + row.sdk() + " " + row.scenario() + ": " + row.judgement().label()
@@ -120,8 +136,14 @@ public final class ConformanceReport {
             }
         }
         lines.add("conformance " + (result.ok() ? "every scored scenario passes or is an expected failure of its SDK"
+                + (result.strict().isEmpty() ? "" : "; every strict check holds")
                 : "unexpected results (above); see CONFORMANCE.md"));
         return lines;
+    }
+
+    private static String failedChecks(lab.continuationreplay.conformance.strict.StrictReport report) {
+        return String.join(", ", report.checks().stream().filter(c -> c.outcome() == lab.continuationreplay.conformance.strict.StrictOutcome.FAIL)
+                .map(c -> c.check().id()).toList());
     }
 
     static String markdown(Result result) {
@@ -147,6 +169,14 @@ public final class ConformanceReport {
                     md.append(' ').append(cell(result, side, sdk, scenario)).append(" |");
                 }
                 md.append('\n');
+            }
+            md.append('\n');
+        }
+        if (!result.strict().isEmpty()) {
+            md.append("## The lab's strict MRTR checks on each server's profile\n\n");
+            for (ConformanceRun.StrictRun run : result.strict()) {
+                md.append("- ").append(run.sdk()).append(": ").append(run.report().map(r -> r.summary() + " (strict-" + run.sdk()
+                        + "/strict.json)").orElse("did not run: " + run.problem())).append('\n');
             }
             md.append('\n');
         }

@@ -13,6 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import lab.continuationreplay.conformance.OfficialSuite;
+import lab.continuationreplay.conformance.strict.StrictCheck;
+import lab.continuationreplay.conformance.strict.StrictReport;
+import lab.continuationreplay.conformance.strict.StrictTarget;
+import lab.continuationreplay.conformance.strict.StrictTargetUnreachable;
+import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.ClientKind;
 import lab.continuationreplay.core.servers.JavaCommand;
@@ -32,6 +37,8 @@ public final class ConformanceRun {
     public static final String PROFILE_PRINCIPAL = "conformance";
     /** The fixtures' request-state lifetime under the profile, real seconds (the suite's rounds take milliseconds). */
     static final int PROFILE_STATE_TTL_SECONDS = 60;
+    /** Short enough that the strict expiry check waits little, long enough for every other check's rounds. */
+    static final int STRICT_STATE_TTL_SECONDS = 3;
     private static final Duration SUITE_LIMIT = Duration.ofMinutes(10);
 
     public record Options(Path home, Path out, List<ServerKind> servers, List<ClientKind> clients, String adapterClassPath,
@@ -57,9 +64,17 @@ public final class ConformanceRun {
     /** What ran, for how long, and how the suite itself exited, per server or client. */
     public record Subject(Side side, String sdk, long wallMillis, int suiteExit, String note) {}
 
-    public record Result(Requirements requirements, List<Subject> subjects, List<Row> rows, List<Unscored> unscored) {
+    /** The lab's strict checks against one lab server's profile, or why they could not run. */
+    public record StrictRun(String sdk, Optional<StrictReport> report, String problem) {
+        public boolean failed() {
+            return report.map(StrictReport::failed).orElse(true);
+        }
+    }
+
+    public record Result(Requirements requirements, List<Subject> subjects, List<Row> rows, List<Unscored> unscored,
+            List<StrictRun> strict) {
         public boolean ok() {
-            return rows.stream().noneMatch(r -> r.judgement().failsTheRun());
+            return rows.stream().noneMatch(r -> r.judgement().failsTheRun()) && strict.stream().noneMatch(StrictRun::failed);
         }
     }
 
@@ -79,15 +94,55 @@ public final class ConformanceRun {
         for (ClientKind client : options.clients()) {
             expected.computeIfAbsent(client.label(), sdk -> readExpected(options.home(), sdk, requirements));
         }
+        List<StrictRun> strict = new ArrayList<>();
         for (ServerKind server : options.servers()) {
             options.progress().println("conformance: server " + server.label() + " (its conformance profile, over HTTP)");
             subjects.add(runServer(suite, options, server, requirements, expected.get(server.label()), rows, unscored));
+            options.progress().println("conformance: strict checks on server " + server.label()
+                    + " (the profile with two bearer tokens and a " + STRICT_STATE_TTL_SECONDS + " s state lifetime)");
+            strict.add(runStrict(options, server));
         }
         for (ClientKind client : options.clients()) {
             options.progress().println("conformance: client " + client.label() + " (the lab's driver on the SDK client)");
             subjects.add(runClient(suite, options, client, requirements, expected.get(client.label()), rows));
         }
-        return new Result(requirements, subjects, rows, unscored);
+        return new Result(requirements, subjects, rows, unscored, strict);
+    }
+
+    /**
+     * The strict checks against a second start of the server's profile, this time with a tokens file of two principals
+     * (so a state of another principal can be tried) and a short fixture-state lifetime (so an expired one can be).
+     * A fresh store and fresh keys, like the suite's start: the two runs share nothing.
+     */
+    private static StrictRun runStrict(Options options, ServerKind server) throws IOException {
+        Path folder = options.out().resolve("strict-" + server.label());
+        Files.createDirectories(folder);
+        try (BearerCredentials credentials = new BearerCredentials()) {
+            Map<String, String> env = profileEnvironment(options.home(), server, folder);
+            env.put("WIRE_CONFORMANCE_STATE_TTL", Integer.toString(STRICT_STATE_TTL_SECONDS));
+            env.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor("alice", "bob").toString());
+            List<String> command = new ArrayList<>(server.command(options.home()));
+            command.add("--conformance");
+            HttpServerProcess process;
+            try {
+                process = HttpServerProcess.start("server", command, env, folder.resolve("server.transcript.log"),
+                        folder.resolve("server.stdout.log"), folder.resolve("server.stderr.log"), Duration.ofSeconds(30), null,
+                        credentials.principalsByToken());
+            } catch (TransportFailure e) {
+                return new StrictRun(server.label(), Optional.empty(), "the server did not start with its conformance profile: "
+                        + e.getMessage());
+            }
+            try {
+                StrictTarget target = StrictTarget.of(process.exchanges().endpoint().toString(), credentials.token("alice"),
+                        credentials.token("bob"), (long) STRICT_STATE_TTL_SECONDS);
+                StrictReport report = StrictCheck.run(target, folder, options.progress());
+                return new StrictRun(server.label(), Optional.of(report), "");
+            } catch (StrictTargetUnreachable e) {
+                return new StrictRun(server.label(), Optional.empty(), e.getMessage());
+            } finally {
+                process.close();
+            }
+        }
     }
 
     static Requirements requirements(OfficialSuite suite) throws IOException, InterruptedException {

@@ -28,7 +28,7 @@ class ConformanceReportTest {
         List<ConformanceRun.Subject> subjects = List.of(new ConformanceRun.Subject(Side.SERVER, "java", 1500, 1, ""),
                 new ConformanceRun.Subject(Side.SERVER, "typescript", 900, 1, ""));
         return new ConformanceRun.Result(REQUIREMENTS, subjects, rows, List.of(new ConformanceRun.Unscored(Side.SERVER, "java",
-                "tasks-lifecycle", "extension", ScenarioOutcome.notRun("tasks-lifecycle", Side.SERVER, "x"))));
+                "tasks-lifecycle", "extension", ScenarioOutcome.notRun("tasks-lifecycle", Side.SERVER, "x"))), List.of());
     }
 
     @Test
