@@ -11,6 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { serverEnvironment } from './server-environment.js';
+
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SERVER = resolve(HERE, '..', '..', 'dist', 'server.js');
 const ALICE = 'alice-token-0123456789abcdef0123456789abcdef';
@@ -27,24 +29,10 @@ let dir: string;
 let serial = 0;
 
 function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    HOME: process.env['HOME'],
+  return serverEnvironment({
     WIRE_SERVER_DB: join(dir, `store-${++serial}.sqlite3`),
     WIRE_BACKEND_ID: 'sqlite:conformance-profile',
-    WIRE_CLOCK_EPOCH: '1790035200',
-    WIRE_AUTHORITY_TTL: '300',
-    WIRE_REPLAY_RETENTION_TTL: '360',
-    WIRE_REQUEST_STATE_TTL: '600',
-    WIRE_STATE_KEY_HEX: '8cac6b8c4ec375b861c294c1e49f902e5beb661a50b9cb3323c4ae30eb0d7dfc',
-    WIRE_FINGERPRINT_KEY_HEX: '8c0aed9f1ff0487480b140421d28d2e49f5a61b8f1837dab9304a6d126f7adba',
-  };
-  if (process.env['JAVA_HOME'] !== undefined) env['JAVA_HOME'] = process.env['JAVA_HOME'];
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
+  }, extra);
 }
 
 type Reply = Record<string, any>;

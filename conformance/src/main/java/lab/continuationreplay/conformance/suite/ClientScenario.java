@@ -1,5 +1,6 @@
 package lab.continuationreplay.conformance.suite;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,7 +17,7 @@ public enum ClientScenario {
     /** SEP-2322: each tool answers input_required; the automatic call must echo the state, or send none if none came. */
     MRTR_REQUEST_STATE("sep-2322-client-request-state") {
         @Override
-        void steps(ArrayNode steps) {
+        void steps(ArrayNode steps, JsonNode context) {
             call(steps, "test_mrtr_echo_state", confirmed());
             call(steps, "test_mrtr_no_state", confirmed());
             call(steps, "test_mrtr_unrelated", null);
@@ -25,7 +26,7 @@ public enum ClientScenario {
     },
     TOOLS_CALL("tools_call") {
         @Override
-        void steps(ArrayNode steps) {
+        void steps(ArrayNode steps, JsonNode context) {
             steps.addObject().put("op", "list_tools").put("connection", CONNECTION);
             ObjectNode call = call(steps, "add_numbers", null);
             ((ObjectNode) call.get("arguments")).put("a", 5).put("b", 3);
@@ -34,15 +35,31 @@ public enum ClientScenario {
     /** Per-request _meta and the MCP-Protocol-Version header: any requests will do, so discovery and a tool list. */
     REQUEST_METADATA("request-metadata") {
         @Override
-        void steps(ArrayNode steps) {
+        void steps(ArrayNode steps, JsonNode context) {
             steps.addObject().put("op", "list_tools").put("connection", CONNECTION);
         }
     },
     /** The client lists a tool whose schema has a network $ref and must not fetch it. */
     JSON_SCHEMA_REF_NO_DEREF("json-schema-ref-no-deref") {
         @Override
-        void steps(ArrayNode steps) {
+        void steps(ArrayNode steps, JsonNode context) {
             steps.addObject().put("op", "list_tools").put("connection", CONNECTION);
+        }
+    },
+    /**
+     * SEP-2243: the client lists the tools, whose schemas mark parameters {@code x-mcp-header}, then makes the calls
+     * the suite names in its context ({@code toolCalls}); the SDK must mirror the marked arguments into headers.
+     */
+    CUSTOM_HEADERS("http-custom-headers") {
+        @Override
+        void steps(ArrayNode steps, JsonNode context) {
+            steps.addObject().put("op", "list_tools").put("connection", CONNECTION);
+            for (JsonNode toolCall : context.path("toolCalls")) {
+                ObjectNode call = call(steps, toolCall.path("name").asText(), null);
+                if (toolCall.path("arguments").isObject()) {
+                    call.set("arguments", toolCall.path("arguments").deepCopy());
+                }
+            }
         }
     };
 
@@ -61,7 +78,8 @@ public enum ClientScenario {
         return scenario;
     }
 
-    abstract void steps(ArrayNode steps);
+    /** The steps between connect and close; {@code context} is what the suite passed for the scenario, or empty. */
+    abstract void steps(ArrayNode steps, JsonNode context);
 
     public static Optional<ClientScenario> of(String scenario) {
         for (ClientScenario served : values()) {
@@ -74,6 +92,11 @@ public enum ClientScenario {
 
     /** The whole client-script/1 for the suite's server at {@code url}: connect, this scenario's steps, close. */
     public ObjectNode script(String url, long requestTimeoutMs) {
+        return script(url, requestTimeoutMs, JsonNodeFactory.instance.objectNode());
+    }
+
+    /** As {@link #script(String, long)}, with the context the suite passes ({@code MCP_CONFORMANCE_CONTEXT}). */
+    public ObjectNode script(String url, long requestTimeoutMs, JsonNode context) {
         ObjectNode script = JsonNodeFactory.instance.objectNode();
         script.put("format", Format.CLIENT_SCRIPT.tag());
         script.putObject("servers").putObject(SERVER).put("url", url).put("bearer_token_env", TOKEN_VARIABLE);
@@ -81,7 +104,7 @@ public enum ClientScenario {
         script.put("version_mode", "pin");
         ArrayNode steps = script.putArray("steps");
         steps.addObject().put("op", "connect").put("connection", CONNECTION).put("server", SERVER);
-        steps(steps);
+        steps(steps, context);
         steps.addObject().put("op", "close").put("connection", CONNECTION);
         return script;
     }

@@ -1,5 +1,6 @@
 package lab.continuationreplay.conformance.suite;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,8 +44,17 @@ public final class SuiteClientMain {
         Files.createDirectories(folder);
         Path script = folder.resolve("script.json");
         Path records = folder.resolve("client.records.jsonl");
+        String context = System.getenv("MCP_CONFORMANCE_CONTEXT");
+        JsonNode parsed;
+        try {
+            parsed = context == null || context.isBlank() ? ExactJson.mapper().createObjectNode() : ExactJson.parse(context);
+        } catch (RuntimeException e) {
+            err.println("suite client: MCP_CONFORMANCE_CONTEXT is not JSON: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Files.writeString(script, ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-                scenario.script(args[3], REQUEST_TIMEOUT_MS)) + "\n");
+                scenario.script(args[3], REQUEST_TIMEOUT_MS, parsed)) + "\n");
         List<String> command = client.command(home, script, records);
         Exec.Result result = Exec.command(command).addingEnvironment(Map.of(ClientScenario.TOKEN_VARIABLE, token()))
                 .withStderr(Exec.Io.appendTo(folder.resolve("driver.stderr.log"))).run(Duration.ofMinutes(2));

@@ -35,10 +35,27 @@ class ClientScenarioTest {
     }
 
     @Test
+    void theCustomHeadersScenarioCallsTheToolsTheSuiteNamesInItsContextWithTheirArgumentsAsGiven() {
+        JsonNode context = lab.continuationreplay.vectors.ExactJson.parse("{\"toolCalls\":[{\"name\":\"test_custom_headers\","
+                + "\"arguments\":{\"region\":\" padded \",\"priority\":42}},{\"name\":\"test_custom_headers_null\","
+                + "\"arguments\":{\"verbose\":null}}]}");
+        JsonNode steps = ClientScenario.CUSTOM_HEADERS.script("http://localhost:1/mcp", 10_000, context).path("steps");
+        assertEquals("list_tools", steps.get(1).path("op").asText(), "the SDK learns the x-mcp-header marks from the list");
+        assertEquals("test_custom_headers", steps.get(2).path("tool").asText());
+        assertEquals("{\"region\":\" padded \",\"priority\":42}", steps.get(2).path("arguments").toString());
+        assertEquals("{\"verbose\":null}", steps.get(3).path("arguments").toString(), "a null argument is sent as null");
+        assertEquals("close", steps.get(4).path("op").asText());
+        assertEquals(3, ClientScenario.CUSTOM_HEADERS.script("http://localhost:1/mcp", 10_000).path("steps").size(),
+                "without a context there is nothing to call, and the suite's checks fail rather than pass");
+    }
+
+    @Test
     void onlyTheScenariosTheDriversCanPlayAreServed() {
         assertEquals(Optional.of(ClientScenario.TOOLS_CALL), ClientScenario.of("tools_call"));
         assertEquals(Optional.empty(), ClientScenario.of("http-standard-headers"), "needs resources/read and prompts/get");
         assertEquals(Optional.empty(), ClientScenario.of("auth/metadata-default"));
+        assertEquals(Optional.empty(), ClientScenario.of("http-invalid-tool-headers"),
+                "needs a step that calls every tool the SDK lists, which the drivers do not have");
     }
 
     @Test
