@@ -42,10 +42,16 @@ public final class ConformanceRun {
     private static final Duration SUITE_LIMIT = Duration.ofMinutes(10);
 
     public record Options(Path home, Path out, List<ServerKind> servers, List<ClientKind> clients, String adapterClassPath,
-            PrintStream progress) {
+            PrintStream progress, Path expectedFailures) {
         public Options {
             servers = List.copyOf(servers);
             clients = List.copyOf(clients);
+        }
+
+        /** With the lab's own expected-failures files ({@value ExpectedFailures#FOLDER}). */
+        public Options(Path home, Path out, List<ServerKind> servers, List<ClientKind> clients, String adapterClassPath,
+                PrintStream progress) {
+            this(home, out, servers, clients, adapterClassPath, progress, home.resolve(ExpectedFailures.FOLDER));
         }
     }
 
@@ -89,10 +95,10 @@ public final class ConformanceRun {
         List<Unscored> unscored = new ArrayList<>();
         Map<String, ExpectedFailures> expected = new LinkedHashMap<>();
         for (ServerKind server : options.servers()) {
-            expected.computeIfAbsent(server.label(), sdk -> readExpected(options.home(), sdk, requirements));
+            expected.computeIfAbsent(server.label(), sdk -> readExpected(options, sdk, requirements));
         }
         for (ClientKind client : options.clients()) {
-            expected.computeIfAbsent(client.label(), sdk -> readExpected(options.home(), sdk, requirements));
+            expected.computeIfAbsent(client.label(), sdk -> readExpected(options, sdk, requirements));
         }
         List<StrictRun> strict = new ArrayList<>();
         for (ServerKind server : options.servers()) {
@@ -155,9 +161,9 @@ public final class ConformanceRun {
         return Requirements.parse(OfficialSuite.REQUIREMENTS, listed.output());
     }
 
-    private static ExpectedFailures readExpected(Path home, String sdk, Requirements requirements) {
+    private static ExpectedFailures readExpected(Options options, String sdk, Requirements requirements) {
         try {
-            return ExpectedFailures.read(home, sdk, requirements);
+            return ExpectedFailures.read(options.home(), options.expectedFailures(), sdk, requirements);
         } catch (IOException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }

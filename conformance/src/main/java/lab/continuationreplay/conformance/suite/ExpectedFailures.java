@@ -38,11 +38,18 @@ public record ExpectedFailures(String sdk, List<Entry> entries) {
 
     /** The SDK's file under {@code home}, checked against what the suite requires; no file means no expected failure. */
     public static ExpectedFailures read(Path home, String sdk, Requirements requirements) throws IOException {
-        Path file = home.resolve(FOLDER).resolve(sdk + ".json");
+        return read(home, home.resolve(FOLDER), sdk, requirements);
+    }
+
+    /** As {@link #read(Path, String, Requirements)}, from another folder (finding pages are still the home's). */
+    public static ExpectedFailures read(Path home, Path folder, String sdk, Requirements requirements) throws IOException {
+        Path file = folder.resolve(sdk + ".json");
         if (!Files.exists(file)) {
             return none(sdk);
         }
-        String where = FOLDER + "/" + sdk + ".json";
+        Path shown = file.toAbsolutePath().normalize();
+        Path root = home.toAbsolutePath().normalize();
+        String where = shown.startsWith(root) ? root.relativize(shown).toString() : shown.toString();
         JsonNode document;
         try {
             document = Format.EXPECTED_FAILURES.read(Files.readString(file), where);
