@@ -19,7 +19,7 @@ public final class BenchMarkdown {
                     .append(BenchReport.number(goal.path("figure"))).append(' ').append(goal.path("unit").asText())
                     .append(" | ").append(goal.path("baseline_name").asText()).append(' ')
                     .append(BenchReport.number(goal.path("baseline"))).append(' ').append(goal.path("unit").asText())
-                    .append(" | ").append(BenchReport.number(goal.path("ratio")))
+                    .append(" | ").append(BenchReport.number(goal.path("ratio"))).append(rounds(goal))
                     .append(" | ").append(goal.path("comparison").asText()).append(' ').append(BenchReport.number(goal.path("bound")))
                     .append(" | ").append(goal.path("met").asBoolean() ? "yes" : "**no**")
                     .append(" |\n");
@@ -59,5 +59,14 @@ public final class BenchMarkdown {
             md.append('\n');
         }
         return md.toString();
+    }
+
+    /** For an interleaved goal: how many rounds the median is of, their spread, and whether that makes it unstable. */
+    static String rounds(com.fasterxml.jackson.databind.JsonNode goal) {
+        if (!goal.has("rounds")) {
+            return "";
+        }
+        return String.format(java.util.Locale.ROOT, " (median of %d rounds, spread %.0f %%%s)", goal.path("rounds").size(),
+                goal.path("spread").asDouble() * 100, goal.path("unstable").asBoolean() ? ", **unstable**" : "");
     }
 }

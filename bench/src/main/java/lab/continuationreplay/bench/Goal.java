@@ -2,13 +2,18 @@ package lab.continuationreplay.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /**
- * One goal of the issue as a ratio: {@code figure / baseline} compared with a bound. Both sides are named and carry
- * their unit, so a reader can recompute the ratio from the report.
+ * One goal of the issue as a ratio: {@code figure / baseline} compared with a bound, or, for an interleaved
+ * measurement, the median of its rounds' ratios (with their spread). Both sides are named and carry their unit, so a
+ * reader can recompute the ratio from the report.
  */
 public record Goal(String id, String statement, String figureName, double figure, String baselineName, double baseline,
-        String unit, Comparison comparison, double bound) {
+        String unit, Comparison comparison, double bound, List<Double> rounds) {
+
+    /** Rounds whose ratios spread wider than this around their median are marked unstable in the report. */
+    public static final double UNSTABLE_SPREAD = 0.20;
 
     public enum Comparison {
         AT_MOST("<="), AT_LEAST(">="), EQUAL("==");
@@ -25,6 +30,7 @@ public record Goal(String id, String statement, String figureName, double figure
     }
 
     public Goal {
+        rounds = List.copyOf(rounds);
         if (baseline == 0 || Double.isNaN(baseline) || Double.isNaN(figure)) {
             throw new IllegalArgumentException(id + ": figure " + figure + " and baseline " + baseline + " give no ratio");
         }
@@ -32,22 +38,55 @@ public record Goal(String id, String statement, String figureName, double figure
 
     public static Goal atMost(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_MOST, bound);
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_MOST, bound, List.of());
     }
 
     public static Goal atLeast(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_LEAST, bound);
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_LEAST, bound, List.of());
     }
 
     public static Goal equal(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.EQUAL, bound);
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.EQUAL, bound, List.of());
     }
 
-    /** The unrounded ratio; the report rounds figure, baseline and ratio to four significant digits each. */
+    /**
+     * The same goal judged by the ratio of each round of an interleaved measurement (figure and baseline timed
+     * alternately, so a drift of the machine lands in both): its ratio becomes the median round's.
+     */
+    public Goal withRounds(List<Double> ratios) {
+        if (ratios.isEmpty() || ratios.stream().anyMatch(r -> r.isNaN() || r.isInfinite())) {
+            throw new IllegalArgumentException(id + ": rounds " + ratios + " give no ratio");
+        }
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, comparison, bound, ratios);
+    }
+
+    /**
+     * The unrounded ratio: the median of the rounds' ratios when there are rounds, else figure / baseline. The report
+     * rounds figure, baseline and ratio to four significant digits each.
+     */
     public double ratio() {
-        return figure / baseline;
+        if (rounds.isEmpty()) {
+            return figure / baseline;
+        }
+        double[] sorted = rounds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    /** (largest round − smallest round) / median; 0 without rounds. */
+    public double spread() {
+        if (rounds.size() < 2) {
+            return 0;
+        }
+        double max = rounds.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        double min = rounds.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        return (max - min) / ratio();
+    }
+
+    public boolean unstable() {
+        return spread() > UNSTABLE_SPREAD;
     }
 
     public boolean met() {
@@ -72,6 +111,12 @@ public record Goal(String id, String statement, String figureName, double figure
         json.put("comparison", comparison.symbol());
         json.put("bound", bound);
         json.put("met", met());
+        if (!rounds.isEmpty()) {
+            var array = json.putArray("rounds");
+            rounds.forEach(r -> array.add(Round.of(r)));
+            json.put("spread", Round.of(spread()));
+            json.put("unstable", unstable());
+        }
         return json;
     }
 }

@@ -40,4 +40,31 @@ class GoalTest {
         assertEquals(1.25, json.get("bound").doubleValue());
         assertFalse(json.get("met").booleanValue());
     }
+
+    @Test
+    void anInterleavedGoalIsJudgedByItsMedianRoundNotByThePooledFigures() {
+        // pooled p50s say 1.5, but round by round the guarded series was never more than 1.2x the other
+        Goal goal = Goal.atMost("guard", "s", "guarded p50", 3.0, "unguarded p50", 2.0, "ms", 1.25)
+                .withRounds(java.util.List.of(1.10, 1.20, 1.15, 1.12, 1.18));
+        assertEquals(1.15, goal.ratio(), 1e-12);
+        assertTrue(goal.met());
+        assertEquals((1.20 - 1.10) / 1.15, goal.spread(), 1e-12);
+        assertFalse(goal.unstable());
+        ObjectNode json = goal.toJson();
+        assertEquals(1.15, json.get("ratio").doubleValue());
+        assertEquals(5, json.get("rounds").size());
+        assertFalse(json.get("unstable").booleanValue());
+        assertEquals(1.5, Goal.atMost("g", "s", "f", 3.0, "b", 2.0, "ms", 1.25).ratio(), 1e-12, "without rounds: figure / baseline");
+    }
+
+    @Test
+    void roundsSpreadingMoreThanAFifthAroundTheirMedianAreUnstableAndAnEvenCountTakesTheMiddlePair() {
+        Goal goal = Goal.atMost("g", "s", "f", 1, "b", 1, "ms", 1.25).withRounds(java.util.List.of(1.0, 1.3, 1.1, 1.2));
+        assertEquals(1.15, goal.ratio(), 1e-12);
+        assertTrue(goal.unstable(), "spread " + goal.spread());
+        assertTrue(BenchMarkdown.rounds(goal.toJson()).endsWith("spread 26 %, **unstable**)"), BenchMarkdown.rounds(goal.toJson()));
+        assertThrows(IllegalArgumentException.class, () -> Goal.atMost("g", "s", "f", 1, "b", 1, "ms", 1).withRounds(java.util.List.of()));
+        assertThrows(IllegalArgumentException.class,
+                () -> Goal.atMost("g", "s", "f", 1, "b", 1, "ms", 1).withRounds(java.util.List.of(1.0, Double.POSITIVE_INFINITY)));
+    }
 }
