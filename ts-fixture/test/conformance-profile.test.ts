@@ -4,13 +4,14 @@
  * multi-round fixture, and every way a fixture's requestState must be refused (-32602, the server serving on).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { HttpServerProcess } from './http-server-process.js';
 import { serverEnvironment } from './server-environment.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -37,44 +38,16 @@ function environment(extra: Record<string, string | undefined> = {}): NodeJS.Pro
 
 type Reply = Record<string, any>;
 
-class Fixture {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly closed: Promise<number | null>;
-  readonly url: Promise<string>;
-  stderr = '';
-  #id = 0;
-
+class Fixture extends HttpServerProcess {
   constructor(args: string[], env: NodeJS.ProcessEnv) {
-    this.#child = spawn(process.execPath, [SERVER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.closed = new Promise((r) => this.#child.on('close', (code) => r(code)));
-    this.url = new Promise((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${this.stderr}`)), 20_000);
-      this.#child.stderr.on('data', (chunk: Buffer) => {
-        this.stderr += chunk.toString();
-        const match = /^serving (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(this.stderr);
-        if (match !== null) {
-          clearTimeout(timer);
-          resolveUrl(match[1]!);
-        }
-      });
-    });
+    super(SERVER, args, env);
   }
 
   async post(method: string, params: Record<string, unknown>, token?: string, capabilities: object = EVERY_CAPABILITY) {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-    };
-    if (typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
-    if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-    const meta = {
+    return this.send(method, params, token, {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': capabilities,
-    };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params: { ...params, _meta: meta } });
-    return fetch(await this.url, { method: 'POST', headers, body });
+    });
   }
 
   async rpc(method: string, params: Record<string, unknown>, token?: string, capabilities?: object): Promise<Reply> {
@@ -93,11 +66,6 @@ class Fixture {
     assert.equal(reply['result']?.['resultType'], 'input_required', JSON.stringify(reply));
     assert.equal(typeof reply['result']['requestState'], 'string');
     return reply['result'];
-  }
-
-  async stop(): Promise<number | null> {
-    this.#child.kill('SIGTERM');
-    return this.closed;
   }
 }
 

@@ -5,7 +5,7 @@
  * rules), the ready line and SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { HttpServerProcess } from './http-server-process.js';
 import { serverEnvironment } from './server-environment.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -39,43 +40,14 @@ function environment(extra: Record<string, string | undefined> = {}): NodeJS.Pro
   }, extra);
 }
 
-class HttpFixture {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly closed: Promise<number | null>;
-  stderr = '';
-  stdout = '';
-  readonly url: Promise<string>;
-  #id = 0;
-
+class HttpFixture extends HttpServerProcess {
   constructor(env: NodeJS.ProcessEnv) {
-    this.#child = spawn(process.execPath, [SERVER, '--http', '0'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.closed = new Promise((r) => this.#child.on('close', (code) => r(code)));
-    this.#child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
-    this.url = new Promise((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${this.stderr}`)), 20_000);
-      this.#child.stderr.on('data', (chunk: Buffer) => {
-        this.stderr += chunk.toString();
-        const match = /^serving (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(this.stderr);
-        if (match !== null) {
-          clearTimeout(timer);
-          resolveUrl(match[1]!);
-        }
-      });
-    });
+    super(SERVER, ['--http', '0'], env);
   }
 
   /** One JSON-RPC request with the headers Streamable HTTP 2026-07-28 requires. */
   async post(method: string, params: Record<string, unknown>, token: string | null = ALICE): Promise<Response> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-    };
-    if (typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
-    if (token !== null) headers['authorization'] = `Bearer ${token}`;
-    const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params: { ...params, _meta: META } });
-    return fetch(await this.url, { method: 'POST', headers, body });
+    return this.send(method, params, token ?? undefined, META);
   }
 
   /** Exactly these body bytes, with the headers of a create_guarded_issue call. */
@@ -93,10 +65,6 @@ class HttpFixture {
       body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
-  }
-
-  get pid(): number {
-    return this.#child.pid!;
   }
 
   async rpc(method: string, params: Record<string, unknown>, token: string = ALICE): Promise<Record<string, any>> {
@@ -120,11 +88,6 @@ class HttpFixture {
     const first = await this.call(args, {}, token);
     assert.equal(first['result']['resultType'], 'input_required');
     return first['result']['requestState'];
-  }
-
-  async stop(): Promise<number | null> {
-    this.#child.kill('SIGTERM');
-    return this.closed;
   }
 }
 
