@@ -127,13 +127,9 @@ public final class ConformanceRun {
             Map<String, String> env = profileEnvironment(options.home(), server, folder);
             env.put("WIRE_CONFORMANCE_STATE_TTL", Integer.toString(STRICT_STATE_TTL_SECONDS));
             env.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor("alice", "bob").toString());
-            List<String> command = new ArrayList<>(server.command(options.home()));
-            command.add("--conformance");
             HttpServerProcess process;
             try {
-                process = HttpServerProcess.start("server", command, env, folder.resolve("server.transcript.log"),
-                        folder.resolve("server.stdout.log"), folder.resolve("server.stderr.log"), Duration.ofSeconds(30), null,
-                        credentials.principalsByToken());
+                process = startProfile(options, server, folder, env, credentials.principalsByToken());
             } catch (TransportFailure e) {
                 return new StrictRun(server.label(), Optional.empty(), "the server did not start with its conformance profile: "
                         + e.getMessage());
@@ -176,13 +172,9 @@ public final class ConformanceRun {
         long start = System.nanoTime();
         int exit;
         String note = "";
-        List<String> command = new ArrayList<>(server.command(options.home()));
-        command.add("--conformance");
         HttpServerProcess process;
         try {
-            process = HttpServerProcess.start("server", command, profileEnvironment(options.home(), server, folder),
-                    folder.resolve("server.transcript.log"), folder.resolve("server.stdout.log"), folder.resolve("server.stderr.log"),
-                    Duration.ofSeconds(30), null, Map.of());
+            process = startProfile(options, server, folder, profileEnvironment(options.home(), server, folder), Map.of());
         } catch (TransportFailure e) {
             note = "the server did not start with its conformance profile: " + e.getMessage();
             for (String scenario : requirements.server()) {
@@ -239,6 +231,16 @@ public final class ConformanceRun {
             }
         }
         return new Subject(Side.CLIENT, client.label(), millisSince(start), worst, "");
+    }
+
+    /** The server with {@code --conformance} over HTTP on a free port, its logs and transcript in {@code folder}. */
+    private static HttpServerProcess startProfile(Options options, ServerKind server, Path folder, Map<String, String> env,
+            Map<String, String> principalsByToken) throws IOException, TransportFailure {
+        List<String> command = new ArrayList<>(server.command(options.home()));
+        command.add("--conformance");
+        return HttpServerProcess.start("server", command, env, folder.resolve("server.transcript.log"),
+                folder.resolve("server.stdout.log"), folder.resolve("server.stderr.log"), Duration.ofSeconds(30), null,
+                principalsByToken);
     }
 
     /**
