@@ -103,6 +103,18 @@ class LabBenchCommandIT {
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
         JsonNode memory = report.path("benchmarks").path("memory").path("figures");
         assertTrue(memory.path("java_server_mib").asDouble() > 0);
+        JsonNode http = report.path("benchmarks").path("http_vs_stdio");
+        assertEquals(16, http.path("figures").path("concurrent_clients").asInt());
+        for (String sdk : List.of("java", "typescript")) {
+            assertTrue(http.path("figures").path(sdk).path("http_concurrent_commits_per_s").asDouble() > 0, sdk);
+            assertTrue(http.path("figures").path(sdk).path("bare_commits_per_s").asDouble() > 0, sdk);
+        }
+        assertEquals(List.of("http_vs_stdio_java", "http_concurrent_java", "http_vs_stdio_typescript", "http_concurrent_typescript"),
+                java.util.stream.StreamSupport.stream(http.path("goals").spliterator(), false).map(g -> g.path("id").asText()).toList());
+        for (JsonNode goal : http.path("goals")) {
+            assertEquals(5, goal.path("rounds").size(), "an interleaved goal carries its rounds: " + goal);
+        }
+        assertFalse(report.path("machine").path("load_average_at_start").asText().isEmpty());
         JsonNode matrix = report.path("benchmarks").path("matrix_wall_time").path("figures");
         assertTrue(matrix.path("phases").path("process_starts").path("count").asInt() > 0);
 
