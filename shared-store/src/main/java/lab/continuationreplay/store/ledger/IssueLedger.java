@@ -52,6 +52,28 @@ public final class IssueLedger implements AutoCloseable {
             throw new IllegalArgumentException("backend_id is required for a file-backed store");
         }
         Path absolute = path.toAbsolutePath();
+        Connection connection = connect(absolute, busyTimeoutMs);
+        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
+        try {
+            ledger.immediate(() -> {
+                LedgerSchema.createOrMigrate(connection, backendId);
+                return null;
+            });
+        } catch (SQLException | RuntimeException | Error e) {
+            connection.close();
+            throw e;
+        }
+        return ledger;
+    }
+
+    /**
+     * A connection to the SQLite file at {@code path} with the ledger's durability settings, the ones {@link #open}
+     * uses: WAL journal, {@code synchronous=FULL} (the WAL is fsynced at every commit, so a commit that returned is on
+     * disk), foreign keys on, {@code busyTimeoutMs} to wait for another process's lock. Benchmark 2's bare commit loop
+     * opens its connection here, so its floor has exactly the ledger's durability.
+     */
+    public static Connection connect(Path path, int busyTimeoutMs) throws SQLException {
+        Path absolute = path.toAbsolutePath();
         try {
             Path parent = absolute.getParent();
             if (parent != null) {
@@ -65,18 +87,13 @@ public final class IssueLedger implements AutoCloseable {
         properties.setProperty("foreign_keys", "true");
         properties.setProperty("synchronous", "FULL");
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + absolute, properties);
-        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
         try {
             WalJournal.enable(connection, busyTimeoutMs);
-            ledger.immediate(() -> {
-                LedgerSchema.createOrMigrate(connection, backendId);
-                return null;
-            });
         } catch (SQLException | RuntimeException | Error e) {
             connection.close();
             throw e;
         }
-        return ledger;
+        return connection;
     }
 
     public String backendId() {
