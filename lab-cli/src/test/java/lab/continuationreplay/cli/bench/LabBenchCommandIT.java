@@ -98,6 +98,12 @@ class LabBenchCommandIT {
         assertEquals(1, ledger.path("race").path("issue_rows").asInt());
         assertEquals(1, ledger.path("race").path("first_answers").asInt());
         assertTrue(ledger.path("bare_jdbc_commits_per_s").asDouble() > 0);
+        assertTrue(ledger.path("one_process").path("ledger_commits_per_s").asDouble() > 0);
+        assertEquals(5, ledger.path("rounds").asInt());
+        assertEquals(5, ledger.path("round_figures").size());
+        JsonNode floor = report.path("benchmarks").path("ledger_throughput").path("goals").get(0);
+        assertEquals("ledger_vs_floor", floor.path("id").asText());
+        assertEquals(5, floor.path("rounds").size(), "the ledger goal carries its interleaved rounds: " + floor);
         JsonNode fingerprint = report.path("benchmarks").path("fingerprint").path("figures");
         assertTrue(fingerprint.path("case-01").path("digests_agree").asBoolean());
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
