@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,10 +26,12 @@ import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.JvmLifetime;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.HttpMessages;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.core.wire.WireEnvelope;
 import lab.continuationreplay.history.EventStream;
+import lab.continuationreplay.history.HttpHead;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.history.StoreRows;
@@ -39,9 +41,9 @@ import lab.continuationreplay.vectors.ExactJson;
  * Benchmark 7: the guarded continuation over Streamable HTTP against the same over stdio, per SDK, and the guarded
  * commits per second that {@value #CLIENTS} concurrent HTTP clients get against the bare commit loop. Both servers of
  * an SDK run at once, warm and long-lived, each on its own SQLite file; the series are timed in interleaved rounds
- * whose order alternates, so a drift of the machine's fsync speed falls on both sides of each ratio. The HTTP client
- * is the JDK's {@link HttpClient}, keeping its connections open as an SDK client does: the matrix's driver opens a
- * connection per exchange to transcribe raw bytes, a cost no deployment pays per call.
+ * whose order alternates, so a drift of the machine's fsync speed falls on both sides of each ratio. Each HTTP client
+ * thread keeps its connection open, as an SDK client does (the matrix's driver opens one per exchange to transcribe
+ * it whole, a cost no deployment pays per call); the JDK's own HttpClient was slower than the server it measured.
  */
 final class HttpVsStdioBench {
     static final int ROUNDS = 5;
@@ -83,7 +85,7 @@ final class HttpVsStdioBench {
                         + perRound + " calls per server in alternating order (a call: round one, then the timed continuation that"
                         + " commits; WAL, synchronous FULL); then " + ROUNDS + " rounds of the bare commit loop and " + CLIENTS
                         + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
-                        + " order; the HTTP client keeps its connections (JDK HttpClient, HTTP/1.1); a goal's ratio is its median round",
+                        + " order; each HTTP client keeps its connection open (HTTP/1.1 keep-alive, raw bytes); a goal's ratio is its median round",
                 figures, goals, List.of());
     }
 
@@ -116,8 +118,8 @@ final class HttpVsStdioBench {
                             httpEnvironment, folder.resolve(Layout.transcript("http")), folder.resolve(Layout.stdout("http")),
                             folder.resolve(Layout.stderr("http")), ServerProcess.READ_TIMEOUT, credentials.token("alice"),
                             credentials.principalsByToken());
-                    BareCommits bare = new BareCommits(folder.resolve("bare.sqlite3"))) {
-                KeptConnections pooled = new KeptConnections(http, sdk.label() + " http");
+                    BareCommits bare = new BareCommits(folder.resolve("bare.sqlite3"), "bare");
+                    KeptConnections pooled = new KeptConnections(http, sdk.label() + " http")) {
                 Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", id);
                 Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", id);
                 AtomicInteger ids = new AtomicInteger();
@@ -230,17 +232,17 @@ final class HttpVsStdioBench {
     }
 
     /**
-     * Streamable HTTP POSTs to a running server with the same headers and envelope as the lab's driver, on connections
-     * the JDK client keeps open between exchanges; thread-safe. Not transcribed: a benchmark's calls are counted in
-     * the database instead.
+     * Streamable HTTP POSTs to a running server with the same headers and envelope as the lab's driver, each calling
+     * thread on a connection of its own that stays open between exchanges (HTTP/1.1 keep-alive), written and read as
+     * raw bytes like the driver's. Not transcribed: a benchmark's calls are counted in the database instead. A
+     * connection the server closes fails the call; nothing is retried.
      */
-    private static final class KeptConnections {
-        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final class KeptConnections implements AutoCloseable {
         private final HttpServerProcess server;
         private final URI endpoint;
         private final String name;
         private final AtomicLong ids = new AtomicLong(1);
+        private final Map<Thread, Socket> sockets = new java.util.concurrent.ConcurrentHashMap<>();
 
         KeptConnections(HttpServerProcess server, String name) {
             this.server = server;
@@ -265,22 +267,60 @@ final class HttpVsStdioBench {
             frame.put("id", id);
             frame.put("method", "tools/call");
             frame.set("params", params);
-            HttpRequest.Builder request = HttpRequest.newBuilder(endpoint).timeout(ServerProcess.READ_TIMEOUT)
-                    .POST(HttpRequest.BodyPublishers.ofString(frame.toString(), StandardCharsets.UTF_8));
+            byte[] body = frame.toString().getBytes(StandardCharsets.UTF_8);
+            StringBuilder head = new StringBuilder("POST ").append(endpoint.getRawPath()).append(" HTTP/1.1\r\n")
+                    .append("Host: ").append(server.exchanges().host()).append("\r\n");
             for (var header : server.headers("tools/call", tool)) {
-                request.header(header.name(), header.value());
+                head.append(header.name()).append(": ").append(header.value()).append("\r\n");
             }
-            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            String type = response.headers().firstValue("Content-Type").orElse("");
-            List<String> candidates = type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream")
-                    ? EventStream.data(response.body()) : List.of(response.body());
+            head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+            Socket socket = sockets.computeIfAbsent(Thread.currentThread(), t -> open());
+            OutputStream out = socket.getOutputStream();
+            byte[] headBytes = head.toString().getBytes(StandardCharsets.UTF_8);
+            byte[] request = java.util.Arrays.copyOf(headBytes, headBytes.length + body.length);
+            System.arraycopy(body, 0, request, headBytes.length, body.length);
+            out.write(request);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String status = HttpMessages.line(in);
+            List<HttpHead.Header> headers = HttpMessages.headers(in);
+            byte[] reply = HttpMessages.body(in, headers, false);
+            if ("close".equalsIgnoreCase(HttpMessages.value(headers, "Connection"))) {
+                sockets.remove(Thread.currentThread()).close();
+            }
+            String type = HttpMessages.value(headers, "Content-Type");
+            String text = new String(reply, StandardCharsets.UTF_8);
+            List<String> candidates = type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream")
+                    ? EventStream.data(text) : List.of(text);
             for (String candidate : candidates) {
-                JsonNode reply = ExactJson.parse(candidate);
-                if (reply.path("id").isIntegralNumber() && reply.get("id").longValue() == id && reply.isObject()) {
-                    return (ObjectNode) reply;
+                JsonNode parsed = ExactJson.parse(candidate);
+                if (parsed.isObject() && parsed.path("id").isIntegralNumber() && parsed.get("id").longValue() == id) {
+                    return (ObjectNode) parsed;
                 }
             }
-            throw new IllegalStateException(name + ": HTTP " + response.statusCode() + " without the reply to " + id);
+            throw new IllegalStateException(name + ": " + status + " without the reply to " + id);
+        }
+
+        private Socket open() {
+            try {
+                Socket socket = new Socket(endpoint.getHost(), endpoint.getPort());
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout((int) ServerProcess.READ_TIMEOUT.toMillis());
+                return socket;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(name + ": cannot connect", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Socket socket : sockets.values()) {
+                try {
+                    socket.close();
+                } catch (java.io.IOException ignored) {
+                    // the server goes next
+                }
+            }
         }
     }
 

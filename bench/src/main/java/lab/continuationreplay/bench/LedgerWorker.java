@@ -5,10 +5,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.ApplyRequest;
@@ -34,31 +31,18 @@ import lab.continuationreplay.store.ledger.IssueLedger;
 public final class LedgerWorker {
     static final String FINGERPRINT = "0".repeat(63) + "1";
     /** The bare loop's table, in the ledger's file (not part of the ledger's schema; only benchmark files have it). */
-    static final String BARE_TABLE = "bench_bare_commits";
+    static final String BARE_TABLE = BareCommits.TABLE;
 
     private final String name;
     private final IssueLedger ledger;
-    private final Connection bare;
-    private final PreparedStatement begin;
-    private final PreparedStatement insert;
-    private final PreparedStatement commit;
+    private final BareCommits bare;
     private final Deadlines deadlines;
-    private long bareRows;
     private long operations;
 
-    private LedgerWorker(String name, IssueLedger ledger, Connection bare) throws SQLException {
+    private LedgerWorker(String name, IssueLedger ledger, BareCommits bare) {
         this.name = name;
         this.ledger = ledger;
         this.bare = bare;
-        try (Statement statement = bare.createStatement()) {
-            statement.execute("BEGIN IMMEDIATE");
-            statement.execute("CREATE TABLE IF NOT EXISTS " + BARE_TABLE
-                    + "(id INTEGER PRIMARY KEY, operation_id TEXT NOT NULL, body TEXT NOT NULL)");
-            statement.execute("COMMIT");
-        }
-        this.begin = bare.prepareStatement("BEGIN IMMEDIATE");
-        this.insert = bare.prepareStatement("INSERT INTO " + BARE_TABLE + "(operation_id, body) VALUES (?, ?)");
-        this.commit = bare.prepareStatement("COMMIT");
         long t0 = WireSettings.T0;
         this.deadlines = Deadlines.of(t0, t0 + 300, t0 + 360);
     }
@@ -67,7 +51,7 @@ public final class LedgerWorker {
         Path database = Path.of(args[0]);
         PrintStream out = System.out;
         try (IssueLedger ledger = IssueLedger.open(database, WireSettings.BACKEND);
-                Connection bare = IssueLedger.connect(database, IssueLedger.DEFAULT_BUSY_TIMEOUT_MS)) {
+                BareCommits bare = new BareCommits(database, args[1] + "-bare")) {
             LedgerWorker worker = new LedgerWorker(args[1], ledger, bare);
             out.println("ready");
             out.flush();
@@ -89,12 +73,7 @@ public final class LedgerWorker {
         }
         switch (words[0]) {
             case "bare" -> {
-                int n = Integer.parseInt(words[1]);
-                long start = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    bareCommit();
-                }
-                return "done " + (System.nanoTime() - start);
+                return "done " + bare.nanos(Integer.parseInt(words[1]));
             }
             case "ledger" -> {
                 int n = Integer.parseInt(words[1]);
@@ -109,22 +88,6 @@ public final class LedgerWorker {
                 return "answer " + result.replayed() + " " + result.effectId();
             }
             default -> throw new IllegalArgumentException("unknown command: " + command);
-        }
-    }
-
-    /** One row in its own immediate transaction, with the ledger's durability: the physical floor of a commit. */
-    private void bareCommit() throws SQLException {
-        begin.execute();
-        try {
-            insert.setString(1, name + "-bare-" + bareRows++);
-            insert.setString(2, "alpha");
-            insert.executeUpdate();
-            commit.execute();
-        } catch (SQLException | RuntimeException e) {
-            try (Statement statement = bare.createStatement()) {
-                statement.execute("ROLLBACK");
-            }
-            throw e;
         }
     }
 
