@@ -10,9 +10,10 @@ import java.util.List;
 public enum JvmLifetime {
     /**
      * A case's server or bridge: a few calls, then gone, often halted at a cut point. Start-up is nearly all of its
-     * life, so C1 alone: C2 would spend a core compiling code the process never gets to run.
+     * life, so C1 alone: C2 would spend a core compiling code the process never gets to run. No performance-data file
+     * either: nothing attaches {@code jstat} to a process that lives a second.
      */
-    SHORT(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m")),
+    SHORT(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-XX:-UsePerfData")),
     /**
      * A benchmark's warm server or bridge, thousands of calls: full tiered compilation, as a deployed server runs, so
      * the figures measure the code and not the interpreter.
