@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.cases.CaseId;
@@ -24,7 +25,8 @@ import lab.continuationreplay.vectors.ExactJson;
 /**
  * Plays cases against one SDK into {@code out/<attempt>/} and writes history only: {@code provenance.json},
  * {@code requested.json} (before the first case starts), a {@code case-NN/} folder per case (transcripts, database,
- * processes.json) and a {@code history.jsonl} line per finished folder with its hashes. It judges nothing: every
+ * processes.json) and a {@code history.jsonl} line per finished folder with its hashes and the time its script took
+ * (a case's time is what the report draws; it is an observation, not a verdict). It judges nothing: every
  * verdict is the checker's, derived from this history. Never overwrites.
  */
 public final class MatrixRunner {
@@ -66,7 +68,7 @@ public final class MatrixRunner {
             Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
             String machineryError = CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials);
             long evidence = System.nanoTime();
-            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError);
+            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError, Duration.ofNanos(evidence - started));
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
             progress.printf("%-15s case %-3s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
                     machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
@@ -81,8 +83,9 @@ public final class MatrixRunner {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
         for (Control control : Control.values()) {
             Path folder = controls.resolve(control.folder());
+            long started = System.nanoTime();
             String machineryError = CaseRun.execute(control.script(), ServerKind.JAVA, folder, home);
-            RunLog.append(controls.resolve(Layout.HISTORY), folder, machineryError);
+            RunLog.append(controls.resolve(Layout.HISTORY), folder, machineryError, Duration.ofNanos(System.nanoTime() - started));
         }
     }
 
