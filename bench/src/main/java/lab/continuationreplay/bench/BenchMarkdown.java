@@ -31,7 +31,8 @@ public final class BenchMarkdown {
         JsonNode m = report.path("machine");
         return m.path("cores").asInt() + " cores, " + m.path("cpu_model").asText() + ", " + m.path("memory_mib").asLong()
                 + " MiB, " + m.path("os").asText() + ", " + m.path("jdk").asText() + ", Node.js " + m.path("node").asText()
-                + ", scratch file system " + m.path("file_system").asText();
+                + ", scratch file system " + m.path("file_system").asText()
+                + (m.has("load_average_at_start") ? ", load average at start " + m.path("load_average_at_start").asText() : "");
     }
 
     public static String render(JsonNode report) {

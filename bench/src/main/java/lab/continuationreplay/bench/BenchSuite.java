@@ -23,7 +23,9 @@ public final class BenchSuite {
         GuardOverheadBench.Outcome guard = GuardOverheadBench.run(plan, progress);
         results.put("guard_overhead", guard.result());
         durations.put("guard_overhead", seconds(t));
-        results.put("memory", MemoryBench.of(guard.peakRssMib()));
+        Map<String, Double> rss = new LinkedHashMap<>(guard.peakRssMib());
+        rss.putAll(ClientRss.sample(plan));
+        results.put("memory", MemoryBench.of(rss));
         durations.put("memory", 0.0);
 
         t = System.nanoTime();

@@ -1,122 +1,331 @@
 package lab.continuationreplay.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
+import java.net.URI;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.BearerCredentials;
+import lab.continuationreplay.core.servers.JvmLifetime;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
+import lab.continuationreplay.core.wire.HttpMessages;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.ServerProcess;
-import lab.continuationreplay.core.wire.ServerWire;
+import lab.continuationreplay.core.wire.WireEnvelope;
+import lab.continuationreplay.history.EventStream;
+import lab.continuationreplay.history.HttpHead;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.history.StoreRows;
+import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * Benchmark 7 (first part): the guarded continuation over Streamable HTTP against the same over stdio, per SDK. Both
- * servers of an SDK run at once, each on its own SQLite file, and the calls alternate between them (stdio, HTTP,
- * stdio, ...), so a drift of the machine's fsync speed falls on both series alike. Over HTTP each exchange is a plain
- * POST on a new loopback connection with a bearer token, as the matrix sends it; transcribed like the stdio lines.
+ * Benchmark 7: the guarded continuation over Streamable HTTP against the same over stdio, per SDK, and the guarded
+ * commits per second that {@value #CLIENTS} concurrent HTTP clients get against the bare commit loop. Both servers of
+ * an SDK run at once, warm and long-lived, each on its own SQLite file; the series are timed in interleaved rounds
+ * whose order alternates, so a drift of the machine's fsync speed falls on both sides of each ratio. Each HTTP client
+ * thread keeps its connection open, as an SDK client does (the matrix's driver opens one per exchange to transcribe
+ * it whole, a cost no deployment pays per call); the JDK's own HttpClient was slower than the server it measured.
  */
 final class HttpVsStdioBench {
+    static final int ROUNDS = 5;
+    static final int CLIENTS = 16;
+
     private HttpVsStdioBench() {}
 
     static BenchResult run(BenchPlan plan, PrintStream progress) throws Exception {
         Path work = Files.createDirectories(plan.work().resolve("http-vs-stdio"));
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         List<Goal> goals = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        figures.put("timed_calls", plan.timedCalls());
+        int perRound = Math.max(1, plan.timedCalls() / ROUNDS);
+        int concurrentPerRound = Math.max(CLIENTS, plan.timedCalls() / ROUNDS * 2);
+        figures.put("timed_calls", perRound * ROUNDS);
+        figures.put("rounds", ROUNDS);
         figures.put("warmup_calls", plan.warmupCalls());
+        figures.put("concurrent_clients", CLIENTS);
+        figures.put("concurrent_commits", concurrentPerRound * ROUNDS);
         for (ServerKind sdk : List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT)) {
-            Map<String, LatencyStats> series = interleaved(plan, sdk, work.resolve(sdk.label()));
-            LatencyStats stdio = series.get("stdio");
-            LatencyStats http = series.get("http");
-            progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms%n", sdk.label(), stdio.p50Ms(),
-                    http.p50Ms());
-            ObjectNode side = figures.putObject(sdk.label());
-            side.set("stdio_continuation", stdio.toJson());
-            side.set("http_continuation", http.toJson());
+            Side side = measure(plan, sdk, work.resolve(sdk.label()), perRound, concurrentPerRound);
+            progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms; %d clients %.0f commits/s,"
+                    + " bare loop %.0f commits/s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
+                    median(side.concurrentRates), median(side.bareRates));
+            ObjectNode json = figures.putObject(sdk.label());
+            json.set("stdio_continuation", side.stdio.toJson());
+            json.set("http_continuation", side.http.toJson());
+            json.put("http_concurrent_commits_per_s", Round.of(median(side.concurrentRates)));
+            json.put("bare_commits_per_s", Round.of(median(side.bareRates)));
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
-                    sdk.label() + " http p50", http.p50Ms(), sdk.label() + " stdio p50", stdio.p50Ms(), "ms", 1.25));
+                    sdk.label() + " http p50", side.http.p50Ms(), sdk.label() + " stdio p50", side.stdio.p50Ms(), "ms", 1.25)
+                    .withRounds(side.latencyRatios));
+            goals.add(Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
+                    + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", median(side.concurrentRates),
+                    "bare commit loop", median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios));
         }
-        notes.add("a new TCP connection per HTTP exchange (Connection: close), as the matrix's HTTP driver sends them");
         return new BenchResult("http_vs_stdio", "Guarded continuation over HTTP vs stdio",
-                "for each SDK a stdio server and an HTTP server (--http 0, bearer token) run at once on separate SQLite files;"
-                        + " " + plan.timedCalls() + " timed calls alternate between them after " + plan.warmupCalls()
-                        + " warm-up calls each; a call is round one + the continuation that commits (WAL, synchronous FULL)",
-                figures, goals, notes);
+                "for each SDK a stdio server and an HTTP server (--http 0, bearer token), warm and long-lived, run at once on"
+                        + " separate SQLite files; after " + plan.warmupCalls() + " warm-up calls each, " + ROUNDS + " rounds of "
+                        + perRound + " calls per server in alternating order (a call: round one, then the timed continuation that"
+                        + " commits; WAL, synchronous FULL); then " + ROUNDS + " rounds of the bare commit loop and " + CLIENTS
+                        + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
+                        + " order; each HTTP client keeps its connection open (HTTP/1.1 keep-alive, raw bytes); a goal's ratio is its median round",
+                figures, goals, List.of());
     }
 
-    /** The continuation latencies of {@code sdk} over stdio and over HTTP, calls alternating between the two servers. */
-    private static Map<String, LatencyStats> interleaved(BenchPlan plan, ServerKind sdk, Path folder) throws Exception {
+    private record Side(LatencyStats stdio, LatencyStats http, List<Double> latencyRatios, List<Double> concurrentRates,
+            List<Double> bareRates, List<Double> throughputRatios) {}
+
+    private static Side measure(BenchPlan plan, ServerKind sdk, Path folder, int perRound, int concurrentPerRound) throws Exception {
         Files.createDirectories(folder);
-        int total = plan.warmupCalls() + plan.timedCalls();
-        Map<String, long[]> nanos = new LinkedHashMap<>();
-        nanos.put("stdio", new long[plan.timedCalls()]);
-        nanos.put("http", new long[plan.timedCalls()]);
         WireSettings stdioSettings = WireSettings.matrix(folder.resolve("stdio.sqlite3"), "alice");
         WireSettings httpSettings = WireSettings.matrix(folder.resolve("http.sqlite3"), "alice");
         Map<String, String> stdioEnvironment = new LinkedHashMap<>(stdioSettings.environment());
-        stdioEnvironment.putAll(sdk.environment(plan.home()));
+        stdioEnvironment.putAll(sdk.environment(plan.home(), JvmLifetime.LONG));
+        long[] stdioNanos = new long[perRound * ROUNDS];
+        long[] httpNanos = new long[perRound * ROUNDS];
+        List<Double> latencyRatios = new ArrayList<>();
+        List<Double> concurrentRates = new ArrayList<>();
+        List<Double> bareRates = new ArrayList<>();
+        List<Double> throughputRatios = new ArrayList<>();
+        int httpCommits;
+        int stdioCommits;
         try (BearerCredentials credentials = new BearerCredentials()) {
             Map<String, String> httpEnvironment = new LinkedHashMap<>(httpSettings.environment());
             httpEnvironment.remove("WIRE_PRINCIPAL");
             httpEnvironment.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor("alice").toString());
-            httpEnvironment.putAll(sdk.environment(plan.home()));
-            try (ServerProcess stdio = ServerProcess.start(sdk.command(plan.home()), stdioEnvironment,
+            httpEnvironment.putAll(sdk.environment(plan.home(), JvmLifetime.LONG));
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            try (ServerProcess stdio = ServerProcess.start(sdk.command(plan.home(), JvmLifetime.LONG), stdioEnvironment,
                     folder.resolve(Layout.transcript("stdio")), folder.resolve(Layout.stderr("stdio")), ServerProcess.READ_TIMEOUT);
-                    HttpServerProcess http = HttpServerProcess.start(sdk.label() + " http", sdk.command(plan.home()), httpEnvironment,
-                            folder.resolve(Layout.transcript("http")), folder.resolve(Layout.stdout("http")),
+                    HttpServerProcess http = HttpServerProcess.start(sdk.label() + " http", sdk.command(plan.home(), JvmLifetime.LONG),
+                            httpEnvironment, folder.resolve(Layout.transcript("http")), folder.resolve(Layout.stdout("http")),
                             folder.resolve(Layout.stderr("http")), ServerProcess.READ_TIMEOUT, credentials.token("alice"),
-                            credentials.principalsByToken())) {
-                Map<String, ServerWire> servers = Map.of("stdio", stdio, "http", http);
-                for (ServerWire server : servers.values()) {
-                    server.request("tools/list", JsonNodeFactory.instance.objectNode());
+                            credentials.principalsByToken());
+                    BareCommits bare = new BareCommits(folder.resolve("bare.sqlite3"), "bare");
+                    KeptConnections pooled = new KeptConnections(http, sdk.label() + " http")) {
+                Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", id);
+                Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", id);
+                AtomicInteger ids = new AtomicInteger();
+                for (int i = 0; i < plan.warmupCalls(); i++) {
+                    overStdio.call(sdk.label() + "-stdio-" + ids.get());
+                    overHttp.call(sdk.label() + "-http-" + ids.getAndIncrement());
                 }
-                for (int i = 0; i < total; i++) {
-                    for (String transport : List.of("stdio", "http")) {
-                        long took = continuation(servers.get(transport), sdk.label() + "-" + transport + "-" + i);
-                        if (i >= plan.warmupCalls()) {
-                            nanos.get(transport)[i - plan.warmupCalls()] = took;
+                bare.run(plan.warmupCalls());
+                int timed = 0;
+                for (int round = 0; round < ROUNDS; round++) {
+                    long[] s = new long[perRound];
+                    long[] h = new long[perRound];
+                    for (int i = 0; i < perRound; i++) {
+                        // Alternating which goes first, round by round and call by call.
+                        boolean stdioFirst = (round + i) % 2 == 0;
+                        String id = Integer.toString(ids.getAndIncrement());
+                        if (stdioFirst) {
+                            s[i] = overStdio.call(sdk.label() + "-stdio-" + id);
+                            h[i] = overHttp.call(sdk.label() + "-http-" + id);
+                        } else {
+                            h[i] = overHttp.call(sdk.label() + "-http-" + id);
+                            s[i] = overStdio.call(sdk.label() + "-stdio-" + id);
                         }
+                        stdioNanos[timed] = s[i];
+                        httpNanos[timed] = h[i];
+                        timed++;
                     }
+                    latencyRatios.add(LatencyStats.of(h, 0).p50Ms() / LatencyStats.of(s, 0).p50Ms());
                 }
+                stdioCommits = plan.warmupCalls() + timed;
+                int concurrent = 0;
+                // One warm-up burst opens the client's connections before anything is timed.
+                burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
+                concurrent += CLIENTS * 2;
+                for (int round = 0; round < ROUNDS; round++) {
+                    double bareRate;
+                    double httpRate;
+                    if (round % 2 == 0) {
+                        bareRate = bare.run(concurrentPerRound);
+                        httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
+                    } else {
+                        httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
+                        bareRate = bare.run(concurrentPerRound);
+                    }
+                    concurrent += concurrentPerRound;
+                    bareRates.add(bareRate);
+                    concurrentRates.add(httpRate);
+                    throughputRatios.add(httpRate / bareRate);
+                }
+                httpCommits = plan.warmupCalls() + timed + concurrent;
+            } finally {
+                clients.shutdownNow();
             }
         }
-        for (String transport : List.of("stdio", "http")) {
-            long issues = StoreRows.count(folder.resolve(transport + ".sqlite3"), "issues");
-            if (issues != total) {
-                throw new IllegalStateException(sdk.label() + " over " + transport + ": " + issues + " issue rows after " + total
-                        + " committed calls");
-            }
-        }
-        Map<String, LatencyStats> stats = new LinkedHashMap<>();
-        nanos.forEach((transport, values) -> stats.put(transport, LatencyStats.of(values, 0)));
-        return stats;
+        check(folder.resolve("stdio.sqlite3"), stdioCommits, sdk.label() + " over stdio");
+        check(folder.resolve("http.sqlite3"), httpCommits, sdk.label() + " over http");
+        return new Side(LatencyStats.of(stdioNanos, 0), LatencyStats.of(httpNanos, 0), latencyRatios, concurrentRates, bareRates,
+                throughputRatios);
     }
 
-    /** Round one, then the timed continuation that commits; returns the continuation's nanoseconds. */
-    private static long continuation(ServerWire server, String operationId) throws Exception {
+    private static void check(Path database, long expected, String what) throws Exception {
+        long issues = StoreRows.count(database, "issues");
+        if (issues != expected) {
+            throw new IllegalStateException(what + ": " + issues + " issue rows after " + expected + " committed calls");
+        }
+    }
+
+    /** {@code commits} distinct operations by {@value #CLIENTS} clients at once; returns commits per second. */
+    private static double burst(ExecutorService clients, Caller caller, String prefix, int commits) throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        List<Future<?>> running = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int c = 0; c < CLIENTS; c++) {
+            running.add(clients.submit(() -> {
+                for (int i = next.getAndIncrement(); i < commits; i = next.getAndIncrement()) {
+                    caller.call(prefix + i);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> client : running) {
+            client.get();
+        }
+        return commits / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** One guarded call, round one then the continuation; returns the continuation's nanoseconds. */
+    private interface Caller {
+        long call(String operationId) throws Exception;
+    }
+
+    /** {@code tools/call} over some wire. */
+    private interface ToolCall {
+        ObjectNode call(String name, ObjectNode arguments, JsonNode inputResponses, String requestState) throws Exception;
+    }
+
+    private static long continuation(ToolCall wire, String name, String operationId) throws Exception {
         ObjectNode arguments = ToolClient.arguments(operationId, "bench", "atomic");
-        Reply first = new Reply(server.callTool(ToolClient.CREATE, arguments, null, null));
+        Reply first = new Reply(wire.call(ToolClient.CREATE, arguments, null, null));
         if (!first.inputRequired() || first.requestState() == null) {
-            throw new IllegalStateException(server.name() + ": round one did not ask for input: " + first.raw());
+            throw new IllegalStateException(name + ": round one did not ask for input: " + first.raw());
         }
         long started = System.nanoTime();
-        Reply committed = new Reply(server.callTool(ToolClient.CREATE, arguments, ToolClient.accepted("alpha"), first.requestState()));
+        Reply committed = new Reply(wire.call(ToolClient.CREATE, arguments, ToolClient.accepted("alpha"), first.requestState()));
         long took = System.nanoTime() - started;
         if (committed.refused() || committed.inputRequired()) {
-            throw new IllegalStateException(server.name() + ": the continuation did not commit: " + committed.raw());
+            throw new IllegalStateException(name + ": the continuation did not commit: " + committed.raw());
         }
         return took;
+    }
+
+    /**
+     * Streamable HTTP POSTs to a running server with the same headers and envelope as the lab's driver, each calling
+     * thread on a connection of its own that stays open between exchanges (HTTP/1.1 keep-alive), written and read as
+     * raw bytes like the driver's. Not transcribed: a benchmark's calls are counted in the database instead. A
+     * connection the server closes fails the call; nothing is retried.
+     */
+    private static final class KeptConnections implements AutoCloseable {
+        private final HttpServerProcess server;
+        private final URI endpoint;
+        private final String name;
+        private final AtomicLong ids = new AtomicLong(1);
+        private final Map<Thread, Socket> sockets = new java.util.concurrent.ConcurrentHashMap<>();
+
+        KeptConnections(HttpServerProcess server, String name) {
+            this.server = server;
+            this.endpoint = server.exchanges().endpoint();
+            this.name = name;
+        }
+
+        ObjectNode callTool(String tool, ObjectNode arguments, JsonNode inputResponses, String requestState) throws Exception {
+            long id = ids.getAndIncrement();
+            ObjectNode params = JsonNodeFactory.instance.objectNode();
+            params.put("name", tool);
+            params.set("arguments", arguments);
+            if (inputResponses != null) {
+                params.set("inputResponses", inputResponses);
+            }
+            if (requestState != null) {
+                params.put("requestState", requestState);
+            }
+            params.set("_meta", WireEnvelope.meta());
+            ObjectNode frame = JsonNodeFactory.instance.objectNode();
+            frame.put("jsonrpc", "2.0");
+            frame.put("id", id);
+            frame.put("method", "tools/call");
+            frame.set("params", params);
+            byte[] body = frame.toString().getBytes(StandardCharsets.UTF_8);
+            StringBuilder head = new StringBuilder("POST ").append(endpoint.getRawPath()).append(" HTTP/1.1\r\n")
+                    .append("Host: ").append(server.exchanges().host()).append("\r\n");
+            for (var header : server.headers("tools/call", tool)) {
+                head.append(header.name()).append(": ").append(header.value()).append("\r\n");
+            }
+            head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+            Socket socket = sockets.computeIfAbsent(Thread.currentThread(), t -> open());
+            OutputStream out = socket.getOutputStream();
+            byte[] headBytes = head.toString().getBytes(StandardCharsets.UTF_8);
+            byte[] request = java.util.Arrays.copyOf(headBytes, headBytes.length + body.length);
+            System.arraycopy(body, 0, request, headBytes.length, body.length);
+            out.write(request);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String status = HttpMessages.line(in);
+            List<HttpHead.Header> headers = HttpMessages.headers(in);
+            byte[] reply = HttpMessages.body(in, headers, false);
+            if ("close".equalsIgnoreCase(HttpMessages.value(headers, "Connection"))) {
+                sockets.remove(Thread.currentThread()).close();
+            }
+            String type = HttpMessages.value(headers, "Content-Type");
+            String text = new String(reply, StandardCharsets.UTF_8);
+            List<String> candidates = type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream")
+                    ? EventStream.data(text) : List.of(text);
+            for (String candidate : candidates) {
+                JsonNode parsed = ExactJson.parse(candidate);
+                if (parsed.isObject() && parsed.path("id").isIntegralNumber() && parsed.get("id").longValue() == id) {
+                    return (ObjectNode) parsed;
+                }
+            }
+            throw new IllegalStateException(name + ": " + status + " without the reply to " + id);
+        }
+
+        private Socket open() {
+            try {
+                Socket socket = new Socket(endpoint.getHost(), endpoint.getPort());
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout((int) ServerProcess.READ_TIMEOUT.toMillis());
+                return socket;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(name + ": cannot connect", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Socket socket : sockets.values()) {
+                try {
+                    socket.close();
+                } catch (java.io.IOException ignored) {
+                    // the server goes next
+                }
+            }
+        }
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
     }
 }

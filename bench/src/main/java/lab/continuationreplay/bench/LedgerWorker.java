@@ -2,8 +2,10 @@ package lab.continuationreplay.bench;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.ApplyRequest;
@@ -13,41 +15,85 @@ import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
 
 /**
- * A child process of benchmark 2: {@code LedgerWorker DB COUNT ID distinct|same}. Opens the ledger, prints
- * {@code ready}, waits for {@code go} on stdin, then applies {@code COUNT} atomic operations through
- * {@link IssueLedger#applyIssueOnce}: {@code ID-0 … ID-(COUNT-1)} (distinct), or {@code ID} itself (same, the race).
- * Prints {@code done} or, for the race, {@code answer <replayed> <effect id>}. Exit 0, or 1 with a line on stderr.
+ * A long-lived child process of benchmark 2: {@code LedgerWorker DB NAME}. Opens the ledger at {@code DB} and, on the
+ * same file, a second connection with the ledger's own durability settings ({@link IssueLedger#connect}) for the bare
+ * commit loop; prints {@code ready}; then answers one line per command on stdin:
+ * <ul>
+ *   <li>{@code bare N}: N bare commits, each one row inserted into {@value #BARE_TABLE} in its own
+ *       {@code BEGIN IMMEDIATE … COMMIT}; answers {@code done <nanos>};
+ *   <li>{@code ledger N}: N distinct atomic operations ({@code NAME-<sequence>}) through
+ *       {@link IssueLedger#applyIssueOnce}; answers {@code done <nanos>};
+ *   <li>{@code race ID}: applies operation {@code ID} once; answers {@code answer <replayed> <effect id>};
+ *   <li>{@code quit} (or the end of stdin): exit 0.
+ * </ul>
+ * Anything else, or a failure: a line on stderr and exit 1.
  */
 public final class LedgerWorker {
     static final String FINGERPRINT = "0".repeat(63) + "1";
+    /** The bare loop's table, in the ledger's file (not part of the ledger's schema; only benchmark files have it). */
+    static final String BARE_TABLE = BareCommits.TABLE;
 
-    private LedgerWorker() {}
+    private final String name;
+    private final IssueLedger ledger;
+    private final BareCommits bare;
+    private final Deadlines deadlines;
+    private long operations;
 
-    public static void main(String[] args) throws Exception {
-        Path database = Path.of(args[0]);
-        int count = Integer.parseInt(args[1]);
-        String id = args[2];
-        boolean same = args[3].equals("same");
+    private LedgerWorker(String name, IssueLedger ledger, BareCommits bare) {
+        this.name = name;
+        this.ledger = ledger;
+        this.bare = bare;
         long t0 = WireSettings.T0;
-        Deadlines deadlines = Deadlines.of(t0, t0 + 300, t0 + 360);
-        try (IssueLedger ledger = IssueLedger.open(database, WireSettings.BACKEND)) {
-            System.out.println("ready");
-            System.out.flush();
+        this.deadlines = Deadlines.of(t0, t0 + 300, t0 + 360);
+    }
+
+    public static void main(String[] args) {
+        Path database = Path.of(args[0]);
+        PrintStream out = System.out;
+        try (IssueLedger ledger = IssueLedger.open(database, WireSettings.BACKEND);
+                BareCommits bare = new BareCommits(database, args[1] + "-bare")) {
+            LedgerWorker worker = new LedgerWorker(args[1], ledger, bare);
+            out.println("ready");
+            out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if (!"go".equals(in.readLine())) {
-                System.exit(1);
+            for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+                out.println(worker.answer(line));
+                out.flush();
             }
-            ApplyResult last = null;
-            for (int i = 0; i < count; i++) {
-                OperationIdentity identity = new OperationIdentity(same ? id : id + "-" + i, "alice", WireSettings.BACKEND);
-                last = ledger.applyIssueOnce(ApplyRequest.at(identity, FINGERPRINT, "bench", "alpha", deadlines, t0),
-                        FaultHook.NONE);
-            }
-            System.out.println(same && last != null ? "answer " + last.replayed() + " " + last.effectId() : "done");
-            System.out.flush();
         } catch (Exception e) {
-            System.err.println("ledger worker: " + e);
+            System.err.println("ledger worker " + args[1] + ": " + e);
             System.exit(1);
         }
+    }
+
+    private String answer(String command) throws SQLException {
+        String[] words = command.split(" ");
+        if (words.length != 2) {
+            throw new IllegalArgumentException("unknown command: " + command);
+        }
+        switch (words[0]) {
+            case "bare" -> {
+                return "done " + bare.nanos(Integer.parseInt(words[1]));
+            }
+            case "ledger" -> {
+                int n = Integer.parseInt(words[1]);
+                long start = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    apply(name + "-" + operations++);
+                }
+                return "done " + (System.nanoTime() - start);
+            }
+            case "race" -> {
+                ApplyResult result = apply(words[1]);
+                return "answer " + result.replayed() + " " + result.effectId();
+            }
+            default -> throw new IllegalArgumentException("unknown command: " + command);
+        }
+    }
+
+    private ApplyResult apply(String operationId) throws SQLException {
+        OperationIdentity identity = new OperationIdentity(operationId, "alice", WireSettings.BACKEND);
+        return ledger.applyIssueOnce(ApplyRequest.at(identity, FINGERPRINT, "bench", "alpha", deadlines, WireSettings.T0),
+                FaultHook.NONE);
     }
 }

@@ -24,7 +24,18 @@ final class Machine {
         json.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         json.put("node", nodeVersion());
         json.put("file_system", fileSystemOf(work));
+        json.put("load_average_at_start", loadAverage());
         return json;
+    }
+
+    /** The 1-, 5- and 15-minute load averages from /proc/loadavg: a busy machine shows here before it shows in a ratio. */
+    static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : "unknown";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static java.util.Optional<String> firstValue(Path file, String key) {

@@ -18,7 +18,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * run writes when {@code -Dlab.matrix.phases} names a file. {@code --quick} runs a subset of cases.
  */
 final class MatrixWallTimeBench {
-    static final double GOAL_SECONDS = 30;
+    static final double GOAL_SECONDS = 15;
 
     private MatrixWallTimeBench() {}
 
@@ -51,9 +51,9 @@ final class MatrixWallTimeBench {
         figures.put("largest_phase", largest);
         List<String> notes = new ArrayList<>();
         if (plan.matrixCases() != null) {
-            notes.add("quick runs a subset of the matrix; the 30 s goal is judged on it only as a smoke check");
+            notes.add("quick runs a subset of the matrix; the 15 s goal is judged on it only as a smoke check");
         }
-        List<Goal> goals = List.of(Goal.atMost("matrix_wall_time", "full lab matrix <= 30 s on a 2-core machine",
+        List<Goal> goals = List.of(Goal.atMost("matrix_wall_time", "full lab matrix <= 15 s on a 2-core machine",
                 "lab matrix wall time", seconds, "goal", GOAL_SECONDS, "s", 1.0));
         return new BenchResult("matrix_wall_time", "Matrix wall time",
                 "`java -jar lab.jar matrix` as a process (spawn to exit), per-phase times summed over cases from the run",

@@ -6,13 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Benchmark 6: peak RSS ({@code VmHWM}) of each process of benchmark 1, sampled after its timed calls. */
+/**
+ * Benchmark 6: peak RSS ({@code VmHWM}) of each server and bridge of benchmark 1, sampled after its timed calls, and
+ * of each official SDK client's driver playing a client case ({@link ClientRss}).
+ */
 final class MemoryBench {
     static final double BUDGET_MIB = 160;
     private static final Map<String, String> GOALS = Map.of(
             "java_server", "Java guarded server",
             "typescript_fixture_node", "TS fixture (node)",
-            "typescript_fixture_bridge", "bridge (the fixture's child)");
+            "typescript_fixture_bridge", "bridge (the fixture's child)",
+            "java_client_driver", "Java SDK client (driver JVM)",
+            "typescript_client_driver", "TS SDK client (driver, node)");
 
     private MemoryBench() {}
 
@@ -20,7 +25,8 @@ final class MemoryBench {
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         peakRssMib.forEach((role, mib) -> figures.put(role + "_mib", Round.of(mib)));
         List<Goal> goals = new ArrayList<>();
-        for (String role : List.of("java_server", "typescript_fixture_node", "typescript_fixture_bridge")) {
+        for (String role : List.of("java_server", "typescript_fixture_node", "typescript_fixture_bridge", "java_client_driver",
+                "typescript_client_driver")) {
             Double mib = peakRssMib.get(role);
             if (mib == null) {
                 throw new IllegalStateException("no peak RSS sample for " + role);
@@ -29,8 +35,9 @@ final class MemoryBench {
                     "budget", BUDGET_MIB, "MiB", 1.0));
         }
         return new BenchResult("memory", "Peak RSS during benchmark 1",
-                "VmHWM from /proc/<pid>/status of each process at the end of its timed calls in benchmark 1 (the JVMs run"
-                        + " with their default heap settings)",
+                "VmHWM from /proc/<pid>/status: each server and bridge at the end of its timed calls in benchmark 1 (the"
+                        + " lab's JVM options for them: serial collector, 64 MiB heap), each SDK client's driver sampled every"
+                        + " 10 ms while it plays the first client case against the Java server (its JVM with default settings)",
                 figures, goals, List.of());
     }
 }

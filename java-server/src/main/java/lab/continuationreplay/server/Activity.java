@@ -11,7 +11,13 @@ final class Activity {
     static final Duration QUIET = Duration.ofMillis(200);
 
     private int pending;
+    private java.util.function.BooleanSupplier settled = () -> false;
     private long lastMove = System.nanoTime();
+
+    /** What says, at the end of stdin, that every request read has its reply out: then nothing is left to wait for. */
+    synchronized void settledWhen(java.util.function.BooleanSupplier settled) {
+        this.settled = settled;
+    }
 
     synchronized void started() {
         pending++;
@@ -28,10 +34,16 @@ final class Activity {
         notifyAll();
     }
 
-    /** Blocks until nothing is pending and nothing has moved for {@link #QUIET}, or {@code limit} has passed. */
+    /**
+     * Blocks until every request read has its reply out, or nothing is pending and nothing has moved for
+     * {@link #QUIET}, or {@code limit} has passed.
+     */
     synchronized void awaitQuiet(Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (true) {
+            if (settled.getAsBoolean()) {
+                return;
+            }
             long now = System.nanoTime();
             long quietFor = now - lastMove;
             if ((pending == 0 && quietFor >= QUIET.toNanos()) || now >= deadline) {

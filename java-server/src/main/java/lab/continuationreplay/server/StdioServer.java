@@ -12,6 +12,7 @@ import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
 import io.modelcontextprotocol.modern.server.feature.ToolsPage;
 import io.modelcontextprotocol.modern.server.transport.StdioMcpTransport;
 import java.util.List;
+import lab.continuationreplay.server.frames.Answers;
 import lab.continuationreplay.server.frames.FrameGate;
 import lab.continuationreplay.server.frames.StdoutLines;
 import lab.continuationreplay.server.wire.FrozenStateErrors;
@@ -28,10 +29,13 @@ final class StdioServer {
     static void serve(String name, List<McpSyncTool> tools, java.io.OutputStream wire) {
         McpServer server = server(name, tools);
         Activity activity = new Activity();
+        // Each request the gate passes, until its reply is out: at the end of stdin an exact reason to stop waiting.
+        Answers answers = new Answers(activity::moved);
+        activity.settledWhen(answers::allAnswered);
         // One stdout for the SDK's replies and the gate's refusals: whole lines, one at a time.
-        StdoutLines stdout = new StdoutLines(DrainingStdio.output(wire, activity));
+        StdoutLines stdout = new StdoutLines(DrainingStdio.output(wire, activity), answers);
         // Only JSON-RPC 2.0 text reaches the SDK; the gate answers the rest (FrameGate).
-        FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout);
+        FrameGate stdin = new FrameGate(DrainingStdio.input(System.in, activity, DRAIN_LIMIT), MAPPER, stdout, answers);
         StdioMcpTransport transport = new StdioMcpTransport(new InFlightRequests(new FrozenStateErrors(server), activity),
                 MAPPER, stdin, stdout.writer());
         // block(): the transport's reader threads are daemons; without it the JVM would exit at once.

@@ -22,6 +22,10 @@ public final class Lab implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (System.getProperty("lab.home") != null) {
+            // The lab reads the ledgers its runs leave: the same unpacked library as its servers, not a copy per run.
+            lab.continuationreplay.core.servers.NativeSqlite.useIn(java.nio.file.Path.of(System.getProperty("lab.home")));
+        }
         System.exit(commandLine().execute(args));
     }
 

@@ -77,8 +77,8 @@ final class MatrixCommand implements Callable<Integer> {
             + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
     List<String> runtimes;
 
-    @Option(names = "--jobs", description = "How many attempts (an SDK's cases, a cross-SDK cell, the controls) run side by"
-            + " side, each on its own databases (default: 2, or 1 on a one-core machine).")
+    @Option(names = "--jobs", description = "How many cases (of any SDK, cross-SDK cell or the controls) play side by side,"
+            + " each on its own databases (default: 2, or 1 on a one-core machine).")
     Integer jobs;
 
     @Override
@@ -123,7 +123,10 @@ final class MatrixCommand implements Callable<Integer> {
             }
             kinds.add(sdk);
         }
-        ExecutorService pool = Jobs.pool(jobs);
+        // Cases are the unit of work: `jobs` of them play at once, from any attempt, so a long column no longer runs
+        // alone at the end. An attempt only hands out its cases and writes its history in order: it needs no slot.
+        ExecutorService slots = Jobs.pool(jobs);
+        ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
             // The runner writes history only; the checker then derives every verdict from it, as lab verify does.
             Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
@@ -134,7 +137,7 @@ final class MatrixCommand implements Callable<Integer> {
                     String name = over.attempt(sdk.label());
                     if (!cases.isEmpty()) {
                         sdkRuns.put(name, pool.submit(() -> {
-                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr());
+                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr(), slots);
                             return checked(folder.resolve(name));
                         }));
                     }
@@ -144,7 +147,8 @@ final class MatrixCommand implements Callable<Integer> {
                     for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         crossRuns.put(name, pool.submit(() -> {
-                            MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr());
+                            MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),
+                                    slots);
                             return checked(folder.resolve(name));
                         }));
                     }
@@ -154,7 +158,7 @@ final class MatrixCommand implements Callable<Integer> {
                 for (ServerKind sdk : kinds) {
                     String name = MatrixRunner.httpCasesName(sdk);
                     httpCaseRuns.put(name, pool.submit(() -> {
-                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr());
+                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots);
                         return checked(folder.resolve(name));
                     }));
                 }
@@ -164,7 +168,7 @@ final class MatrixCommand implements Callable<Integer> {
                     .flatMap(java.util.Collection::stream).mapToInt(String::length).max().orElse(0);
             column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
-                MatrixRunner.runControls(folder, home);
+                MatrixRunner.runControls(folder, home, slots);
                 return ControlsCheck.deriveAndWrite(folder);
             });
             for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
@@ -191,6 +195,7 @@ final class MatrixCommand implements Callable<Integer> {
             controls = Jobs.result(controlRun);
         } finally {
             pool.shutdownNow();
+            slots.shutdownNow();
         }
         ok &= controls.allWitnessed();
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),

@@ -23,6 +23,7 @@ public final class FrameGate extends InputStream {
     private final McpJsonMapper mapper;
     private final StdoutLines stdout;
     private final int maxFrameBytes;
+    private final Answers answers;
     private byte[] frame = new byte[0];
     private int position;
     private int end;
@@ -32,6 +33,16 @@ public final class FrameGate extends InputStream {
     }
 
     FrameGate(InputStream stdin, McpJsonMapper mapper, StdoutLines stdout, int maxFrameBytes) {
+        this(stdin, mapper, stdout, maxFrameBytes, null);
+    }
+
+    /** As above, telling {@code answers} the id of every request it passes on. */
+    public FrameGate(InputStream stdin, McpJsonMapper mapper, StdoutLines stdout, Answers answers) {
+        this(stdin, mapper, stdout, MAX_FRAME_BYTES, answers);
+    }
+
+    FrameGate(InputStream stdin, McpJsonMapper mapper, StdoutLines stdout, int maxFrameBytes, Answers answers) {
+        this.answers = answers;
         this.lines = new BoundedLines(stdin, maxFrameBytes);
         this.mapper = mapper;
         this.stdout = stdout;
@@ -72,8 +83,12 @@ public final class FrameGate extends InputStream {
         if (!lines.next()) {
             return false;
         }
-        Rejection rejection = judge();
+        JsonRpcShape.Inspected inspected = judge();
+        Rejection rejection = inspected.rejection();
         if (rejection == null) {
+            if (answers != null && inspected.requestId() != null) {
+                answers.passed(inspected.requestId());
+            }
             frame = lines.bytes();
             position = 0;
             end = lines.frameLength();
@@ -84,14 +99,14 @@ public final class FrameGate extends InputStream {
         return true;
     }
 
-    private Rejection judge() {
+    private JsonRpcShape.Inspected judge() {
         if (lines.tooLong()) {
-            return Rejection.invalidMessage(null, "longer than " + maxFrameBytes + " bytes");
+            return new JsonRpcShape.Inspected(Rejection.invalidMessage(null, "longer than " + maxFrameBytes + " bytes"), null);
         }
         return switch (utf8.classify(lines.bytes(), 0, lines.contentLength())) {
-            case INVALID -> Rejection.parseError("not UTF-8");
-            case BLANK -> null;
-            case CONTENT -> JsonRpcShape.check(lines.bytes(), 0, lines.contentLength());
+            case INVALID -> new JsonRpcShape.Inspected(Rejection.parseError("not UTF-8"), null);
+            case BLANK -> new JsonRpcShape.Inspected(null, null);
+            case CONTENT -> JsonRpcShape.inspect(lines.bytes(), 0, lines.contentLength());
         };
     }
 }

@@ -19,6 +19,50 @@ public final class JsonRpcShape {
 
     /** Null if the frame may pass; else why not. {@code bytes} must be valid UTF-8 ({@link StrictUtf8}). */
     public static Rejection check(byte[] bytes, int offset, int length) {
+        return inspect(bytes, offset, length).rejection();
+    }
+
+    /** What the gate learns of a frame: why it may not pass (or null), and the id of a request that may. */
+    record Inspected(Rejection rejection, Object requestId) {}
+
+    static Inspected inspect(byte[] bytes, int offset, int length) {
+        Members[] seen = new Members[1];
+        Rejection rejection = check(bytes, offset, length, seen);
+        Members members = seen[0];
+        return new Inspected(rejection, rejection == null && members != null && members.method ? members.id : null);
+    }
+
+    /**
+     * The id of a reply line the server writes (a top-level {@code result} or {@code error}, no {@code method}), as
+     * {@link #inspect} gives request ids; null for anything else.
+     */
+    static Object replyId(byte[] bytes, int offset, int length) {
+        try (JsonParser parser = JSON.createParser(bytes, offset, length)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            Object id = null;
+            boolean reply = false;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (name) {
+                    case "method" -> {
+                        return null;
+                    }
+                    case "result", "error" -> reply = true;
+                    case "id" -> id = Members.validId(parser, value);
+                    default -> { }
+                }
+                parser.skipChildren();
+            }
+            return reply ? id : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Rejection check(byte[] bytes, int offset, int length, Members[] seen) {
         // Jackson skips a leading byte order mark; JSON text has none (RFC 8259 §8.1), and the TypeScript gate refuses it
         if (length >= 3 && bytes[offset] == (byte) 0xEF && bytes[offset + 1] == (byte) 0xBB && bytes[offset + 2] == (byte) 0xBF) {
             return Rejection.parseError("a byte order mark before the JSON value");
@@ -29,6 +73,7 @@ public final class JsonRpcShape {
                 return Rejection.parseError("no JSON value");
             }
             Members members = first == JsonToken.START_OBJECT ? Members.read(parser) : null;
+            seen[0] = members;
             if (members == null) {
                 parser.skipChildren();
             }

@@ -14,19 +14,30 @@ public final class StdoutLines {
     private final OutputStream out;
     private final OutputStream elsewhere;
     private final Object lock = new Object();
+    private final Answers answers;
 
     public StdoutLines(OutputStream out) {
         this(out, System.err);
     }
 
     public StdoutLines(OutputStream out, OutputStream elsewhere) {
+        this(out, elsewhere, null);
+    }
+
+    /** As {@link #StdoutLines(OutputStream)}, telling {@code answers} of every reply a {@link #writer()} writes. */
+    public StdoutLines(OutputStream out, Answers answers) {
+        this(out, System.err, answers);
+    }
+
+    private StdoutLines(OutputStream out, OutputStream elsewhere, Answers answers) {
         this.out = out;
         this.elsewhere = elsewhere;
+        this.answers = answers;
     }
 
     /** Writes one complete line ({@code line} ends with its newline). */
     public void writeLine(byte[] line) throws IOException {
-        emit(line, 0, line.length);
+        emit(line, 0, line.length, false);
     }
 
     /** A writer's own view: bytes up to each newline are held, then written as one line. */
@@ -34,7 +45,8 @@ public final class StdoutLines {
         return new LineView();
     }
 
-    private void emit(byte[] bytes, int offset, int length) throws IOException {
+    /** {@code reply}: a line of a writer's view, which settles a request in {@link #answers} once it is out. */
+    private void emit(byte[] bytes, int offset, int length, boolean reply) throws IOException {
         boolean frame = length >= 3 && bytes[offset] == '{' && bytes[offset + length - 2] == '}'
                 && bytes[offset + length - 1] == '\n';
         synchronized (lock) {
@@ -47,6 +59,12 @@ public final class StdoutLines {
                 target.write('\n');
             }
             target.flush();
+        }
+        if (frame && reply && answers != null) {
+            Object id = JsonRpcShape.replyId(bytes, offset, length);
+            if (id != null) {
+                answers.answered(id);
+            }
         }
     }
 
@@ -70,10 +88,10 @@ public final class StdoutLines {
                     continue;
                 }
                 if (partial.size() == 0) {
-                    emit(bytes, start, i + 1 - start);
+                    emit(bytes, start, i + 1 - start, true);
                 } else {
                     partial.write(bytes, start, i + 1 - start);
-                    emit(partial.toByteArray(), 0, partial.size());
+                    emit(partial.toByteArray(), 0, partial.size(), true);
                     partial.reset();
                 }
                 start = i + 1;
@@ -89,7 +107,7 @@ public final class StdoutLines {
         @Override
         public synchronized void close() throws IOException {
             if (partial.size() > 0) {
-                emit(partial.toByteArray(), 0, partial.size());
+                emit(partial.toByteArray(), 0, partial.size(), true);
                 partial.reset();
             }
         }

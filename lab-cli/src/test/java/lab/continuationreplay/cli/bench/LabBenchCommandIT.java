@@ -110,11 +110,29 @@ class LabBenchCommandIT {
         assertEquals(1, ledger.path("race").path("issue_rows").asInt());
         assertEquals(1, ledger.path("race").path("first_answers").asInt());
         assertTrue(ledger.path("bare_jdbc_commits_per_s").asDouble() > 0);
+        assertTrue(ledger.path("one_process").path("ledger_commits_per_s").asDouble() > 0);
+        assertEquals(5, ledger.path("rounds").asInt());
+        assertEquals(5, ledger.path("round_figures").size());
+        JsonNode floor = report.path("benchmarks").path("ledger_throughput").path("goals").get(0);
+        assertEquals("ledger_vs_floor", floor.path("id").asText());
+        assertEquals(5, floor.path("rounds").size(), "the ledger goal carries its interleaved rounds: " + floor);
         JsonNode fingerprint = report.path("benchmarks").path("fingerprint").path("figures");
         assertTrue(fingerprint.path("case-01").path("digests_agree").asBoolean());
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
         JsonNode memory = report.path("benchmarks").path("memory").path("figures");
         assertTrue(memory.path("java_server_mib").asDouble() > 0);
+        JsonNode http = report.path("benchmarks").path("http_vs_stdio");
+        assertEquals(16, http.path("figures").path("concurrent_clients").asInt());
+        for (String sdk : List.of("java", "typescript")) {
+            assertTrue(http.path("figures").path(sdk).path("http_concurrent_commits_per_s").asDouble() > 0, sdk);
+            assertTrue(http.path("figures").path(sdk).path("bare_commits_per_s").asDouble() > 0, sdk);
+        }
+        assertEquals(List.of("http_vs_stdio_java", "http_concurrent_java", "http_vs_stdio_typescript", "http_concurrent_typescript"),
+                java.util.stream.StreamSupport.stream(http.path("goals").spliterator(), false).map(g -> g.path("id").asText()).toList());
+        for (JsonNode goal : http.path("goals")) {
+            assertEquals(5, goal.path("rounds").size(), "an interleaved goal carries its rounds: " + goal);
+        }
+        assertFalse(report.path("machine").path("load_average_at_start").asText().isEmpty());
         JsonNode matrix = report.path("benchmarks").path("matrix_wall_time").path("figures");
         assertTrue(matrix.path("phases").path("process_starts").path("count").asInt() > 0);
 

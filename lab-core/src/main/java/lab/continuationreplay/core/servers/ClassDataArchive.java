@@ -135,9 +135,7 @@ public final class ClassDataArchive {
         try {
             Path partial = scratch.resolve("archive.jsa");
             List<String> options = new ArrayList<>(List.of("-XX:ArchiveClassesAtExit=" + partial));
-            if (!bridge) {
-                options.addAll(ServerKind.SERVER_JVM_OPTIONS);
-            }
+            options.addAll(ServerKind.SERVER_JVM_OPTIONS);
             List<String> command = JavaCommand.of(options, "-jar", jar.toString());
             WireSettings settings = WireSettings.matrix(scratch.resolve("store.sqlite3"), "alice");
             if (bridge) {

@@ -23,6 +23,11 @@ public enum ClientKind {
         return label;
     }
 
+    /** The built driver: its jar or script. */
+    public Path artifact(Path home) {
+        return home.resolve(artifact);
+    }
+
     public static ClientKind fromLabel(String label) {
         for (ClientKind kind : values()) {
             if (kind.label.equals(label)) {

@@ -34,7 +34,9 @@ public final class JavaCommand {
      * module's jar in {@code lib/}, so the child runs the same build as the lab that starts it. Arguments follow.
      */
     public static List<String> labMain(Path home, List<String> options, Class<?> main) {
-        return onClassPath(LabHome.labJar(home).toString(), options, main);
+        List<String> all = new ArrayList<>(options);
+        all.addAll(NativeSqlite.options(home));
+        return onClassPath(LabHome.labJar(home).toString(), all, main);
     }
 
     /** As {@link #labMain}, on another class path (a test's own, or a benchmark's jar and its dependencies). */

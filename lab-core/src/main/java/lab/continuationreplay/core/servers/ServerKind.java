@@ -18,11 +18,8 @@ public enum ServerKind {
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
     TYPESCRIPT("typescript", "ts-fixture/dist/server.js");
 
-    /**
-     * JVM options of the Java servers: C1 only and the serial collector start fastest and use least memory for a
-     * one-client stdio server; the heap cap keeps its peak RSS within the 160 MiB budget of {@code lab bench}.
-     */
-    public static final List<String> SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m");
+    /** JVM options of a case's Java server ({@link JvmLifetime#SHORT}). */
+    public static final List<String> SERVER_JVM_OPTIONS = JvmLifetime.SHORT.options();
 
     private final String label;
     private final String artifact;
@@ -49,29 +46,41 @@ public enum ServerKind {
         throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded or typescript)");
     }
 
-    /** The command line; fails with a clear message when the artifact has not been built. */
+    /** The command line of a case's server; fails with a clear message when the artifact has not been built. */
     public List<String> command(Path home) {
+        return command(home, JvmLifetime.SHORT);
+    }
+
+    /** The command line of a server that lives {@code lifetime}. */
+    public List<String> command(Path home, JvmLifetime lifetime) {
         Path built = LabHome.requireFile(artifact(home), "build the lab first (mvn -DskipTests install, or ./lab)");
         return switch (this) {
-            case JAVA -> JavaCommand.of(javaServerOptions(home, built), "-jar", built.toString());
-            case UNGUARDED -> JavaCommand.of(javaServerOptions(home, built), "-cp", built.toString(),
+            case JAVA -> JavaCommand.of(javaServerOptions(home, built, lifetime), "-jar", built.toString());
+            case UNGUARDED -> JavaCommand.of(javaServerOptions(home, built, lifetime), "-cp", built.toString(),
                     "lab.continuationreplay.server.UnguardedServerMain");
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
         };
     }
 
-    private static List<String> javaServerOptions(Path home, Path jar) {
-        List<String> options = new ArrayList<>(SERVER_JVM_OPTIONS);
+    private static List<String> javaServerOptions(Path home, Path jar, JvmLifetime lifetime) {
+        List<String> options = new ArrayList<>(lifetime.options());
+        options.addAll(NativeSqlite.options(home));
         options.addAll(ClassDataArchive.options(home, jar, false));
         return options;
     }
 
     /**
      * What a server needs in its environment besides the {@code WIRE_*} settings: for the TypeScript fixture, the
-     * bridge command ({@code LAB_BRIDGE_COMMAND}): the lab's JDK, the stdout options, and the bridge's class-data
-     * archive when there is one; for the Java servers nothing.
+     * bridge command ({@code LAB_BRIDGE_COMMAND}): the lab's JDK, the stdout options, the options of a case's JVM
+     * ({@link JvmLifetime}), sqlite's unpacked library and the bridge's class-data archive when there is one; for the
+     * Java servers nothing.
      */
     public Map<String, String> environment(Path home) {
+        return environment(home, JvmLifetime.SHORT);
+    }
+
+    /** As above, for a fixture whose bridge lives {@code lifetime}. */
+    public Map<String, String> environment(Path home, JvmLifetime lifetime) {
         if (this != TYPESCRIPT) {
             return Map.of();
         }
@@ -80,7 +89,10 @@ public enum ServerKind {
             return Map.of();
         }
         ArrayNode argv = JsonNodeFactory.instance.arrayNode();
-        JavaCommand.of(ClassDataArchive.options(home, bridge, true), "-jar", bridge.toString()).forEach(argv::add);
+        List<String> options = new ArrayList<>(lifetime.options());
+        options.addAll(NativeSqlite.options(home));
+        options.addAll(ClassDataArchive.options(home, bridge, true));
+        JavaCommand.of(options, "-jar", bridge.toString()).forEach(argv::add);
         return Map.of("LAB_BRIDGE_COMMAND", argv.toString());
     }
 }

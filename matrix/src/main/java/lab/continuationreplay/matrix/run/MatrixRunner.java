@@ -5,7 +5,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.Map;
 import lab.continuationreplay.cases.CaseId;
 import lab.continuationreplay.cases.CaseSpec;
@@ -44,13 +48,26 @@ public final class MatrixRunner {
      */
     public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
             PrintStream progress) throws Exception {
+        run(cases, sdk, transport, attemptName, out, home, progress, Runnable::run);
+    }
+
+    /**
+     * As above, each case played on {@code slots}: cases of one attempt (and of other attempts sharing the slots) then
+     * run side by side, each in its own folder, on its own database, with its own processes in exactly the order its
+     * script gives. The history is still written in case order, each line once its case and all before it are played.
+     */
+    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
+            PrintStream progress, Executor slots) throws Exception {
         try (BearerCredentials credentials = transport == Transport.HTTP ? new BearerCredentials() : null) {
-            play(cases, sdk, transport, credentials, attemptName, out, home, progress);
+            play(cases, sdk, transport, credentials, attemptName, out, home, progress, slots);
         }
     }
 
+    /** What playing one case left: the machinery error (or null) and how long it took. */
+    private record Played(String machineryError, long nanos) {}
+
     private static void play(List<CaseSpec> cases, ServerKind sdk, Transport transport, BearerCredentials credentials,
-            String attemptName, Path out, Path home, PrintStream progress) throws Exception {
+            String attemptName, Path out, Path home, PrintStream progress, Executor slots) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
@@ -63,29 +80,78 @@ public final class MatrixRunner {
         requested.set("cases", ExactJson.mapper().valueToTree(cases.stream().map(c -> Map.of("id", c.id().number(),
                 "name", c.id().seedName(), "expected", c.id().expected())).toList()));
         Files.writeString(attempt.resolve(Layout.REQUESTED), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(requested) + "\n");
+        List<CompletableFuture<Played>> playing = new ArrayList<>();
         for (CaseSpec spec : cases) {
-            long started = System.nanoTime();
             Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
-            String machineryError = CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials);
+            playing.add(CompletableFuture.supplyAsync(() -> {
+                long started = System.nanoTime();
+                try {
+                    return new Played(CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials), System.nanoTime() - started);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            }, slots));
+        }
+        Exception failed = null;
+        for (int i = 0; i < cases.size(); i++) {
+            CaseSpec spec = cases.get(i);
+            Played played;
+            try {
+                played = playing.get(i).join();
+            } catch (CompletionException e) {
+                // The others are left to finish, so that no case's processes outlive the run; the first failure is thrown.
+                failed = failed != null ? failed : e.getCause() instanceof Exception cause ? cause : e;
+                continue;
+            }
+            if (failed != null) {
+                continue;
+            }
+            Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
             long evidence = System.nanoTime();
-            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError, Duration.ofNanos(evidence - started));
+            // The case's own time from its start to its sealed database, however many cases shared the machine meanwhile.
+            RunLog.append(attempt.resolve(Layout.HISTORY), folder, played.machineryError(), Duration.ofNanos(played.nanos()));
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
             progress.printf("%-15s case %-3s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
-                    machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
-            if (machineryError != null) {
-                progress.println("           machinery error: " + machineryError);
+                    played.machineryError() == null ? "played" : "STOPPED", played.nanos() / 1_000_000);
+            if (played.machineryError() != null) {
+                progress.println("           machinery error: " + played.machineryError());
             }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
     /** Plays every control into {@code out/controls/<name>/}, each on the Java server or the unguarded one. */
     public static void runControls(Path out, Path home) throws Exception {
+        runControls(out, home, Runnable::run);
+    }
+
+    /** As above, each control played on {@code slots}; the history in the controls' order. */
+    public static void runControls(Path out, Path home, Executor slots) throws Exception {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
+        List<CompletableFuture<Played>> playing = new ArrayList<>();
         for (Control control : Control.values()) {
             Path folder = controls.resolve(control.folder());
-            long started = System.nanoTime();
-            String machineryError = CaseRun.execute(control.script(), ServerKind.JAVA, folder, home);
-            RunLog.append(controls.resolve(Layout.HISTORY), folder, machineryError, Duration.ofNanos(System.nanoTime() - started));
+            playing.add(CompletableFuture.supplyAsync(() -> {
+                long started = System.nanoTime();
+                try {
+                    return new Played(CaseRun.execute(control.script(), ServerKind.JAVA, folder, home), System.nanoTime() - started);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            }, slots));
+        }
+        CompletableFuture.allOf(playing.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+        for (int i = 0; i < playing.size(); i++) {
+            Played played;
+            try {
+                played = playing.get(i).join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+            RunLog.append(controls.resolve(Layout.HISTORY), controls.resolve(Control.values()[i].folder()), played.machineryError(),
+                    Duration.ofNanos(played.nanos()));
         }
     }
 

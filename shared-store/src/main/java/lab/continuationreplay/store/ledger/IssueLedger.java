@@ -14,7 +14,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import lab.continuationreplay.store.OperationIdentity;
@@ -23,15 +25,42 @@ import lab.continuationreplay.store.OperationIdentity;
  * The operation ledger and its deliberately non-idempotent effect ({@code issues}) in one SQLite file (seed spec §5).
  * Every write runs in {@code BEGIN IMMEDIATE … COMMIT}, so concurrent writers from separate processes serialise on
  * the file lock and the loser sees the winner's committed row. One instance serves one thread at a time.
+ *
+ * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation is exactly one
+ * {@code BEGIN IMMEDIATE … COMMIT} holding the ledger row, the issue row and the {@code applied} transition, on a
+ * WAL journal with {@code synchronous=FULL}, so the WAL is fsynced before {@code COMMIT} returns; the answer (a new
+ * effect or a replay) is given only after that, so the effect and the stored result are on disk when a client can
+ * see them. One fsync per applied operation (plus SQLite's amortised checkpoints), none for a replay. The statements
+ * of the write path are prepared once per connection and reused (preparing was a sixth of an apply's time); after
+ * any failure inside a transaction they are closed and prepared afresh, so no half-run statement outlives it.
  */
 public final class IssueLedger implements AutoCloseable {
     public static final int DEFAULT_BUSY_TIMEOUT_MS = 5000;
     static final String CONFLICT = "operation_id is already bound to a different principal, backend, or request fingerprint";
     private static final DateTimeFormatter WALL_CLOCK = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSxxx");
 
+    private static final String BEGIN_IMMEDIATE = "BEGIN IMMEDIATE";
+    private static final String COMMIT = "COMMIT";
+    private static final String FIND_BY_OPERATION_ID = "SELECT * FROM operations WHERE operation_id = ? ORDER BY rowid LIMIT 1";
+    private static final String FIND_BY_IDENTITY = "SELECT * FROM operations WHERE operation_id = ? AND principal = ? AND backend = ?";
+    private static final String INSERT_OPERATION = """
+            INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
+              issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""";
+    private static final String INSERT_ISSUE = "INSERT INTO issues(title, body) VALUES (?, ?)";
+    private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
+    private static final String FINISH_OPERATION = """
+            UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
+            WHERE operation_id = ? AND principal = ? AND backend = ?""";
+    private static final String SET_EFFECT = "UPDATE operations SET effect_id = ?, updated_at = ? WHERE operation_id = ? AND principal = ? AND backend = ?";
+    private static final String INSERT_EVENT = "INSERT INTO operation_events(operation_id, step, outcome, error_type, created_at) VALUES (?, ?, ?, ?, ?)";
+    private static final String INSERT_COMPENSATION = "INSERT INTO compensations(issue_id, kind, outcome) VALUES (?, ?, ?)";
+
     private final Connection connection;
     private final String backendId;
     private final Path path;
+    /** The write path's statements by SQL text, prepared on first use; guarded by this instance's lock. */
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
 
     private IssueLedger(Connection connection, String backendId, Path path) {
         this.connection = connection;
@@ -52,6 +81,28 @@ public final class IssueLedger implements AutoCloseable {
             throw new IllegalArgumentException("backend_id is required for a file-backed store");
         }
         Path absolute = path.toAbsolutePath();
+        Connection connection = connect(absolute, busyTimeoutMs);
+        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
+        try {
+            ledger.immediate(() -> {
+                LedgerSchema.createOrMigrate(connection, backendId);
+                return null;
+            });
+        } catch (SQLException | RuntimeException | Error e) {
+            connection.close();
+            throw e;
+        }
+        return ledger;
+    }
+
+    /**
+     * A connection to the SQLite file at {@code path} with the ledger's durability settings, the ones {@link #open}
+     * uses: WAL journal, {@code synchronous=FULL} (the WAL is fsynced at every commit, so a commit that returned is on
+     * disk), foreign keys on, {@code busyTimeoutMs} to wait for another process's lock. Benchmark 2's bare commit loop
+     * opens its connection here, so its floor has exactly the ledger's durability.
+     */
+    public static Connection connect(Path path, int busyTimeoutMs) throws SQLException {
+        Path absolute = path.toAbsolutePath();
         try {
             Path parent = absolute.getParent();
             if (parent != null) {
@@ -65,18 +116,13 @@ public final class IssueLedger implements AutoCloseable {
         properties.setProperty("foreign_keys", "true");
         properties.setProperty("synchronous", "FULL");
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + absolute, properties);
-        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
         try {
             WalJournal.enable(connection, busyTimeoutMs);
-            ledger.immediate(() -> {
-                LedgerSchema.createOrMigrate(connection, backendId);
-                return null;
-            });
         } catch (SQLException | RuntimeException | Error e) {
             connection.close();
             throw e;
         }
-        return ledger;
+        return connection;
     }
 
     public String backendId() {
@@ -142,13 +188,11 @@ public final class IssueLedger implements AutoCloseable {
             DeadlineRules.admitNewPartial(request.deadlines(), request.now());
             insertOperation(request);
             long effectId = insertIssue(request.title(), request.body());
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE operations SET effect_id = ?, updated_at = ? WHERE operation_id = ? AND principal = ? AND backend = ?")) {
-                update.setLong(1, effectId);
-                update.setString(2, wallClock());
-                bindIdentity(update, 3, identity);
-                update.executeUpdate();
-            }
+            PreparedStatement update = statement(SET_EFFECT);
+            update.setLong(1, effectId);
+            update.setString(2, wallClock());
+            bindIdentity(update, 3, identity);
+            update.executeUpdate();
             return new ApplyResult(effectId, null, false, OperationState.IN_PROGRESS);
         });
         if (first.replayed()) {
@@ -203,12 +247,13 @@ public final class IssueLedger implements AutoCloseable {
 
     /** The row bound to exactly this identity (all three parts), if any. */
     public synchronized Optional<OperationRecord> operationRecord(OperationIdentity identity) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT * FROM operations WHERE operation_id = ? AND principal = ? AND backend = ?")) {
-            bindIdentity(select, 1, identity);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(readRecord(row)) : Optional.empty();
-            }
+        PreparedStatement select = statement(FIND_BY_IDENTITY);
+        bindIdentity(select, 1, identity);
+        try (ResultSet row = select.executeQuery()) {
+            return row.next() ? Optional.of(readRecord(row)) : Optional.empty();
+        } catch (SQLException | RuntimeException | Error e) {
+            forgetStatements(e);
+            throw e;
         }
     }
 
@@ -219,7 +264,14 @@ public final class IssueLedger implements AutoCloseable {
 
     @Override
     public synchronized void close() throws SQLException {
-        connection.close();
+        try {
+            for (PreparedStatement statement : statements.values()) {
+                statement.close();
+            }
+            statements.clear();
+        } finally {
+            connection.close();
+        }
     }
 
     /**
@@ -235,21 +287,50 @@ public final class IssueLedger implements AutoCloseable {
         T run(Connection connection) throws SQLException;
     }
 
-    /** Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. */
+    /**
+     * Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. The value is
+     * returned only after {@code COMMIT} returned, that is after the WAL was fsynced ({@code synchronous=FULL}).
+     */
     <T> T immediate(SqlWork<T> work) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN IMMEDIATE");
+        try {
+            statement(BEGIN_IMMEDIATE).execute();
+        } catch (SQLException | RuntimeException | Error e) {
+            forgetStatements(e);
+            throw e;
         }
         try {
             T value = work.run();
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("COMMIT");
-            }
+            statement(COMMIT).execute();
             return value;
         } catch (SQLException | RuntimeException | Error e) {
             rollbackQuietly(e);
             throw e;
         }
+    }
+
+    /** The statement for {@code sql}, prepared on this connection once and reused: parameters are bound anew each use. */
+    private PreparedStatement statement(String sql) throws SQLException {
+        PreparedStatement statement = statements.get(sql);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            statements.put(sql, statement);
+        }
+        return statement;
+    }
+
+    /**
+     * Closes the cached statements after a failure (the driver may have finalised one, or left one mid-step); the next
+     * use prepares them again.
+     */
+    private void forgetStatements(Throwable cause) {
+        for (PreparedStatement statement : statements.values()) {
+            try {
+                statement.close();
+            } catch (SQLException closeFailure) {
+                cause.addSuppressed(closeFailure);
+            }
+        }
+        statements.clear();
     }
 
     @FunctionalInterface
@@ -258,6 +339,7 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     private void rollbackQuietly(Throwable cause) {
+        forgetStatements(cause);
         try (Statement statement = connection.createStatement()) {
             statement.execute("ROLLBACK");
         } catch (SQLException rollbackFailure) {
@@ -293,12 +375,10 @@ public final class IssueLedger implements AutoCloseable {
 
     /** Operation ids form one namespace: apply looks rows up by id alone, so another principal's id conflicts. */
     private OperationRecord findByOperationId(String operationId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT * FROM operations WHERE operation_id = ? ORDER BY rowid LIMIT 1")) {
-            select.setString(1, operationId);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? readRecord(row) : null;
-            }
+        PreparedStatement select = statement(FIND_BY_OPERATION_ID);
+        select.setString(1, operationId);
+        try (ResultSet row = select.executeQuery()) {
+            return row.next() ? readRecord(row) : null;
         }
     }
 
@@ -307,65 +387,56 @@ public final class IssueLedger implements AutoCloseable {
         // the seed's effective issued_at: the state's own, else the clock reading, else 0.0 for an unclocked request
         double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
         String stamp = wallClock();
-        try (PreparedStatement insert = connection.prepareStatement("""
-                INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
-                  issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""")) {
-            bindIdentity(insert, 1, request.identity());
-            insert.setString(4, request.fingerprint());
-            insert.setString(5, OperationState.IN_PROGRESS.stored());
-            insert.setDouble(6, issuedAt);
-            setNullableDouble(insert, 7, deadlines.authorityExpiresAt());
-            setNullableDouble(insert, 8, deadlines.replayExpiresAt());
-            insert.setString(9, stamp);
-            insert.setString(10, stamp);
-            insert.executeUpdate();
-        }
+        PreparedStatement insert = statement(INSERT_OPERATION);
+        bindIdentity(insert, 1, request.identity());
+        insert.setString(4, request.fingerprint());
+        insert.setString(5, OperationState.IN_PROGRESS.stored());
+        insert.setDouble(6, issuedAt);
+        setNullableDouble(insert, 7, deadlines.authorityExpiresAt());
+        setNullableDouble(insert, 8, deadlines.replayExpiresAt());
+        insert.setString(9, stamp);
+        insert.setString(10, stamp);
+        insert.executeUpdate();
     }
 
     private long insertIssue(String title, String body) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO issues(title, body) VALUES (?, ?)")) {
-            insert.setString(1, title);
-            insert.setString(2, body);
-            insert.executeUpdate();
+        PreparedStatement insert = statement(INSERT_ISSUE);
+        insert.setString(1, title);
+        insert.setString(2, body);
+        insert.executeUpdate();
+        try (ResultSet row = statement(LAST_INSERT_ROWID).executeQuery()) {
+            row.next();
+            return row.getLong(1);
         }
-        return count("SELECT last_insert_rowid()");
     }
 
     private void finishOperation(OperationIdentity identity, OperationState state, long effectId, String result)
             throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("""
-                UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
-                WHERE operation_id = ? AND principal = ? AND backend = ?""")) {
-            update.setString(1, state.stored());
-            update.setLong(2, effectId);
-            update.setString(3, result);
-            update.setString(4, wallClock());
-            bindIdentity(update, 5, identity);
-            update.executeUpdate();
-        }
+        PreparedStatement update = statement(FINISH_OPERATION);
+        update.setString(1, state.stored());
+        update.setLong(2, effectId);
+        update.setString(3, result);
+        update.setString(4, wallClock());
+        bindIdentity(update, 5, identity);
+        update.executeUpdate();
     }
 
     private void insertEvent(String operationId, String step, String outcome, String errorType) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO operation_events(operation_id, step, outcome, error_type, created_at) VALUES (?, ?, ?, ?, ?)")) {
-            insert.setString(1, operationId);
-            insert.setString(2, step);
-            insert.setString(3, outcome);
-            insert.setString(4, errorType);
-            insert.setString(5, wallClock());
-            insert.executeUpdate();
-        }
+        PreparedStatement insert = statement(INSERT_EVENT);
+        insert.setString(1, operationId);
+        insert.setString(2, step);
+        insert.setString(3, outcome);
+        insert.setString(4, errorType);
+        insert.setString(5, wallClock());
+        insert.executeUpdate();
     }
 
     private void insertCompensation(long issueId, String kind, String outcome) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO compensations(issue_id, kind, outcome) VALUES (?, ?, ?)")) {
-            insert.setLong(1, issueId);
-            insert.setString(2, kind);
-            insert.setString(3, outcome);
-            insert.executeUpdate();
-        }
+        PreparedStatement insert = statement(INSERT_COMPENSATION);
+        insert.setLong(1, issueId);
+        insert.setString(2, kind);
+        insert.setString(3, outcome);
+        insert.executeUpdate();
     }
 
     /** Issues selected by one bound parameter; the writer and {@link LedgerQueries} share the row mapping. */
@@ -380,13 +451,6 @@ public final class IssueLedger implements AutoCloseable {
             }
         }
         return issues;
-    }
-
-    private long count(String sql) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-            row.next();
-            return row.getLong(1);
-        }
     }
 
     private static OperationRecord readRecord(ResultSet row) throws SQLException {

@@ -1,0 +1,82 @@
+package lab.continuationreplay.bench;
+
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.core.servers.ClientKind;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.core.servers.Transport;
+import lab.continuationreplay.matrix.clients.ClientsRunner;
+
+/**
+ * The samples of benchmark 6 for the official SDK clients: each client's driver plays the first client case against
+ * the Java server, as {@code lab clients} runs it, while every process below this JVM is sampled every 10 ms. A
+ * driver's {@code VmHWM} only grows, so its last sample before it exits is its peak, give or take the last 10 ms.
+ */
+final class ClientRss {
+    private ClientRss() {}
+
+    static Map<String, Double> sample(BenchPlan plan) throws Exception {
+        Path folder = Files.createDirectories(plan.work().resolve("client-rss"));
+        Map<Long, Long> peakKib = new ConcurrentHashMap<>();
+        Map<Long, String> commandLines = new ConcurrentHashMap<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (running.get()) {
+                ProcessHandle.current().descendants().forEach(p -> {
+                    // Read each time: a child's first command line may still be its parent's, before its exec; an
+                    // ended child (a zombie until reaped) has none, and keeps the one it had.
+                    String line = commandLine(p.pid());
+                    if (!line.isEmpty()) {
+                        commandLines.put(p.pid(), line);
+                    }
+                    PeakRss.kib(p.pid()).ifPresent(kib -> peakKib.merge(p.pid(), kib, Math::max));
+                });
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "client-rss-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+        Map<String, Double> mib = new LinkedHashMap<>();
+        try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
+            for (ClientKind client : ClientKind.values()) {
+                ClientsRunner.run(List.of(ClientCases.all().get(0)), client, ServerKind.JAVA, Transport.STDIO, folder, plan.home(),
+                        null, null, quiet);
+            }
+        } finally {
+            running.set(false);
+            sampler.join();
+        }
+        for (ClientKind client : ClientKind.values()) {
+            String marker = client.artifact(plan.home()).toString();
+            long kib = commandLines.entrySet().stream().filter(e -> e.getValue().contains(marker))
+                    .mapToLong(e -> peakKib.getOrDefault(e.getKey(), 0L)).max().orElse(0);
+            if (kib == 0) {
+                throw new IllegalStateException("no RSS sample of the " + client.label() + " client's driver (" + marker + ")");
+            }
+            mib.put(client.label() + "_client_driver", kib / 1024.0);
+        }
+        return mib;
+    }
+
+    private static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8)
+                    .replace('\0', ' ');
+        } catch (Exception e) {
+            return "";
+        }
+    }
+}
