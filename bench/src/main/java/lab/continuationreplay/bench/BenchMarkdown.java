@@ -43,6 +43,7 @@ public final class BenchMarkdown {
         md.append("Goals met: ").append(report.path("goals_met").asInt()).append(" of ").append(report.path("goals_total").asInt())
                 .append(". Each ratio is figure / baseline, measured in this run.\n\n");
         md.append(table(report)).append('\n');
+        md.append("bench.html draws each timed series' distribution (`cdf_ms`: the percentiles at every 5 %, 99 % and 100 %).\n\n");
         int number = 0;
         for (String id : BenchReport.BENCHMARKS) {
             number++;

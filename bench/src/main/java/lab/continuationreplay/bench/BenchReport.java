@@ -62,7 +62,10 @@ public final class BenchReport {
         return goals;
     }
 
-    /** The figures of one benchmark flattened to {@code a.b.c = value} lines, for the details sections. */
+    /**
+     * The figures of one benchmark flattened to {@code a.b.c = value} lines, for the details sections. An array of
+     * numbers (a distribution, a benchmark's rounds) stays one line, its values joined by commas.
+     */
     public static List<String[]> flatten(JsonNode figures) {
         List<String[]> rows = new ArrayList<>();
         flatten("", figures, rows);
@@ -72,6 +75,11 @@ public final class BenchReport {
     private static void flatten(String prefix, JsonNode node, List<String[]> rows) {
         if (node.isObject()) {
             node.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), rows));
+        } else if (node.isArray() && node.size() > 0 && java.util.stream.StreamSupport.stream(node.spliterator(), false)
+                .allMatch(JsonNode::isNumber)) {
+            List<String> values = new ArrayList<>();
+            node.forEach(v -> values.add(number(v)));
+            rows.add(new String[] {prefix, String.join(", ", values)});
         } else if (node.isArray()) {
             ArrayNode array = (ArrayNode) node;
             for (int i = 0; i < array.size(); i++) {

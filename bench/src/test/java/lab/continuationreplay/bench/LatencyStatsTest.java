@@ -3,6 +3,7 @@ package lab.continuationreplay.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LatencyStatsTest {
@@ -19,6 +20,30 @@ class LatencyStatsTest {
         assertEquals(7, LatencyStats.percentile(new long[] {7}, 0.99));
         assertThrows(IllegalArgumentException.class, () -> LatencyStats.percentile(new long[0], 0.5));
         assertThrows(IllegalArgumentException.class, () -> LatencyStats.percentile(sorted, 0));
+        for (int level = 1; level <= 100; level++) {
+            assertEquals(level, LatencyStats.percentile(sorted, level / 100.0), "nearest rank of " + level + " %");
+        }
+    }
+
+    @Test
+    void theCdfIsThePercentileAtEachLevel() {
+        long[] nanos = new long[200];
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = (nanos.length - i) * 1_000_000L;
+        }
+        LatencyStats stats = LatencyStats.of(nanos, 0);
+        assertEquals(LatencyStats.CDF_LEVELS.size(), stats.cdfMs().size());
+        assertEquals(10.0, stats.cdfMs().get(0), "5 % of 200 is the 10th smallest");
+        assertEquals(30.0, stats.cdfMs().get(2), "15 % of 200 is the 30th smallest");
+        assertEquals(stats.p50Ms(), stats.cdfMs().get(LatencyStats.CDF_LEVELS.indexOf(0.50)));
+        assertEquals(stats.p99Ms(), stats.cdfMs().get(LatencyStats.CDF_LEVELS.indexOf(0.99)));
+        assertEquals(stats.maxMs(), stats.cdfMs().get(LatencyStats.CDF_LEVELS.size() - 1));
+        var json = stats.toJson();
+        assertEquals(LatencyStats.CDF_LEVELS.size(), json.get("cdf_ms").size());
+        List<String> keys = new java.util.ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("calls", "p50_ms", "p99_ms", "mean_ms", "max_ms", "calls_per_s", "cdf_ms"), keys,
+                "the former keys stay, the distribution follows");
     }
 
     @Test

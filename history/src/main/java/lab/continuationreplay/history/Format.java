@@ -18,7 +18,10 @@ public enum Format {
      * it; it is derived from {@code history.jsonl} and the artifacts.
      */
     RESULTS("results", 2, "lab matrix"),
-    /** One line of an attempt's (or the controls') {@code history.jsonl}: a folder the runner filled and its hashes. */
+    /**
+     * One line of an attempt's (or the controls') {@code history.jsonl}: a folder the runner filled and its hashes.
+     * Its optional {@code played_ms} came later without a new version: a reader that does not know it misreads nothing.
+     */
     HISTORY("history", 1, "lab matrix"),
     /** An attempt's {@code requested.json}: the cases it was asked to run. */
     REQUESTED("requested", 1, "lab matrix"),

@@ -16,12 +16,17 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * The runner's own account of an attempt, {@code history.jsonl}: one line per folder it filled (a case, a control),
- * written when the folder is complete, with the hash of every file in it and the machinery error that stopped the
- * script early, if one did. It holds no outcome and no verdict: those are the checker's.
+ * written when the folder is complete, with the hash of every file in it, the machinery error that stopped the
+ * script early, if one did, and how long the script took ({@code played_ms}). It holds no outcome and no verdict:
+ * those are the checker's. A time is an observation of the run, like a transcript, so it belongs here; the checker
+ * judges nothing by it.
  */
 public final class RunLog {
-    /** One folder's line. {@code machineryError} is null when the script ran to its end. */
-    public record Entry(String folder, Map<String, String> artifactHashes, String machineryError) {
+    /**
+     * One folder's line. {@code machineryError} is null when the script ran to its end; {@code playedMs} is null in a
+     * history written before the runner recorded times.
+     */
+    public record Entry(String folder, Map<String, String> artifactHashes, String machineryError, Long playedMs) {
         public Entry {
             artifactHashes = Map.copyOf(artifactHashes);
         }
@@ -35,12 +40,21 @@ public final class RunLog {
 
     /** Appends one folder's line to {@code log}; the hashes are of the folder as it is now. */
     public static Entry append(Path log, Path folder, String machineryError) throws IOException {
-        Entry entry = new Entry(folder.getFileName().toString(), ArtifactHashes.of(folder, log.getParent()), machineryError);
+        return append(log, folder, machineryError, null);
+    }
+
+    /** As above, with the wall time the folder's script took (null: not measured). */
+    public static Entry append(Path log, Path folder, String machineryError, java.time.Duration played) throws IOException {
+        Entry entry = new Entry(folder.getFileName().toString(), ArtifactHashes.of(folder, log.getParent()), machineryError,
+                played == null ? null : played.toMillis());
         ObjectNode line = Format.HISTORY.document();
         line.put("folder", entry.folder());
         line.set("artifact_hashes", ExactJson.mapper().valueToTree(new java.util.TreeMap<>(entry.artifactHashes())));
         if (machineryError != null) {
             line.put("machinery_error", machineryError);
+        }
+        if (entry.playedMs() != null) {
+            line.put("played_ms", entry.playedMs());
         }
         synchronized (RunLog.class) {
             Files.writeString(log, CanonicalJson.canonical(line) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
@@ -71,7 +85,9 @@ public final class RunLog {
             Map<String, String> map = new LinkedHashMap<>();
             hashes.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
             JsonNode error = line.get("machinery_error");
-            if (entries.put(folder, new Entry(folder, map, error == null || error.isNull() ? null : error.asText())) != null) {
+            JsonNode played = line.get("played_ms");
+            Long playedMs = played != null && played.canConvertToLong() && played.asLong() >= 0 ? played.asLong() : null;
+            if (entries.put(folder, new Entry(folder, map, error == null || error.isNull() ? null : error.asText(), playedMs)) != null) {
                 throw new FormatException(where + ": folder " + folder + " appears twice");
             }
         }

@@ -13,20 +13,32 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.cli.HeadlessBrowser;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.core.servers.WireSettings;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lab bench --quick} as a real process: the report's shape, not its times. */
 class LabBenchCommandIT {
-    @Test
-    void quickWritesEveryBenchmarkWithConsistentRatios(@TempDir Path dir) throws Exception {
-        Path out = dir.resolve("bench");
+    @TempDir
+    static Path dir;
+    static Path out;
+    static LabProcess.Result r;
+    static double seconds;
+
+    /** One quick run for every test of its report: the run is the expensive part. */
+    @BeforeAll
+    static void runQuick() throws Exception {
+        out = dir.resolve("bench");
         long started = System.nanoTime();
-        LabProcess.Result r = LabProcess.run(List.of("bench", "--quick", "--out", out.toString()), Map.of(), new byte[0],
-                Duration.ofMinutes(5));
-        double seconds = (System.nanoTime() - started) / 1e9;
+        r = LabProcess.run(List.of("bench", "--quick", "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(5));
+        seconds = (System.nanoTime() - started) / 1e9;
+    }
+
+    @Test
+    void quickWritesEveryBenchmarkWithConsistentRatios() throws Exception {
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         System.out.printf("lab bench --quick took %.1f s%n", seconds);
 
@@ -138,6 +150,34 @@ class LabBenchCommandIT {
         }
         assertFalse(r.stdout().contains(WireSettings.FINGERPRINT_KEY_HEX) || r.stderr().contains(WireSettings.FINGERPRINT_KEY_HEX));
         assertTrue(seconds < 120, "lab bench --quick took " + seconds + " s (limit 120 s)");
+    }
+
+    /** bench.html in a real browser at a laptop's window size: the goals first, a chart per timed benchmark, no sideways scrolling. */
+    @Test
+    void theReportOpensWithTheGoalsAndTheDistributionsAndFitsALaptopScreen() throws Exception {
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        JsonNode report = new ObjectMapper().readTree(out.resolve("bench.json").toFile());
+        int charts = 0;
+        int series = 0;
+        for (JsonNode bench : report.path("benchmarks")) {
+            int found = bench.path("figures").findParents("cdf_ms").size();
+            charts += found > 0 ? 1 : 0;
+            series += found;
+        }
+        assertTrue(charts >= 3 && series >= 10, "guard overhead, bridge and HTTP vs stdio time their calls: " + charts + " charts, "
+                + series + " series");
+        long started = System.nanoTime();
+        HeadlessBrowser.Page page = HeadlessBrowser.open(out.resolve("bench.html"), dir.resolve("browser"), Map.of(
+                "goals", "table.goals tr.goal", "charts", "svg.cdf", "series", "svg.cdf polyline.series",
+                "chartsBeforeGoals", "svg.cdf ~ table.goals, h3 ~ table.goals", "openFolds", "details[open]"));
+        System.out.printf("bench.html in chromium: %.1f s, %s%n", (System.nanoTime() - started) / 1e9, page);
+        assertEquals(report.path("goals_total").asInt(), page.count("goals"), page.toString());
+        assertEquals(charts, page.count("charts"), page.toString());
+        assertEquals(series, page.count("series"), page.toString());
+        assertEquals(0, page.count("chartsBeforeGoals"), "the goal table comes first: " + page);
+        assertEquals(0, page.count("openFolds"), "the raw figures start folded: " + page);
+        assertTrue(page.clientWidth() > 1300 && page.clientWidth() <= HeadlessBrowser.WIDTH, page.toString());
+        assertTrue(page.fits(), "bench.html needs sideways scrolling at " + HeadlessBrowser.WIDTH + " px: " + page);
     }
 
     @Test

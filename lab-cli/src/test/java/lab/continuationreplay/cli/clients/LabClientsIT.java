@@ -17,6 +17,7 @@ import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.cases.clients.ClientCases;
 import lab.continuationreplay.checker.AttemptCheck;
 import lab.continuationreplay.cli.EvidenceCopies;
+import lab.continuationreplay.cli.HeadlessBrowser;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
@@ -98,6 +99,15 @@ class LabClientsIT {
         assertEquals(2, record("client-typescript-server-java", "01").path("server_process_starts").path("server").asInt());
         assertEquals(1, record("client-java-server-java", "01").path("server_process_starts").path("server").asInt());
         assertEquals(1, record("client-typescript-server-java", "version-default").path("server_process_starts").path("server").asInt());
+    }
+
+    /** The clients' page keeps the matrix report's style: a table per case, no sideways scrolling on a laptop. */
+    @Test
+    void theReportFitsALaptopScreen() throws Exception {
+        HeadlessBrowser.Page page = HeadlessBrowser.open(out.resolve("report.html"), dir.resolve("browser"),
+                Map.of("cases", "h2 + table"));
+        assertEquals(ClientCases.all().size(), page.count("cases"), page.toString());
+        assertTrue(page.fits(), "the clients' report.html needs sideways scrolling at " + HeadlessBrowser.WIDTH + " px: " + page);
     }
 
     @Test

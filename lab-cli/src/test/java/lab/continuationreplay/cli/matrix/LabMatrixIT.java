@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.cli.EvidenceCopies;
+import lab.continuationreplay.cli.HeadlessBrowser;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,6 +71,32 @@ class LabMatrixIT {
         assertFalse(Files.readString(out.resolve("report.html")).contains("http"), "the report needs no network asset");
         JsonNode comparison = ExactJson.parse(Files.readString(out.resolve("comparison.json")));
         assertTrue(comparison.path("all_agree").asBoolean());
+    }
+
+    /** The page a reader opens first, in a real browser at a laptop's window size: every case, no sideways scrolling. */
+    @Test
+    void theReportShowsEveryCaseWithItsTimesAndFitsALaptopScreen() throws Exception {
+        long started = System.nanoTime();
+        HeadlessBrowser.Page page = HeadlessBrowser.open(out.resolve("report.html"), dir.resolve("browser"),
+                Map.of("cases", "table.cases tr[data-case]", "bars", "table.cases .times .bar"));
+        System.out.printf("report.html in chromium: %.1f s, %s%n", (System.nanoTime() - started) / 1e9, page);
+        assertEquals(12, page.count("cases"), page.toString());
+        assertEquals(24, page.count("bars"), "a time bar per case and SDK: " + page);
+        assertTrue(page.clientWidth() > 1300 && page.clientWidth() <= HeadlessBrowser.WIDTH, page.toString());
+        assertTrue(page.fits(), "report.html needs sideways scrolling at " + HeadlessBrowser.WIDTH + " px: " + page);
+        // The times come from the runner's history, one per case folder, and the report carries each case's as is.
+        JsonNode comparison = ExactJson.parse(Files.readString(out.resolve("comparison.json")));
+        for (String sdk : List.of("java", "typescript")) {
+            Map<String, Long> played = new java.util.HashMap<>();
+            for (String line : Files.readAllLines(out.resolve(sdk).resolve("history.jsonl"))) {
+                JsonNode entry = ExactJson.parse(line);
+                assertTrue(entry.path("played_ms").asLong() > 0, line);
+                played.put(entry.path("folder").asText(), entry.path("played_ms").asLong());
+            }
+            for (JsonNode row : comparison.path("cases")) {
+                assertEquals(played.get("case-" + row.path("case_id").asText()), row.path(sdk).path("played_ms").asLong(), sdk + " " + row);
+            }
+        }
     }
 
     @Test

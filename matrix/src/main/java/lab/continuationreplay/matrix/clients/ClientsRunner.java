@@ -107,7 +107,7 @@ public final class ClientsRunner {
             String machineryError = transport == Transport.HTTP
                     ? playOverHttp(clientCase, client, server, folder, home, requestTimeout, credentials)
                     : play(clientCase, client, server, folder, home, requestTimeout);
-            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError);
+            RunLog.append(attempt.resolve(Layout.HISTORY), folder, machineryError, java.time.Duration.ofNanos(System.nanoTime() - started));
             progress.printf("%-32s case %-14s %-7s %6d ms%n", cell, clientCase.id().label(),
                     machineryError == null ? "played" : "STOPPED", (System.nanoTime() - started) / 1_000_000);
             if (machineryError != null) {

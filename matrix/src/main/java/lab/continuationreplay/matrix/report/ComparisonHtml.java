@@ -1,58 +1,95 @@
 package lab.continuationreplay.matrix.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
-/** {@code report.html}: one self-contained page (inline style, no scripts, no network assets). */
+/**
+ * {@code report.html}: one self-contained page (inline style, no scripts, no network assets). The case table keeps to
+ * the window's width with up to four SDK columns (stdio and HTTP): per SDK one compact cell, refusals folded, and the
+ * time each SDK took per case as a bar.
+ */
 public final class ComparisonHtml {
     private ComparisonHtml() {}
 
     public static String render(JsonNode comparison, JsonNode vectors) {
         StringBuilder h = HtmlPage.start("Continuation Replay Lab: Java vs TypeScript", "Java SDK vs TypeScript SDK: the twelve cases");
         JsonNode sdks = comparison.path("sdks");
-        h.append("<p>").append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs."
-                : "<strong>Some cases differ in semantic outcome.</strong>").append("</p>\n<table><tr><th>Case</th><th>Agree</th>");
-        sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append(" status</th><th>rows</th><th>replies</th><th>refusals</th>"));
-        h.append("<th>Outcome</th></tr>\n");
+        List<String> names = new ArrayList<>();
+        sdks.forEach(s -> names.add(s.asText()));
+        h.append("<p>").append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on every SDK."
+                : "<strong>Some cases differ in semantic outcome.</strong>").append(" Per SDK: its status, the rows in its database")
+                .append(" (issues/operations) and the replies on the wire; its refusals are folded under each cell. The time is how")
+                .append(" long the runner took to play the case, process starts included, from each attempt's history.jsonl; all")
+                .append(" bars share one scale.</p>\n");
+        long scale = longest(comparison.path("cases"), names);
+        // Fixed widths, so a long outcome wraps inside its column instead of widening the table past the window.
+        double sdkShare = 38.0 / Math.max(1, names.size());
+        h.append("<table class=\"fit cases\"><colgroup><col style=\"width:16%\"><col style=\"width:5%\">");
+        names.forEach(n -> h.append("<col style=\"width:").append(String.format(Locale.ROOT, "%.1f", sdkShare)).append("%\">"));
+        h.append("<col style=\"width:18%\"><col style=\"width:23%\"></colgroup>\n<tr><th>Case</th><th>Agree</th>");
+        names.forEach(n -> h.append("<th>").append(escape(n)).append("</th>"));
+        h.append("<th>Time to play</th><th>Outcome</th></tr>\n");
         for (JsonNode row : comparison.path("cases")) {
             boolean agree = row.path("agree").asBoolean();
-            h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(escape(row.path("case_id").asText() + " "
-                    + row.path("name").asText())).append("</td><td>").append(agree ? "yes" : "NO").append("</td>");
-            StringBuilder outcomes = new StringBuilder();
-            for (JsonNode sdk : sdks) {
-                JsonNode side = row.path(sdk.asText());
-                h.append("<td>").append(escape(side.path("status").asText())).append("</td><td>").append(side.path("issues").asInt())
-                        .append('/').append(side.path("operations").asInt()).append("</td><td>").append(side.path("replies").asInt())
-                        .append("</td><td><code>").append(escape(String.join("\n", ComparisonMarkdown.texts(side.path("refusal_shapes")))))
-                        .append("</code></td>");
-                if (!agree || outcomes.isEmpty()) {
-                    outcomes.append(agree ? "" : sdk.asText() + ":\n").append(lines(side.path("outcome"))).append('\n');
+            h.append("<tr class=\"").append(agree ? "yes" : "no").append("\" data-case=\"").append(escape(row.path("case_id").asText()))
+                    .append("\"><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText())).append("</td><td>")
+                    .append(agree ? "yes" : "NO").append("</td>");
+            StringBuilder times = new StringBuilder();
+            for (String sdk : names) {
+                JsonNode side = row.path(sdk);
+                h.append("<td><strong>").append(escape(side.path("status").asText())).append("</strong><div class=\"facts\">rows ")
+                        .append(side.path("issues").asInt()).append('/').append(side.path("operations").asInt()).append(", replies ")
+                        .append(side.path("replies").asInt()).append("</div>");
+                List<String> refusals = ComparisonMarkdown.texts(side.path("refusal_shapes"));
+                if (!refusals.isEmpty()) {
+                    h.append("<details><summary>").append(refusals.size()).append(refusals.size() == 1 ? " refusal" : " refusals")
+                            .append("</summary><code>").append(escape(String.join("\n", refusals))).append("</code></details>");
+                }
+                h.append("</td>");
+                times.append(HtmlPage.timeRow(sdk, played(side), scale));
+            }
+            h.append("<td><div class=\"times\">").append(times).append("</div></td><td>");
+            if (agree) {
+                h.append("<code>").append(escape(lines(row.path(names.get(0)).path("outcome")))).append("</code>");
+            } else {
+                for (String sdk : names) {
+                    h.append("<details open><summary>").append(escape(sdk)).append("</summary><code>")
+                            .append(escape(lines(row.path(sdk).path("outcome")))).append("</code></details>");
                 }
             }
-            h.append("<td><code>").append(escape(outcomes.toString().trim())).append("</code></td></tr>\n");
+            h.append("</td></tr>\n");
         }
         h.append("</table>\n");
         if (comparison.path("cross_sdk_recovery").size() > 0) {
             h.append("<h2>Recovery across SDKs (case 09, one ledger)</h2>\n<table><tr><th>reply lost on → recovered through</th>"
-                    + "<th>status</th><th>issues</th><th>outcome</th></tr>\n");
+                    + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
+            long crossScale = longest(comparison.path("cross_sdk_recovery"));
             for (JsonNode cell : comparison.path("cross_sdk_recovery")) {
                 boolean pass = "pass".equals(cell.path("status").asText());
                 h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
                         .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
-                        .append(cell.path("issues").asInt()).append("</td><td><code>").append(escape(lines(cell.path("outcome"))))
-                        .append("</code></td></tr>\n");
+                        .append(cell.path("issues").asInt()).append("</td><td><div class=\"times\">")
+                        .append(HtmlPage.timeRow("", played(cell), crossScale)).append("</div></td><td><code>")
+                        .append(escape(lines(cell.path("outcome")))).append("</code></td></tr>\n");
             }
             h.append("</table>\n");
         }
         if (comparison.path("http_cases").size() > 0) {
             h.append("<h2>HTTP-only cases (beside the twelve)</h2>\n<table><tr><th>SDK</th><th>case</th>"
-                    + "<th>status</th><th>issues</th><th>outcome</th></tr>\n");
+                    + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
+            long httpScale = longest(comparison.path("http_cases"));
             for (JsonNode row : comparison.path("http_cases")) {
                 boolean pass = "pass".equals(row.path("status").asText());
-                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(row.path("sdk").asText()))
-                        .append("</td><td>").append(escape(row.path("case_id").asText() + " " + row.path("name").asText()))
+                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\" data-http-case=\"")
+                        .append(escape(row.path("sdk").asText() + " " + row.path("case_id").asText())).append("\"><td>")
+                        .append(escape(row.path("sdk").asText()))
+                        .append("</td><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText()))
                         .append("</td><td>").append(escape(row.path("status").asText())).append("</td><td>")
-                        .append(row.path("issues").asInt()).append("</td><td><code>").append(escape(lines(row.path("outcome"))))
-                        .append("</code></td></tr>\n");
+                        .append(row.path("issues").asInt()).append("</td><td><div class=\"times\">")
+                        .append(HtmlPage.timeRow("", played(row), httpScale)).append("</div></td><td><code>")
+                        .append(escape(lines(row.path("outcome")))).append("</code></td></tr>\n");
             }
             h.append("</table>\n");
         }
@@ -87,14 +124,46 @@ public final class ComparisonHtml {
             h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th><th>java</th><th>typescript</th><th>agree</th></tr>\n");
             for (JsonNode row : vectors.path("rows")) {
                 boolean agree = row.path("agree").asBoolean();
-                h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(escape(row.path("name").asText()))
-                        .append("</td><td><code>").append(escape(row.path("java").asText())).append("</code></td><td><code>")
-                        .append(escape(row.path("typescript").asText())).append("</code></td><td>").append(agree ? "yes" : "NO")
+                h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(HtmlPage.name(row.path("name").asText()))
+                        .append("</td><td><code>").append(digest(row.path("java").asText())).append("</code></td><td><code>")
+                        .append(digest(row.path("typescript").asText())).append("</code></td><td>").append(agree ? "yes" : "NO")
                         .append("</td></tr>\n");
             }
             h.append("</table>\n");
         }
         return h.append("</body></html>\n").toString();
+    }
+
+    /** A hex digest that may wrap in its middle, into two equal halves, rather than one character short of its end. */
+    private static String digest(String hex) {
+        return hex.length() == 64 ? escape(hex.substring(0, 32)) + "<wbr>" + escape(hex.substring(32)) : escape(hex);
+    }
+
+    /** The runner's recorded time of a case (its {@code played_ms}), or null when its history has none. */
+    static Long played(JsonNode side) {
+        JsonNode ms = side.path("played_ms");
+        return ms.canConvertToLong() ? ms.asLong() : null;
+    }
+
+    /** The longest recorded time among the given SDKs' sides of every case: the full width of their bars. */
+    private static long longest(JsonNode cases, List<String> sdks) {
+        long longest = 0;
+        for (JsonNode row : cases) {
+            for (String sdk : sdks) {
+                Long ms = played(row.path(sdk));
+                longest = Math.max(longest, ms == null ? 0 : ms);
+            }
+        }
+        return longest;
+    }
+
+    private static long longest(JsonNode rows) {
+        long longest = 0;
+        for (JsonNode row : rows) {
+            Long ms = played(row);
+            longest = Math.max(longest, ms == null ? 0 : ms);
+        }
+        return longest;
     }
 
     /** An outcome one member per line, so the table stays readable without scrolling. */

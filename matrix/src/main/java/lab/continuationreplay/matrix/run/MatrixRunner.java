@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,8 @@ import lab.continuationreplay.vectors.ExactJson;
 /**
  * Plays cases against one SDK into {@code out/<attempt>/} and writes history only: {@code provenance.json},
  * {@code requested.json} (before the first case starts), a {@code case-NN/} folder per case (transcripts, database,
- * processes.json) and a {@code history.jsonl} line per finished folder with its hashes. It judges nothing: every
+ * processes.json) and a {@code history.jsonl} line per finished folder with its hashes and the time its script took
+ * (a case's time is what the report draws; it is an observation, not a verdict). It judges nothing: every
  * verdict is the checker's, derived from this history. Never overwrites.
  */
 public final class MatrixRunner {
@@ -106,7 +108,8 @@ public final class MatrixRunner {
             }
             Path folder = attempt.resolve(Layout.caseFolder(spec.id().number()));
             long evidence = System.nanoTime();
-            RunLog.append(attempt.resolve(Layout.HISTORY), folder, played.machineryError());
+            // The case's own time from its start to its sealed database, however many cases shared the machine meanwhile.
+            RunLog.append(attempt.resolve(Layout.HISTORY), folder, played.machineryError(), Duration.ofNanos(played.nanos()));
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
             progress.printf("%-15s case %-3s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
                     played.machineryError() == null ? "played" : "STOPPED", played.nanos() / 1_000_000);
@@ -127,12 +130,13 @@ public final class MatrixRunner {
     /** As above, each control played on {@code slots}; the history in the controls' order. */
     public static void runControls(Path out, Path home, Executor slots) throws Exception {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
-        List<CompletableFuture<String>> playing = new ArrayList<>();
+        List<CompletableFuture<Played>> playing = new ArrayList<>();
         for (Control control : Control.values()) {
             Path folder = controls.resolve(control.folder());
             playing.add(CompletableFuture.supplyAsync(() -> {
+                long started = System.nanoTime();
                 try {
-                    return CaseRun.execute(control.script(), ServerKind.JAVA, folder, home);
+                    return new Played(CaseRun.execute(control.script(), ServerKind.JAVA, folder, home), System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
@@ -140,13 +144,14 @@ public final class MatrixRunner {
         }
         CompletableFuture.allOf(playing.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         for (int i = 0; i < playing.size(); i++) {
-            String machineryError;
+            Played played;
             try {
-                machineryError = playing.get(i).join();
+                played = playing.get(i).join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
-            RunLog.append(controls.resolve(Layout.HISTORY), controls.resolve(Control.values()[i].folder()), machineryError);
+            RunLog.append(controls.resolve(Layout.HISTORY), controls.resolve(Control.values()[i].folder()), played.machineryError(),
+                    Duration.ofNanos(played.nanos()));
         }
     }
 
