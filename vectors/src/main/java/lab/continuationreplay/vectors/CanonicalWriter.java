@@ -23,6 +23,15 @@ final class CanonicalWriter {
     private static final int RETAINED_BYTES = 1 << 20;
     /** Characters of a string encoded per step (see {@link #string(String, int)}). */
     private static final int CHUNK = 4096;
+    /** ASCII characters written as they are: all but the C0 controls, {@code "} and {@code \\}. */
+    private static final boolean[] PLAIN = new boolean[0x80];
+
+    static {
+        for (int c = 0x20; c < 0x80; c++) {
+            PLAIN[c] = c != '"' && c != '\\';
+        }
+    }
+
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
@@ -69,11 +78,7 @@ final class CanonicalWriter {
         if (scratch.length > 64) {
             scratch = new Map.Entry[16][]; // a deep tree once: do not keep its levels
         }
-        for (Map.Entry<?, ?>[] members : scratch) {
-            if (members != null) {
-                Arrays.fill(members, null); // the thread keeps its arrays, not the tree it wrote
-            }
-        }
+
         Arrays.fill(keys, null);
     }
 
@@ -206,6 +211,14 @@ final class CanonicalWriter {
         // The members into this level's scratch array, in one pass that also notes whether they are already in
         // code-point order (canonical input, or a tree built in order): then there is nothing to sort.
         Map.Entry<String, JsonNode>[] members = scratch(level, n);
+        try {
+            members(value, level, members);
+        } finally {
+            Arrays.fill(members, 0, n, null); // the thread keeps its arrays, not the tree it wrote
+        }
+    }
+
+    private void members(JsonNode value, int level, Map.Entry<String, JsonNode>[] members) {
         int count = 0;
         boolean ordered = true;
         for (Map.Entry<String, JsonNode> member : value.properties()) {
@@ -354,8 +367,7 @@ final class CanonicalWriter {
         for (int i = 0; i < count; i++) {
             char c = cs[i];
             if (c < 0x80) {
-                // '\\' is the highest character to escape: most letters decide at the first comparison
-                if (c > '\\' || (c >= 0x20 && c != '"' && c != '\\')) {
+                if (PLAIN[c]) {
                     b[at++] = (byte) c;
                 } else {
                     at = escape(b, at, c);
