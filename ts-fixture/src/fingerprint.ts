@@ -2,8 +2,9 @@
  * The keyed request fingerprint (seed spec §2.4–2.5), byte-identical to
  * lab.continuationreplay.vectors.RequestFingerprint in Java.
  */
-import { createHash, createHmac } from 'node:crypto';
-import { canonicalJson, CanonicalJsonError } from './canonical-json.js';
+import * as crypto from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { canonicalAt, canonicalJson, CanonicalJsonError, requireScalarValues } from './canonical-json.js';
 
 export { canonicalJson, CanonicalJsonError } from './canonical-json.js';
 
@@ -23,21 +24,25 @@ export interface LogicalRequest {
   input_responses?: unknown;
 }
 
-/** Secret HMAC key of at least 32 bytes; the bytes are copied and never printed. */
+/**
+ * Secret HMAC key of at least 32 bytes; the bytes are copied into a node KeyObject once (createSecretKey), so an
+ * HMAC does not import the key again, and are never printed.
+ */
 export class FingerprintKey {
-  readonly #bytes: Buffer;
+  readonly #key: KeyObject;
 
-  private constructor(bytes: Buffer) {
-    this.#bytes = bytes;
+  private constructor(key: KeyObject) {
+    this.#key = key;
   }
 
   static of(bytes: Uint8Array): FingerprintKey {
     if (bytes.length < MIN_KEY_BYTES) throw new RangeError(SHORT_KEY);
-    return new FingerprintKey(Buffer.from(bytes));
+    return new FingerprintKey(createSecretKey(Buffer.from(bytes)));
   }
 
-  hmacHex(message: Buffer): string {
-    return createHmac('sha256', this.#bytes).update(message).digest('hex');
+  /** Lowercase hex of HMAC-SHA256 over `message` (a string is taken as UTF-8). */
+  hmacHex(message: Buffer | string): string {
+    return createHmac('sha256', this.#key).update(message).digest('hex');
   }
 
   toString(): string {
@@ -54,8 +59,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** HMAC-SHA256(key, field || 0x00 || canonical(value)); a missing value binds as null. */
 export function bindOpaqueField(key: FingerprintKey, field: OpaqueField, value: unknown): string {
   const canonical = canonicalJson(value === undefined ? null : value, `$.${field}`);
-  return key.hmacHex(Buffer.concat([Buffer.from(field, 'utf8'), Buffer.of(0), Buffer.from(canonical, 'utf8')]));
+  // One UTF-8 string: the field name, U+0000 (the byte 0x00) and the canonical text.
+  return key.hmacHex(`${field}\u0000${canonical}`);
 }
+
+/** One-shot SHA-256 (crypto.hash, node 20.12+) where there is one, else a Hash object; lowercase hex. */
+export const sha256Hex: (data: string | Buffer) => string =
+  typeof crypto.hash === 'function'
+    ? (data) => crypto.hash('sha256', data, 'hex')
+    : (data) => createHash('sha256').update(data).digest('hex');
 
 export function requestFingerprint(key: FingerprintKey, request: LogicalRequest): string {
   if (typeof request.tool_id !== 'string') throw new CanonicalJsonError('$.tool_id: must be a string');
@@ -65,13 +77,20 @@ export function requestFingerprint(key: FingerprintKey, request: LogicalRequest)
   }
   const args: unknown = request.arguments;
   if (!isPlainObject(args)) throw new CanonicalJsonError('$.arguments: must be a JSON object');
-  const payload = {
-    principal: request.principal,
-    tool_id: request.tool_id,
-    tool_version: request.tool_version,
-    arguments: args,
-    continuation_state: bindOpaqueField(key, 'continuation_state', request.continuation_state),
-    input_responses: bindOpaqueField(key, 'input_responses', request.input_responses),
-  };
-  return createHash('sha256').update(canonicalJson(payload), 'utf8').digest('hex');
+  const boundState = bindOpaqueField(key, 'continuation_state', request.continuation_state);
+  const boundResponses = bindOpaqueField(key, 'input_responses', request.input_responses);
+  // The payload's members are fixed, so its canonical text is written directly in code-point key order; the checks
+  // and their order are those of canonicalising the payload object: arguments (one level down), then principal,
+  // tool_id and tool_version (the bound fields are hex).
+  const argumentsText = canonicalAt(args, '$.arguments', 1);
+  let principalText = 'null';
+  if (request.principal !== null) {
+    requireScalarValues(request.principal, '$.principal');
+    principalText = JSON.stringify(request.principal);
+  }
+  requireScalarValues(request.tool_id, '$.tool_id');
+  requireScalarValues(request.tool_version, '$.tool_version');
+  const payload = `{"arguments":${argumentsText},"continuation_state":"${boundState}","input_responses":"${boundResponses}",`
+    + `"principal":${principalText},"tool_id":${JSON.stringify(request.tool_id)},"tool_version":${JSON.stringify(request.tool_version)}}`;
+  return sha256Hex(payload);
 }

@@ -1,16 +1,18 @@
 /**
  * `lab bench` benchmark 4, TypeScript side: fingerprints per second of each request in a JSON Lines file
- * ({"name":…,"request":LogicalRequest}), and the bare cost under it: node's HMAC-SHA256 of the two opaque fields'
- * messages and SHA-256 of the canonical payload, over the same bytes, precomputed.
+ * ({"name":…,"request":LogicalRequest}), and the bare cost under it, in the same node process: node:crypto's
+ * HMAC-SHA256 of the two opaque fields' messages and SHA-256 of the canonical payload, over the same bytes,
+ * precomputed, with the primitives the fingerprint itself uses (an HMAC key imported once with createSecretKey, and
+ * the one-shot crypto.hash for SHA-256 where node has it).
  *
  *   CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX=… node dist/bench/fingerprint-bench.js REQUESTS.jsonl [MILLIS]
  *
  * Prints one JSON object: {"node": version, "results": [{name, digest, canonical_payload_bytes,
  * fingerprint_ns_per_op, bare_ns_per_op, fingerprint_ops, bare_ops}]}. The key is never printed.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { canonicalJson, FingerprintKey, OPAQUE_FIELDS, requestFingerprint, bindOpaqueField } from '../fingerprint.js';
+import { canonicalJson, FingerprintKey, OPAQUE_FIELDS, requestFingerprint, bindOpaqueField, sha256Hex } from '../fingerprint.js';
 import { parseExactJson } from '../exact-json.js';
 import { readNamedRequest } from '../logical-request.js';
 
@@ -50,6 +52,7 @@ function main(): void {
   const millis = millisArg === undefined ? 2000 : Number(millisArg);
   const keyBytes = Buffer.from(keyHex, 'hex');
   const key = FingerprintKey.of(keyBytes);
+  const hmacKey = createSecretKey(keyBytes);
   const results = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
@@ -72,9 +75,9 @@ function main(): void {
     if (createHash('sha256').update(payload).digest('hex') !== digest) throw new Error(`${name}: bare bytes differ`);
     const full = measure(() => requestFingerprint(key, request), millis);
     const bare = measure(() => {
-      const a = createHmac('sha256', keyBytes).update(messages[0]!).digest();
-      const b = createHmac('sha256', keyBytes).update(messages[1]!).digest();
-      return [a, b, createHash('sha256').update(payload).digest()];
+      const a = createHmac('sha256', hmacKey).update(messages[0]!).digest('hex');
+      const b = createHmac('sha256', hmacKey).update(messages[1]!).digest('hex');
+      return [a, b, sha256Hex(payload)];
     }, millis);
     results.push({
       name,

@@ -70,10 +70,12 @@ final class FingerprintBench {
             row.put("typescript_us_per_fingerprint", Round.of(tsNs / 1000));
             row.put("typescript_bare_us", Round.of(tsBareNs / 1000));
             row.put("digests_agree", true);
-            if (name.equals(FingerprintRequests.CASE_01)) {
-                goals.add(Goal.atMost("fingerprint_java_vs_bare", "Java fingerprint <= 3x the bare hashing cost (case-01)",
-                        "Java fingerprint", javaNs / 1000, "Java bare HMAC+SHA-256", javaBareNs / 1000, "us/op", 3));
-            }
+            // case-01 keeps the goal id it always had; the 64 KiB request's carries its name, like the others
+            goals.add(Goal.atMost(name.equals(FingerprintRequests.CASE_01) ? "fingerprint_java_vs_bare" : "fingerprint_java_vs_bare_" + name,
+                    "Java fingerprint <= 3x the bare hashing cost (" + name + ")",
+                    "Java fingerprint", javaNs / 1000, "Java bare HMAC+SHA-256", javaBareNs / 1000, "us/op", 3));
+            goals.add(Goal.atMost("fingerprint_typescript_vs_bare_" + name, "TS fingerprint <= 3x the bare hashing cost (" + name + ")",
+                    "TS fingerprint", tsNs / 1000, "TS bare HMAC+SHA-256 (node:crypto)", tsBareNs / 1000, "us/op", 3));
             boolean javaSlower = javaNs >= tsNs;
             goals.add(Goal.atMost("fingerprint_java_vs_typescript_" + name, "Java and TS fingerprint within 2x (" + name + ")",
                     (javaSlower ? "Java" : "TS") + " fingerprint (slower)", Math.max(javaNs, tsNs) / 1000,
@@ -85,7 +87,9 @@ final class FingerprintBench {
         return new BenchResult("fingerprint", "Request fingerprint",
                 "JMH (throughput, " + (plan.jmh().forks() == 0 ? "in the lab's JVM" : plan.jmh().forks() + " fork") + ") for Java;"
                         + " a timed loop in node (dist/bench/fingerprint-bench.js) for TypeScript; bare = HMAC-SHA256 of both"
-                        + " opaque-field messages + SHA-256 of the canonical payload, same bytes, same language",
+                        + " opaque-field messages + SHA-256 of the canonical payload, same bytes, same language, same"
+                        + " primitives as the fingerprint (Java: one Mac and one MessageDigest reused; node: createSecretKey"
+                        + " key, crypto.hash), timed in the same process",
                 figures, goals, List.of());
     }
 

@@ -2,16 +2,14 @@ package lab.continuationreplay.vectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Canonical JSON text of the fingerprint contract (seed spec §2.3): code-point key order, safe integers only,
  * minimal escapes with lowercase <code>\\u00xx</code>, no whitespace, unpaired surrogates rejected.
  * The TypeScript twin is {@code ts-fixture/src/canonical-json.ts}; both produce the same text and messages.
+ * The writing itself (one pass, UTF-8 into a reused buffer, paths spelled out only for an error) is
+ * {@link CanonicalWriter}.
  */
 public final class CanonicalJson {
     public static final int MAX_DEPTH = 1000;
@@ -32,14 +30,39 @@ public final class CanonicalJson {
     }
 
     public static String canonical(JsonNode value, String path) {
-        StringBuilder out = new StringBuilder();
-        emit(value, path, 0, out);
-        return out.toString();
+        CanonicalWriter writer = CanonicalWriter.acquire();
+        try {
+            writer.value(value, path, null, 0);
+            return writer.text();
+        } finally {
+            writer.release();
+        }
     }
 
     public static int compareCodePoints(String a, String b) {
+        int shorter = Math.min(a.length(), b.length());
         int i = 0;
-        int j = 0;
+        while (i < shorter && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        if (i == shorter) {
+            return a.length() == b.length() ? 0 : a.length() < b.length() ? -1 : 1;
+        }
+        char ca = a.charAt(i);
+        char cb = b.charAt(i);
+        if (ca < Character.MIN_SURROGATE && cb < Character.MIN_SURROGATE) {
+            // Below U+D800 a code unit is its own code point, and a pair cannot straddle i (a[i] is no low surrogate).
+            return ca < cb ? -1 : 1;
+        }
+        // Resume code point by code point where the code point holding i starts: a high surrogate just before i
+        // (equal in both) starts it; a high surrogate is never the second half of a pair, so that is a boundary.
+        int from = i > 0 && Character.isHighSurrogate(a.charAt(i - 1)) ? i - 1 : i;
+        return compareCodePointsFrom(a, b, from);
+    }
+
+    private static int compareCodePointsFrom(String a, String b, int from) {
+        int i = from;
+        int j = from;
         while (i < a.length() && j < b.length()) {
             int ca = a.codePointAt(i);
             int cb = b.codePointAt(j);
@@ -84,107 +107,6 @@ public final class CanonicalJson {
             }
             throw new CanonicalJsonException(path + ": " + UNPAIRED_SURROGATE);
         }
-    }
-
-    private static void emit(JsonNode value, String path, int depth, StringBuilder out) {
-        if (value == null || value.isNull()) {
-            out.append("null");
-        } else if (value.isBoolean()) {
-            out.append(value.booleanValue() ? "true" : "false");
-        } else if (value.isNumber()) {
-            out.append(integerText(value, path));
-        } else if (value.isTextual()) {
-            String text = value.textValue();
-            requireScalarValues(text, path);
-            appendString(out, text);
-        } else if (value.isArray()) {
-            int inner = enter(depth, path);
-            out.append('[');
-            for (int i = 0; i < value.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                emit(value.get(i), path + "[" + i + "]", inner, out);
-            }
-            out.append(']');
-        } else if (value.isObject()) {
-            int inner = enter(depth, path);
-            List<Map.Entry<String, JsonNode>> members = new ArrayList<>(value.size());
-            Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
-            fields.forEachRemaining(members::add);
-            members.sort(Map.Entry.comparingByKey(CODE_POINT_ORDER));
-            out.append('{');
-            boolean first = true;
-            for (Map.Entry<String, JsonNode> member : members) {
-                String memberPath = path + pathSegment(member.getKey());
-                requireScalarValues(member.getKey(), memberPath);
-                if (!first) {
-                    out.append(',');
-                }
-                first = false;
-                appendString(out, member.getKey());
-                out.append(':');
-                emit(member.getValue(), memberPath, inner, out);
-            }
-            out.append('}');
-        } else {
-            throw new CanonicalJsonException(path + ": unsupported JSON value " + value.getNodeType().name().toLowerCase());
-        }
-    }
-
-    private static int enter(int depth, String path) {
-        if (depth + 1 > MAX_DEPTH) {
-            throw new CanonicalJsonException(path + ": nesting deeper than " + MAX_DEPTH + " levels");
-        }
-        return depth + 1;
-    }
-
-    private static String integerText(JsonNode number, String path) {
-        BigDecimal exact;
-        if (number.isDouble() || number.isFloat()) {
-            double d = number.doubleValue();
-            if (!Double.isFinite(d)) {
-                throw new CanonicalJsonException(path + ": " + NOT_AN_INTEGER);
-            }
-            exact = new BigDecimal(d); // the binary value exactly, never a rounded decimal
-        } else {
-            exact = number.decimalValue();
-        }
-        if (exact.signum() == 0) {
-            return "0";
-        }
-        // scale() <= 0 first: stripTrailingZeros on 1e999999999 is cheap, but avoid it when the answer is known.
-        if (exact.scale() > 0 && exact.stripTrailingZeros().scale() > 0) {
-            throw new CanonicalJsonException(path + ": " + NOT_AN_INTEGER);
-        }
-        if (exact.abs().compareTo(MAX_SAFE_INTEGER) > 0) {
-            throw new CanonicalJsonException(path + ": " + OUTSIDE_SAFE_RANGE);
-        }
-        return exact.toBigIntegerExact().toString();
-    }
-
-    static void appendString(StringBuilder out, String text) {
-        out.append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        appendUnicodeEscape(out, c);
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
     }
 
     private static void appendUnicodeEscape(StringBuilder out, char c) {

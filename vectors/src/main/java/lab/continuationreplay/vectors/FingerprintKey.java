@@ -12,6 +12,9 @@ public final class FingerprintKey {
     public static final int MIN_BYTES = 32;
     public static final String SHORT_KEY = "fingerprint key must contain at least " + MIN_BYTES + " bytes";
 
+    /** Per thread: one HmacSHA256 Mac and the key it was last initialised with (so a thread re-keys only on a change). */
+    private static final ThreadLocal<KeyedMac> MACS = ThreadLocal.withInitial(KeyedMac::new);
+
     private final SecretKeySpec secret;
 
     private FingerprintKey(byte[] bytes) {
@@ -48,12 +51,36 @@ public final class FingerprintKey {
 
     /** Lowercase hex of HMAC-SHA256 over {@code message}. */
     public String hmacHex(byte[] message) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(secret);
-            return HexFormat.of().formatHex(mac.doFinal(message));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every Java 17 runtime", e);
+        return CanonicalWriter.hex(mac().doFinal(message));
+    }
+
+    /**
+     * This thread's HmacSHA256 {@link Mac}, keyed with this key: initialised again only when the thread last used
+     * another key. {@code doFinal} leaves it ready for the next message under the same key.
+     */
+    Mac mac() {
+        KeyedMac keyed = MACS.get();
+        if (keyed.key != this) {
+            try {
+                keyed.mac.init(secret);
+            } catch (InvalidKeyException e) {
+                throw new IllegalStateException("an HmacSHA256 key of " + MIN_BYTES + "+ bytes is always valid", e);
+            }
+            keyed.key = this;
+        }
+        return keyed.mac;
+    }
+
+    private static final class KeyedMac {
+        final Mac mac;
+        FingerprintKey key;
+
+        KeyedMac() {
+            try {
+                mac = Mac.getInstance("HmacSHA256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("HmacSHA256 is part of every Java 17 runtime", e);
+            }
         }
     }
 

@@ -1,22 +1,25 @@
 package lab.continuationreplay.vectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import javax.crypto.Mac;
 
 /**
  * The keyed request fingerprint (seed spec §2.4–2.5): the opaque fields are bound through HMAC-SHA256, the rest in
  * clear, and the digest is plain SHA-256 of the canonical payload. Byte-identical to
  * {@code ts-fixture/src/fingerprint.ts}.
+ *
+ * <p>The payload's members are fixed, so it is written directly in its canonical key order ({@code arguments},
+ * {@code continuation_state}, {@code input_responses}, {@code principal}, {@code tool_id}, {@code tool_version}) into
+ * the thread's reused {@link CanonicalWriter}; the HMAC {@link Mac} and the SHA-256 {@link MessageDigest} are reused
+ * per thread too. Checks and messages are those of canonicalising the payload object: the same paths, the same order.
  */
 public final class RequestFingerprint {
     public static final String CONTINUATION_STATE = "continuation_state";
     public static final String INPUT_RESPONSES = "input_responses";
+
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(RequestFingerprint::newSha256);
 
     private final FingerprintKey key;
 
@@ -26,32 +29,60 @@ public final class RequestFingerprint {
 
     /** 64 lowercase hex characters, no prefix. */
     public String digest(LogicalRequest request) {
-        // The opaque fields bind first, so both languages report the same error when several parts are invalid.
-        String boundState = bindOpaqueField(CONTINUATION_STATE, request.continuationState());
-        String boundResponses = bindOpaqueField(INPUT_RESPONSES, request.inputResponses());
-        ObjectNode payload = JsonNodeFactory.instance.objectNode();
-        payload.put("principal", request.principal());
-        payload.put("tool_id", request.toolId());
-        payload.put("tool_version", request.toolVersion());
-        payload.set("arguments", request.arguments());
-        payload.put(CONTINUATION_STATE, boundState);
-        payload.put(INPUT_RESPONSES, boundResponses);
-        return sha256Hex(CanonicalJson.canonical(payload).getBytes(StandardCharsets.UTF_8));
+        CanonicalWriter out = CanonicalWriter.acquire();
+        try {
+            Mac mac = key.mac();
+            // The opaque fields bind first, so both languages report the same error when several parts are invalid.
+            byte[] boundState = bind(out, mac, CONTINUATION_STATE, request.continuationState());
+            byte[] boundResponses = bind(out, mac, INPUT_RESPONSES, request.inputResponses());
+            out.reset();
+            out.ascii("{\"arguments\":");
+            out.value(request.arguments(), "$.arguments", null, 1); // a member of the payload: one level down
+            out.ascii(",\"continuation_state\":");
+            out.hexString(boundState);
+            out.ascii(",\"input_responses\":");
+            out.hexString(boundResponses);
+            out.ascii(",\"principal\":");
+            if (request.principal() == null) {
+                out.ascii("null");
+            } else {
+                out.string(request.principal(), "$.principal", null);
+            }
+            out.ascii(",\"tool_id\":");
+            out.string(request.toolId(), "$.tool_id", null);
+            out.ascii(",\"tool_version\":");
+            out.string(request.toolVersion(), "$.tool_version", null);
+            out.rawByte('}');
+            MessageDigest sha256 = SHA256.get();
+            sha256.update(out.buffer(), 0, out.length());
+            return CanonicalWriter.hex(sha256.digest());
+        } finally {
+            out.release();
+        }
     }
 
     /** HMAC-SHA256(key, field || 0x00 || canonical(value)), lowercase hex. */
     public String bindOpaqueField(String field, JsonNode value) {
-        byte[] canonical = CanonicalJson.canonical(value, "$." + field).getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream message = new ByteArrayOutputStream(field.length() + 1 + canonical.length);
-        message.writeBytes(field.getBytes(StandardCharsets.UTF_8));
-        message.write(0);
-        message.writeBytes(canonical);
-        return key.hmacHex(message.toByteArray());
+        CanonicalWriter out = CanonicalWriter.acquire();
+        try {
+            return CanonicalWriter.hex(bind(out, key.mac(), field, value));
+        } finally {
+            out.release();
+        }
     }
 
-    private static String sha256Hex(byte[] bytes) {
+    private static byte[] bind(CanonicalWriter out, Mac mac, String field, JsonNode value) {
+        out.reset();
+        out.utf8(field);
+        out.rawByte(0);
+        out.value(value, "$.", field, 0);
+        mac.update(out.buffer(), 0, out.length());
+        return mac.doFinal();
+    }
+
+    private static MessageDigest newSha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java 17 runtime", e);
         }
