@@ -252,21 +252,7 @@ final class HttpVsStdioBench {
 
         ObjectNode callTool(String tool, ObjectNode arguments, JsonNode inputResponses, String requestState) throws Exception {
             long id = ids.getAndIncrement();
-            ObjectNode params = JsonNodeFactory.instance.objectNode();
-            params.put("name", tool);
-            params.set("arguments", arguments);
-            if (inputResponses != null) {
-                params.set("inputResponses", inputResponses);
-            }
-            if (requestState != null) {
-                params.put("requestState", requestState);
-            }
-            params.set("_meta", WireEnvelope.meta());
-            ObjectNode frame = JsonNodeFactory.instance.objectNode();
-            frame.put("jsonrpc", "2.0");
-            frame.put("id", id);
-            frame.put("method", "tools/call");
-            frame.set("params", params);
+            ObjectNode frame = WireEnvelope.request(id, "tools/call", WireEnvelope.toolCall(tool, arguments, inputResponses, requestState));
             byte[] body = frame.toString().getBytes(StandardCharsets.UTF_8);
             StringBuilder head = new StringBuilder("POST ").append(endpoint.getRawPath()).append(" HTTP/1.1\r\n")
                     .append("Host: ").append(server.exchanges().host()).append("\r\n");

@@ -1,7 +1,6 @@
 package lab.continuationreplay.core.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
@@ -145,15 +144,7 @@ public final class HttpServerProcess implements ServerWire {
     @Override
     public ObjectNode request(String method, ObjectNode params) throws TransportFailure {
         long id = nextId.getAndIncrement();
-        ObjectNode withMeta = params.deepCopy();
-        if (!withMeta.has("_meta")) {
-            withMeta.set("_meta", WireEnvelope.meta());
-        }
-        ObjectNode frame = JsonNodeFactory.instance.objectNode();
-        frame.put("jsonrpc", "2.0");
-        frame.put("id", id);
-        frame.put("method", method);
-        frame.set("params", withMeta);
+        ObjectNode frame = WireEnvelope.request(id, method, params);
         String toolName = method.equals("tools/call") ? params.path("name").textValue() : null;
         HttpExchanges.Response response = exchanges.exchange("POST", headers(method, toolName),
                 frame.toString().getBytes(StandardCharsets.UTF_8));

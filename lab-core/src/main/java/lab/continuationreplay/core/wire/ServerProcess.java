@@ -1,7 +1,6 @@
 package lab.continuationreplay.core.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -115,16 +114,7 @@ public final class ServerProcess implements ServerWire {
     @Override
     public ObjectNode request(String method, ObjectNode params) throws TransportFailure {
         long id = nextId++;
-        ObjectNode withMeta = params.deepCopy();
-        if (!withMeta.has("_meta")) {
-            withMeta.set("_meta", WireEnvelope.meta());
-        }
-        ObjectNode frame = JsonNodeFactory.instance.objectNode();
-        frame.put("jsonrpc", "2.0");
-        frame.put("id", id);
-        frame.put("method", method);
-        frame.set("params", withMeta);
-        sendRaw(frame.toString());
+        sendRaw(WireEnvelope.request(id, method, params).toString());
         return awaitReply(id);
     }
 

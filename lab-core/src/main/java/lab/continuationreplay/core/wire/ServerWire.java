@@ -1,7 +1,6 @@
 package lab.continuationreplay.core.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 
@@ -20,16 +19,7 @@ public interface ServerWire extends AutoCloseable {
     /** {@code tools/call} with the given arguments and, for a continuation, input responses and state. */
     default ObjectNode callTool(String name, ObjectNode arguments, JsonNode inputResponses, String requestState)
             throws TransportFailure {
-        ObjectNode params = JsonNodeFactory.instance.objectNode();
-        params.put("name", name);
-        params.set("arguments", arguments);
-        if (inputResponses != null) {
-            params.set("inputResponses", inputResponses);
-        }
-        if (requestState != null) {
-            params.put("requestState", requestState);
-        }
-        return request("tools/call", params);
+        return request("tools/call", WireEnvelope.toolCall(name, arguments, inputResponses, requestState));
     }
 
     /** Waits for the process to end by itself (a fault exit, say) and returns its status. */

@@ -1,5 +1,6 @@
 package lab.continuationreplay.core.wire;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -20,5 +21,33 @@ public final class WireEnvelope {
         clientInfo.put("version", "0.1.0");
         meta.putObject("io.modelcontextprotocol/clientCapabilities").putObject("elicitation").putObject("form");
         return meta;
+    }
+
+    /** A request frame: {@code params} with this envelope as {@code _meta} unless it carries its own. */
+    public static ObjectNode request(long id, String method, ObjectNode params) {
+        ObjectNode withMeta = params.deepCopy();
+        if (!withMeta.has("_meta")) {
+            withMeta.set("_meta", meta());
+        }
+        ObjectNode frame = JsonNodeFactory.instance.objectNode();
+        frame.put("jsonrpc", "2.0");
+        frame.put("id", id);
+        frame.put("method", method);
+        frame.set("params", withMeta);
+        return frame;
+    }
+
+    /** The params of {@code tools/call}; for a continuation, with its input responses and state. */
+    public static ObjectNode toolCall(String name, JsonNode arguments, JsonNode inputResponses, String requestState) {
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
+        params.put("name", name);
+        params.set("arguments", arguments);
+        if (inputResponses != null) {
+            params.set("inputResponses", inputResponses);
+        }
+        if (requestState != null) {
+            params.put("requestState", requestState);
+        }
+        return params;
     }
 }
