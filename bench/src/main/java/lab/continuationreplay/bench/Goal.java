@@ -67,10 +67,12 @@ public record Goal(String id, String statement, String figureName, double figure
      * rounds figure, baseline and ratio to four significant digits each.
      */
     public double ratio() {
-        if (rounds.isEmpty()) {
-            return figure / baseline;
-        }
-        double[] sorted = rounds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return rounds.isEmpty() ? figure / baseline : median(rounds);
+    }
+
+    /** The middle value, or the mean of the two middle values of an even count. */
+    static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         int middle = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }

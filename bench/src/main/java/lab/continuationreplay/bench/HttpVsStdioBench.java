@@ -66,18 +66,18 @@ final class HttpVsStdioBench {
             Side side = measure(plan, sdk, work.resolve(sdk.label()), perRound, concurrentPerRound);
             progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms; %d clients %.0f commits/s,"
                     + " bare loop %.0f commits/s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
-                    median(side.concurrentRates), median(side.bareRates));
+                    Goal.median(side.concurrentRates), Goal.median(side.bareRates));
             ObjectNode json = figures.putObject(sdk.label());
             json.set("stdio_continuation", side.stdio.toJson());
             json.set("http_continuation", side.http.toJson());
-            json.put("http_concurrent_commits_per_s", Round.of(median(side.concurrentRates)));
-            json.put("bare_commits_per_s", Round.of(median(side.bareRates)));
+            json.put("http_concurrent_commits_per_s", Round.of(Goal.median(side.concurrentRates)));
+            json.put("bare_commits_per_s", Round.of(Goal.median(side.bareRates)));
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
                     sdk.label() + " http p50", side.http.p50Ms(), sdk.label() + " stdio p50", side.stdio.p50Ms(), "ms", 1.25)
                     .withRounds(side.latencyRatios));
             goals.add(Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
-                    + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", median(side.concurrentRates),
-                    "bare commit loop", median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios));
+                    + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", Goal.median(side.concurrentRates),
+                    "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios));
         }
         return new BenchResult("http_vs_stdio", "Guarded continuation over HTTP vs stdio",
                 "for each SDK a stdio server and an HTTP server (--http 0, bearer token), warm and long-lived, run at once on"
@@ -308,10 +308,5 @@ final class HttpVsStdioBench {
                 }
             }
         }
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
     }
 }

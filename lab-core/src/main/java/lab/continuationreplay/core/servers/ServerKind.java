@@ -55,17 +55,18 @@ public enum ServerKind {
     public List<String> command(Path home, JvmLifetime lifetime) {
         Path built = LabHome.requireFile(artifact(home), "build the lab first (mvn -DskipTests install, or ./lab)");
         return switch (this) {
-            case JAVA -> JavaCommand.of(javaServerOptions(home, built, lifetime), "-jar", built.toString());
-            case UNGUARDED -> JavaCommand.of(javaServerOptions(home, built, lifetime), "-cp", built.toString(),
+            case JAVA -> JavaCommand.of(jvmOptions(home, built, lifetime, false), "-jar", built.toString());
+            case UNGUARDED -> JavaCommand.of(jvmOptions(home, built, lifetime, false), "-cp", built.toString(),
                     "lab.continuationreplay.server.UnguardedServerMain");
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
         };
     }
 
-    private static List<String> javaServerOptions(Path home, Path jar, JvmLifetime lifetime) {
+    /** The options of a JVM the lab starts for a server or a bridge: its lifetime's, sqlite's library, its archive. */
+    private static List<String> jvmOptions(Path home, Path jar, JvmLifetime lifetime, boolean bridge) {
         List<String> options = new ArrayList<>(lifetime.options());
         options.addAll(NativeSqlite.options(home));
-        options.addAll(ClassDataArchive.options(home, jar, false));
+        options.addAll(ClassDataArchive.options(home, jar, bridge));
         return options;
     }
 
@@ -89,10 +90,7 @@ public enum ServerKind {
             return Map.of();
         }
         ArrayNode argv = JsonNodeFactory.instance.arrayNode();
-        List<String> options = new ArrayList<>(lifetime.options());
-        options.addAll(NativeSqlite.options(home));
-        options.addAll(ClassDataArchive.options(home, bridge, true));
-        JavaCommand.of(options, "-jar", bridge.toString()).forEach(argv::add);
+        JavaCommand.of(jvmOptions(home, bridge, lifetime, true), "-jar", bridge.toString()).forEach(argv::add);
         return Map.of("LAB_BRIDGE_COMMAND", argv.toString());
     }
 }
