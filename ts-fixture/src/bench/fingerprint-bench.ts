@@ -7,8 +7,14 @@
  *
  *   CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX=… node dist/bench/fingerprint-bench.js REQUESTS.jsonl [MILLIS]
  *
+ * The floor is the least work any canonicaliser in node must do on top of the bare hashing: the runtime's own
+ * JSON.stringify writing the payload from an object already in canonical member order (no check, no ordering, no
+ * copy), hashed from the string as the fingerprint hashes it (which includes the UTF-8 encoding), plus the same two
+ * HMACs of the precomputed opaque-field messages.
+ *
  * Prints one JSON object: {"node": version, "results": [{name, digest, canonical_payload_bytes,
- * fingerprint_ns_per_op, bare_ns_per_op, fingerprint_ops, bare_ops}]}. The key is never printed.
+ * fingerprint_ns_per_op, bare_ns_per_op, floor_ns_per_op, fingerprint_ops, bare_ops, floor_ops}]}. The key is never
+ * printed.
  */
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -79,6 +85,15 @@ function main(): void {
       const b = createHmac('sha256', hmacKey).update(messages[1]!).digest('hex');
       return [a, b, sha256Hex(payload)];
     }, millis);
+    // JSON.parse of canonical text gives an object whose members enumerate in canonical order (the requests have
+    // no array-index keys), so JSON.stringify of it writes the canonical payload as it is.
+    const ordered: unknown = JSON.parse(payload.toString('utf8'));
+    if (sha256Hex(JSON.stringify(ordered)) !== digest) throw new Error(`${name}: the floor's text is not the payload`);
+    const floor = measure(() => {
+      const a = createHmac('sha256', hmacKey).update(messages[0]!).digest('hex');
+      const b = createHmac('sha256', hmacKey).update(messages[1]!).digest('hex');
+      return [a, b, sha256Hex(JSON.stringify(ordered))];
+    }, millis);
     results.push({
       name,
       digest,
@@ -87,6 +102,8 @@ function main(): void {
       fingerprint_ops: full.ops,
       bare_ns_per_op: bare.nsPerOp,
       bare_ops: bare.ops,
+      floor_ns_per_op: floor.nsPerOp,
+      floor_ops: floor.ops,
     });
   }
   process.stdout.write(JSON.stringify({ node: process.version, results }) + '\n');

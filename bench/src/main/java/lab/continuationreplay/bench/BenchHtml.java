@@ -33,8 +33,7 @@ public final class BenchHtml {
     }
 
     private static void goals(JsonNode report, StringBuilder html) {
-        html.append("<h2>Goals</h2>\n<p>Goals met: ").append(report.path("goals_met").asInt()).append(" of ")
-                .append(report.path("goals_total").asInt()).append(". Each ratio is figure / baseline, measured in this run;")
+        html.append("<h2>Goals</h2>\n<p>").append(esc(BenchReport.summary(report))).append(". Each ratio is figure / baseline, measured in this run;")
                 .append(" an interleaved goal's ratio is the median of its rounds.</p>\n");
         html.append("<table class=\"goals\"><tr><th>#</th><th>goal</th><th>figure</th><th>baseline</th><th>ratio</th><th>bound</th><th>met</th></tr>\n");
         for (ObjectNode goal : BenchReport.goals(report)) {
@@ -46,9 +45,19 @@ public final class BenchHtml {
                     .append("</td><td>").append(esc(goal.path("baseline_name").asText() + " " + BenchReport.number(goal.path("baseline")) + " " + unit))
                     .append("</td><td>").append(esc(BenchReport.number(goal.path("ratio")))).append(rounds(goal))
                     .append("</td><td>").append(esc(goal.path("comparison").asText() + " " + BenchReport.number(goal.path("bound"))))
-                    .append("</td><td class=\"").append(met ? "met\">yes" : "missed\">no").append("</td></tr>\n");
+                    .append("</td><td class=\"").append(met ? "met\">yes" : "missed\">no").append(floor(goal)).append("</td></tr>\n");
         }
         html.append("</table>\n");
+    }
+
+    /** A goal's floor under its verdict: what it times, its ratio, and whether it is already beyond the bound. */
+    private static String floor(JsonNode goal) {
+        if (!goal.has("floor")) {
+            return "";
+        }
+        JsonNode floor = goal.path("floor");
+        return "<br><small>floor " + esc(BenchReport.number(floor.path("ratio"))) + " (" + esc(floor.path("what").asText()) + ")"
+                + (floor.path("out_of_reach").asBoolean() ? ": out of reach on this runtime" : "") + "</small>";
     }
 
     /** The rounds of an interleaved goal under its ratio: how many, their spread, and the unstable mark. */

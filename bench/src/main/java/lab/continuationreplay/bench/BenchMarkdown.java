@@ -21,7 +21,7 @@ public final class BenchMarkdown {
                     .append(BenchReport.number(goal.path("baseline"))).append(' ').append(goal.path("unit").asText())
                     .append(" | ").append(BenchReport.number(goal.path("ratio"))).append(rounds(goal))
                     .append(" | ").append(goal.path("comparison").asText()).append(' ').append(BenchReport.number(goal.path("bound")))
-                    .append(" | ").append(goal.path("met").asBoolean() ? "yes" : "**no**")
+                    .append(" | ").append(goal.path("met").asBoolean() ? "yes" : "**no**").append(floor(goal))
                     .append(" |\n");
         }
         return md.toString();
@@ -40,8 +40,7 @@ public final class BenchMarkdown {
         md.append("# lab bench (").append(report.path("mode").asText()).append(")\n\n");
         md.append("Started ").append(report.path("started_utc").asText()).append(", ")
                 .append(BenchReport.number(report.path("duration_s"))).append(" s. Machine: ").append(machine(report)).append(".\n\n");
-        md.append("Goals met: ").append(report.path("goals_met").asInt()).append(" of ").append(report.path("goals_total").asInt())
-                .append(". Each ratio is figure / baseline, measured in this run.\n\n");
+        md.append(BenchReport.summary(report)).append(". Each ratio is figure / baseline, measured in this run.\n\n");
         md.append(table(report)).append('\n');
         md.append("bench.html draws each timed series' distribution (`cdf_ms`: the percentiles at every 5 %, 99 % and 100 %).\n\n");
         int number = 0;
@@ -61,6 +60,15 @@ public final class BenchMarkdown {
             md.append('\n');
         }
         return md.toString();
+    }
+
+    /** A goal's floor after its verdict: the ratio the least work reaches, and whether that is already out of reach. */
+    static String floor(JsonNode goal) {
+        if (!goal.has("floor")) {
+            return "";
+        }
+        JsonNode floor = goal.path("floor");
+        return " (floor " + BenchReport.number(floor.path("ratio")) + (floor.path("out_of_reach").asBoolean() ? ", out of reach" : "") + ")";
     }
 
     /** For an interleaved goal: how many rounds the median is of, their spread, and whether that makes it unstable. */

@@ -30,6 +30,7 @@ public final class BenchReport {
         ObjectNode benchmarks = json.putObject("benchmarks");
         int met = 0;
         int total = 0;
+        int outOfReach = 0;
         for (String id : BENCHMARKS) {
             BenchResult result = results.get(id);
             if (result == null) {
@@ -39,11 +40,21 @@ public final class BenchReport {
             for (Goal goal : result.goals()) {
                 total++;
                 met += goal.met() ? 1 : 0;
+                outOfReach += goal.outOfReach() && !goal.met() ? 1 : 0;
             }
         }
         json.put("goals_met", met);
         json.put("goals_total", total);
+        json.put("goals_out_of_reach", outOfReach);
         return json;
+    }
+
+    /** "Goals met: M of N" and, when some missed goals' floors are beyond their bounds, how many. */
+    public static String summary(JsonNode report) {
+        int outOfReach = report.path("goals_out_of_reach").asInt();
+        return "Goals met: " + report.path("goals_met").asInt() + " of " + report.path("goals_total").asInt()
+                + (outOfReach == 0 ? "" : "; " + outOfReach + " of the missed goals are out of reach on this runtime (their"
+                        + " floor, measured in this run, is already beyond the bound)");
     }
 
     /** Every goal of a report, in order, each with its benchmark's number (1–6) and id added. */

@@ -10,7 +10,24 @@ import java.util.List;
  * reader can recompute the ratio from the report.
  */
 public record Goal(String id, String statement, String figureName, double figure, String baselineName, double baseline,
-        String unit, Comparison comparison, double bound, List<Double> rounds) {
+        String unit, Comparison comparison, double bound, List<Double> rounds, Floor floor) {
+
+    /**
+     * The ratio the least work this goal's figure must include reaches, measured in the same run (for example: the
+     * runtime's own serializer and hashing, with no checks). When the floor is already beyond the bound, no faster
+     * implementation on this runtime can meet the goal; the report says so instead of leaving a bare "no".
+     *
+     * @param what the work the floor times, in words
+     * @param ratio that work / the goal's baseline
+     */
+    public record Floor(String what, double ratio) {
+        public Floor {
+            java.util.Objects.requireNonNull(what, "what");
+            if (Double.isNaN(ratio) || Double.isInfinite(ratio) || ratio <= 0) {
+                throw new IllegalArgumentException("floor of " + what + ": ratio " + ratio);
+            }
+        }
+    }
 
     /** Rounds whose ratios spread wider than this around their median are marked unstable in the report. */
     public static final double UNSTABLE_SPREAD = 0.20;
@@ -38,17 +55,17 @@ public record Goal(String id, String statement, String figureName, double figure
 
     public static Goal atMost(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_MOST, bound, List.of());
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_MOST, bound, List.of(), null);
     }
 
     public static Goal atLeast(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_LEAST, bound, List.of());
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.AT_LEAST, bound, List.of(), null);
     }
 
     public static Goal equal(String id, String statement, String figureName, double figure, String baselineName,
             double baseline, String unit, double bound) {
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.EQUAL, bound, List.of());
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, Comparison.EQUAL, bound, List.of(), null);
     }
 
     /**
@@ -59,7 +76,28 @@ public record Goal(String id, String statement, String figureName, double figure
         if (ratios.isEmpty() || ratios.stream().anyMatch(r -> r.isNaN() || r.isInfinite())) {
             throw new IllegalArgumentException(id + ": rounds " + ratios + " give no ratio");
         }
-        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, comparison, bound, ratios);
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, comparison, bound, ratios, floor);
+    }
+
+    /** The same goal with its floor (see {@link Floor}). */
+    public Goal withFloor(String what, double floorRatio) {
+        return new Goal(id, statement, figureName, figure, baselineName, baseline, unit, comparison, bound, rounds,
+                new Floor(what, floorRatio));
+    }
+
+    /**
+     * Whether the floor alone already misses the bound: then the goal is out of reach on this runtime, whatever the
+     * implementation does. An equality goal has no floor in this sense.
+     */
+    public boolean outOfReach() {
+        if (floor == null) {
+            return false;
+        }
+        return switch (comparison) {
+            case AT_MOST -> floor.ratio() > bound;
+            case AT_LEAST -> floor.ratio() < bound;
+            case EQUAL -> false;
+        };
     }
 
     /**
@@ -118,6 +156,12 @@ public record Goal(String id, String statement, String figureName, double figure
             rounds.forEach(r -> array.add(Round.of(r)));
             json.put("spread", Round.of(spread()));
             json.put("unstable", unstable());
+        }
+        if (floor != null) {
+            ObjectNode f = json.putObject("floor");
+            f.put("what", floor.what());
+            f.put("ratio", Round.of(floor.ratio()));
+            f.put("out_of_reach", outOfReach());
         }
         return json;
     }

@@ -72,6 +72,17 @@ final class HttpVsStdioBench {
             json.set("http_continuation", side.http.toJson());
             json.put("http_concurrent_commits_per_s", Round.of(Goal.median(side.concurrentRates)));
             json.put("bare_commits_per_s", Round.of(Goal.median(side.bareRates)));
+            if (ProcessCpu.available()) {
+                // What the 16-client goal asks of the CPU: the server's CPU per commit bounds its commits/s on this
+                // machine's cores even with a free client, whatever the ledger does.
+                double serverMs = side.serverCpuNanos / 1e6 / side.burstCommits;
+                double clientMs = side.clientCpuNanos / 1e6 / side.burstCommits;
+                int cores = Runtime.getRuntime().availableProcessors();
+                json.put("http_burst_server_cpu_ms_per_commit", Round.of(serverMs));
+                json.put("http_burst_client_cpu_ms_per_commit", Round.of(clientMs));
+                json.put("http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(cores * 1000 / serverMs));
+                json.put("http_burst_ceiling_commits_per_s_server_and_client_cpu", Round.of(cores * 1000 / (serverMs + clientMs)));
+            }
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
                     sdk.label() + " http p50", side.http.p50Ms(), sdk.label() + " stdio p50", side.stdio.p50Ms(), "ms", 1.25)
                     .withRounds(side.latencyRatios));
@@ -89,8 +100,9 @@ final class HttpVsStdioBench {
                 figures, goals, List.of());
     }
 
+    /** {@code serverCpuNanos} and {@code clientCpuNanos}: CPU used during the timed bursts only. */
     private record Side(LatencyStats stdio, LatencyStats http, List<Double> latencyRatios, List<Double> concurrentRates,
-            List<Double> bareRates, List<Double> throughputRatios) {}
+            List<Double> bareRates, List<Double> throughputRatios, long serverCpuNanos, long clientCpuNanos, int burstCommits) {}
 
     private static Side measure(BenchPlan plan, ServerKind sdk, Path folder, int perRound, int concurrentPerRound) throws Exception {
         Files.createDirectories(folder);
@@ -104,6 +116,8 @@ final class HttpVsStdioBench {
         List<Double> concurrentRates = new ArrayList<>();
         List<Double> bareRates = new ArrayList<>();
         List<Double> throughputRatios = new ArrayList<>();
+        long serverCpuNanos = 0;
+        long clientCpuNanos = 0;
         int httpCommits;
         int stdioCommits;
         try (BearerCredentials credentials = new BearerCredentials()) {
@@ -154,14 +168,17 @@ final class HttpVsStdioBench {
                 // One warm-up burst opens the client's connections before anything is timed.
                 burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
                 concurrent += CLIENTS * 2;
+                ProcessHandle server = http.handle();
+                ProcessHandle self = ProcessHandle.current();
                 for (int round = 0; round < ROUNDS; round++) {
-                    double bareRate;
-                    double httpRate;
-                    if (round % 2 == 0) {
-                        bareRate = bare.run(concurrentPerRound);
-                        httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
-                    } else {
-                        httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
+                    // The bare loop runs before the burst in even rounds and after it in odd ones.
+                    double bareRate = round % 2 == 0 ? bare.run(concurrentPerRound) : Double.NaN;
+                    long serverBefore = ProcessCpu.nanos(server);
+                    long clientBefore = ProcessCpu.ticks(self.pid());
+                    double httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
+                    serverCpuNanos += ProcessCpu.nanos(server) - serverBefore;
+                    clientCpuNanos += (ProcessCpu.ticks(self.pid()) - clientBefore) * 10_000_000L;
+                    if (round % 2 != 0) {
                         bareRate = bare.run(concurrentPerRound);
                     }
                     concurrent += concurrentPerRound;
@@ -177,7 +194,7 @@ final class HttpVsStdioBench {
         check(folder.resolve("stdio.sqlite3"), stdioCommits, sdk.label() + " over stdio");
         check(folder.resolve("http.sqlite3"), httpCommits, sdk.label() + " over http");
         return new Side(LatencyStats.of(stdioNanos, 0), LatencyStats.of(httpNanos, 0), latencyRatios, concurrentRates, bareRates,
-                throughputRatios);
+                throughputRatios, serverCpuNanos, clientCpuNanos, concurrentPerRound * ROUNDS);
     }
 
     private static void check(Path database, long expected, String what) throws Exception {

@@ -20,7 +20,8 @@ class BenchReportTest {
             figures.putObject("nested").put("calls", 10).putArray("list").add("a<b");
             boolean met = !id.equals("fingerprint");
             results.put(id, new BenchResult(id, "Title " + id, "method & more", figures,
-                    List.of(Goal.atMost(id + "_goal", "goal of " + id, "figure", met ? 1 : 3, "baseline", 2, "ms", 1)),
+                    List.of(met ? Goal.atMost(id + "_goal", "goal of " + id, "figure", 1, "baseline", 2, "ms", 1)
+                            : Goal.atMost(id + "_goal", "goal of " + id, "figure", 3, "baseline", 2, "ms", 1).withFloor("the least work", 1.2)),
                     id.equals("memory") ? List.of("a note") : List.of()));
         }
         return results;
@@ -43,6 +44,7 @@ class BenchReportTest {
         assertEquals(BenchReport.BENCHMARKS, ids);
         assertEquals(6, report.get("goals_met").intValue());
         assertEquals(7, report.get("goals_total").intValue());
+        assertEquals(1, report.get("goals_out_of_reach").intValue(), "the missed goal's floor 1.2 is beyond its bound 1");
         List<ObjectNode> goals = BenchReport.goals(report);
         assertEquals(7, goals.size());
         assertEquals(7, goals.get(6).get("number").intValue(), "HTTP vs stdio is benchmark 7");
@@ -63,10 +65,10 @@ class BenchReportTest {
         String md = BenchMarkdown.render(report());
         long rows = md.lines().filter(l -> l.matches("^\\| [1-7] \\|.*")).count();
         assertEquals(7, rows, md);
-        assertTrue(md.contains("| 4 | goal of fingerprint | figure 3 ms | baseline 2 ms | 1.5 | <= 1 | **no** |"), md);
+        assertTrue(md.contains("| 4 | goal of fingerprint | figure 3 ms | baseline 2 ms | 1.5 | <= 1 | **no** (floor 1.2, out of reach) |"), md);
         assertTrue(md.contains("| nested.list[0] | a<b |"), md);
         assertTrue(md.contains("Note: a note"), md);
-        assertTrue(md.contains("Goals met: 6 of 7"), md);
+        assertTrue(md.contains("Goals met: 6 of 7; 1 of the missed goals are out of reach on this runtime"), md);
     }
 
     @Test
@@ -75,6 +77,7 @@ class BenchReportTest {
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.contains("a&lt;b"));
         assertTrue(html.contains("method &amp; more"));
+        assertTrue(html.contains("floor 1.2 (the least work): out of reach on this runtime"), html);
         assertFalse(html.contains("<script"));
         assertFalse(html.contains("href="));
         assertFalse(html.contains("src="));

@@ -67,4 +67,38 @@ class GoalTest {
         assertThrows(IllegalArgumentException.class,
                 () -> Goal.atMost("g", "s", "f", 1, "b", 1, "ms", 1).withRounds(java.util.List.of(1.0, Double.POSITIVE_INFINITY)));
     }
+
+    @Test
+    void aFloorBeyondTheBoundPutsAMissedGoalOutOfReach() {
+        Goal atMost = Goal.atMost("g", "s", "f", 8, "b", 1, "us/op", 3);
+        assertFalse(atMost.outOfReach(), "no floor, no claim");
+        assertTrue(atMost.withFloor("stringify + hash", 5.2).outOfReach());
+        assertFalse(atMost.withFloor("stringify + hash", 2.9).outOfReach(), "a floor under the bound leaves room");
+        assertFalse(atMost.withFloor("stringify + hash", 3).outOfReach(), "a floor on the bound can still be met");
+        Goal atLeast = Goal.atLeast("g", "s", "f", 1, "b", 10, "commits/s", 0.7);
+        assertTrue(atLeast.withFloor("ceiling", 0.5).outOfReach());
+        assertFalse(atLeast.withFloor("ceiling", 0.9).outOfReach());
+        assertFalse(Goal.equal("g", "s", "rows", 2, "one", 1, "rows", 1).withFloor("x", 2).outOfReach());
+    }
+
+    @Test
+    void theFloorSurvivesRoundsAndReachesTheJson() {
+        Goal goal = Goal.atMost("g", "s", "f", 8, "b", 1, "us/op", 3).withFloor("stringify + hash", 5.2)
+                .withRounds(java.util.List.of(7.0, 8.0, 9.0));
+        assertEquals(5.2, goal.floor().ratio());
+        ObjectNode floor = (ObjectNode) goal.toJson().get("floor");
+        assertEquals("stringify + hash", floor.get("what").textValue());
+        assertEquals(5.2, floor.get("ratio").doubleValue());
+        assertTrue(floor.get("out_of_reach").booleanValue());
+        assertFalse(Goal.atMost("g", "s", "f", 1, "b", 1, "ms", 2).toJson().has("floor"));
+    }
+
+    @Test
+    void aFloorMustBeARatio() {
+        Goal goal = Goal.atMost("g", "s", "f", 8, "b", 1, "us/op", 3);
+        assertThrows(IllegalArgumentException.class, () -> goal.withFloor("x", Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> goal.withFloor("x", 0));
+        assertThrows(IllegalArgumentException.class, () -> goal.withFloor("x", Double.POSITIVE_INFINITY));
+        assertThrows(NullPointerException.class, () -> goal.withFloor(null, 2));
+    }
 }

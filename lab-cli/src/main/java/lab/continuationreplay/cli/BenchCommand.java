@@ -51,10 +51,11 @@ final class BenchCommand implements Callable<Integer> {
         Streams.stdout().println();
         for (ObjectNode goal : BenchReport.goals(report)) {
             Streams.stdout().printf("goal %-40s %s (ratio %s, %s %s)%n", goal.path("id").asText(),
-                    goal.path("met").asBoolean() ? "met" : "MISSED", goal.path("ratio").asText(),
-                    goal.path("comparison").asText(), goal.path("bound").asText());
+                    goal.path("met").asBoolean() ? "met" : goal.path("floor").path("out_of_reach").asBoolean() ? "MISSED, out of reach" : "MISSED",
+                    goal.path("ratio").asText(), goal.path("comparison").asText(), goal.path("bound").asText());
         }
-        Streams.stdout().println("goals      " + report.path("goals_met").asInt() + " of " + report.path("goals_total").asInt() + " met");
+        Streams.stdout().println("goals      " + report.path("goals_met").asInt() + " of " + report.path("goals_total").asInt() + " met"
+                + (report.path("goals_out_of_reach").asInt() > 0 ? ", " + report.path("goals_out_of_reach").asInt() + " missed out of reach" : ""));
         Streams.stdout().println("report     " + folder.resolve("BENCH.md"));
         Streams.stdout().flush();
         return 0;
