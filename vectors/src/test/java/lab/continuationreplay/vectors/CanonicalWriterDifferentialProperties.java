@@ -126,6 +126,28 @@ class CanonicalWriterDifferentialProperties {
         });
     }
 
+    /**
+     * Long strings: plain ASCII runs of any length between the characters where the rules change, across the writer's
+     * 4096-character chunks (a pair split by a chunk edge, a lone half at the very end of a chunk).
+     */
+    @Property(tries = 300)
+    void longStringsAreTheReferences(@ForAll("longTexts") String text) {
+        JsonNode value = NODES.textNode(text);
+        assertEquals(outcome(() -> ReferenceFingerprint.canonical(value)), outcome(() -> CanonicalJson.canonical(value)),
+                () -> "for a string of " + text.length() + " characters");
+    }
+
+    @Provide
+    Arbitrary<String> longTexts() {
+        Arbitrary<String> plainRun = Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(300);
+        Arbitrary<String> segment = Arbitraries.oneOf(plainRun, texts(4));
+        Arbitrary<String> joined = segment.list().ofMaxSize(60).map(parts -> String.join("", parts));
+        // Padding that puts the next character at a chunk edge, or one before it.
+        Arbitrary<String> padding = Arbitraries.of(4094, 4095, 4096, 8191).map("x"::repeat);
+        return Arbitraries.oneOf(joined, Arbitraries.of(4094, 4095, 4096, 8191).flatMap(n ->
+                texts(4).map(tail -> "y".repeat(n) + tail)), padding.flatMap(p -> joined.map(j -> p + j)));
+    }
+
     @Property(tries = 300)
     void digestOrMessageIsTheReferences(@ForAll("requests") LogicalRequest request) {
         String expected = outcome(() -> REFERENCE.digest(request));
