@@ -113,6 +113,50 @@ class SealedRequestStateTest {
         }
     }
 
+    /** The thread's cipher is reused: a refused token, or a key of another sealer, must leave nothing behind. */
+    @Test
+    void aRefusalOrAnotherKeyOnTheSameThreadLeavesTheNextSealAndOpenIntact() throws Exception {
+        String token = SEALER.seal("{\"state\":2}", BINDING, NOW);
+        byte[] raw = Base64.getUrlDecoder().decode(token.substring(3));
+        raw[raw.length - 1] ^= 1;
+        String forged = "v1." + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        SealedRequestState other = new SealedRequestState(HexFormat.of().parseHex("11".repeat(32)), 600, "lab-audience");
+        for (int i = 0; i < 3; i++) {
+            assertEquals("authentication failed", reason(forged, BINDING, NOW));
+            String theirs = other.seal("{\"state\":3}", BINDING, NOW);
+            assertEquals("{\"state\":2}", SEALER.open(token, BINDING, NOW));
+            assertEquals("{\"state\":3}", other.open(theirs, BINDING, NOW));
+            assertEquals("unknown key id", reason(theirs, BINDING, NOW));
+            String fresh = SEALER.seal("{\"state\":4}", BINDING, NOW);
+            assertEquals("{\"state\":4}", SEALER.open(fresh, BINDING, NOW));
+        }
+    }
+
+    @Test
+    void threadsSealAndOpenAtOnce() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<Boolean>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 200; i++) {
+                        String state = "{\"t\":" + thread + ",\"i\":" + i + "}";
+                        if (!state.equals(SEALER.open(SEALER.seal(state, BINDING, NOW), BINDING, NOW))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (var f : done) {
+                assertTrue(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void refusesWeakConfiguration() {
         assertThrows(IllegalArgumentException.class, () -> new SealedRequestState(new byte[31], 600, "a"));
