@@ -56,7 +56,8 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
+    @Option(names = "--sdk", split = ",", description = "Comma-separated SDKs under test (java, typescript) or all (default: all)."
+            + " Every ordered pair of them is a cross-SDK cell.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--cases", split = ",", description = "Only these case ids, e.g. 01,08 or h1 (default: all twelve,"
@@ -84,7 +85,28 @@ final class MatrixCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
-        List<String> sdks = this.sdks.contains("all") ? List.of("java", "typescript") : this.sdks;
+        List<String> sdks = this.sdks.contains("all") ? ServerKind.sdkLabels() : this.sdks;
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String label : sdks) {
+            ServerKind sdk = ServerKind.fromLabel(label);
+            if (sdk == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            ServerKind kind = ServerKind.sdk(label);
+            if (kinds.contains(kind)) {
+                throw new IllegalArgumentException("--sdk names " + label + " twice");
+            }
+            kinds.add(kind);
+        }
+        // Every ordered pair of the SDKs run: commit on the first, recover on the second, one ledger.
+        List<ServerKind[]> pairs = new ArrayList<>();
+        for (ServerKind crashOn : kinds) {
+            for (ServerKind recoverOn : kinds) {
+                if (crashOn != recoverOn) {
+                    pairs.add(new ServerKind[] {crashOn, recoverOn});
+                }
+            }
+        }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
@@ -115,14 +137,6 @@ final class MatrixCommand implements Callable<Integer> {
         List<String> lines = new ArrayList<>();
         // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
         // side by side, `jobs` at a time; the output is assembled in the fixed order afterwards.
-        List<ServerKind> kinds = new ArrayList<>();
-        for (String label : sdks) {
-            ServerKind sdk = ServerKind.fromLabel(label);
-            if (sdk == ServerKind.UNGUARDED) {
-                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
-            }
-            kinds.add(sdk);
-        }
         // Cases are the unit of work: `jobs` of them play at once, from any attempt, so a long column no longer runs
         // alone at the end. An attempt only hands out its cases and writes its history in order: it needs no slot.
         ExecutorService slots = Jobs.pool(jobs);
@@ -142,9 +156,8 @@ final class MatrixCommand implements Callable<Integer> {
                         }));
                     }
                 }
-                if (sdks.contains("java") && sdks.contains("typescript")
-                        && cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
-                    for (ServerKind[] pair : new ServerKind[][] {{ServerKind.JAVA, ServerKind.TYPESCRIPT}, {ServerKind.TYPESCRIPT, ServerKind.JAVA}}) {
+                if (cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
+                    for (ServerKind[] pair : pairs) {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         crossRuns.put(name, pool.submit(() -> {
                             MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),

@@ -30,6 +30,20 @@ class LabMatrixIT {
         run = LabProcess.run(List.of("matrix", "--out", out.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(15));
     }
 
+    /** A bad --sdk list is refused before anything runs: exit 1 (a refused run, as for every command), the reason named, no output folder. */
+    @Test
+    void aBadSdkListIsRefusedByName() throws Exception {
+        for (Map.Entry<String, String> bad : Map.of("unguarded", "the unguarded control is not an SDK under test",
+                "java,java", "--sdk names java twice", "cobol", "unknown server 'cobol'").entrySet()) {
+            Path folder = dir.resolve("refused-" + bad.getKey().replace(',', '-'));
+            LabProcess.Result refused = LabProcess.run(List.of("matrix", "--sdk", bad.getKey(), "--out", folder.toString()), Map.of(),
+                    new byte[0]);
+            assertEquals(1, refused.exitCode(), bad.getKey() + ": " + refused.stdout() + refused.stderr());
+            assertTrue(refused.stderr().contains(bad.getValue()), bad.getKey() + ": " + refused.stderr());
+            assertFalse(java.nio.file.Files.exists(folder), bad.getKey() + ": nothing written");
+        }
+    }
+
     @Test
     void everyCasePassesOnBothSdksAndTheOutcomesAgree() {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());

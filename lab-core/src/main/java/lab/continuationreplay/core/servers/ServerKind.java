@@ -18,6 +18,12 @@ public enum ServerKind {
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
     TYPESCRIPT("typescript", "ts-fixture/dist/server.js");
 
+    /**
+     * The guarded servers under test, in the order of the matrix's columns: what {@code --sdk all} means, and the
+     * servers whose every ordered pair is a cross-SDK cell. The unguarded control is no SDK under test.
+     */
+    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT);
+
     /** JVM options of a case's Java server ({@link JvmLifetime#SHORT}). */
     public static final List<String> SERVER_JVM_OPTIONS = JvmLifetime.SHORT.options();
 
@@ -35,6 +41,20 @@ public enum ServerKind {
 
     public Path artifact(Path home) {
         return home.resolve(artifact);
+    }
+
+    /** The labels of {@link #SDKS}, in column order. */
+    public static List<String> sdkLabels() {
+        return SDKS.stream().map(ServerKind::label).toList();
+    }
+
+    /** An SDK under test by its label; the unguarded control and unknown labels are refused by name. */
+    public static ServerKind sdk(String label) {
+        ServerKind kind = fromLabel(label);
+        if (!SDKS.contains(kind)) {
+            throw new IllegalArgumentException("'" + label + "' is not an SDK under test (" + String.join(", ", sdkLabels()) + ")");
+        }
+        return kind;
     }
 
     public static ServerKind fromLabel(String label) {
