@@ -1,0 +1,3 @@
+module lab.continuationreplay/gofixture
+
+go 1.25.0
