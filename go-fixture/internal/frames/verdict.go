@@ -1,0 +1,222 @@
+// Package frames is the fixture's strict frame gate between stdin and the Go SDK's stdio transport.
+//
+// Without it the SDK (v1.8.0) reads stdin with one json.Decoder over the whole stream: a line that is not JSON,
+// or that holds a second value, ends the session with no reply; a request without a 2026-07-28 envelope runs on
+// the pre-2026 path (an initialize handshake, no resultType, and after the first request no version check at
+// all); ids are read as float64 (1.5 runs as id 1, null as a notification); a batch is served
+// (docs/findings/go-sdk-stdio-frames.md). So every line is judged here first and only lines the SDK handles as
+// the protocol says reach it, byte for byte. The verdicts follow the TypeScript fixture's gate
+// (ts-fixture/src/frame-verdict.ts) where the shared table vectors/rules/strict-frames.json gives them, plus two
+// rules of this fixture (RequireEnvelopeVersion, a requestState that is not a string).
+package frames
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"lab.continuationreplay/gofixture/internal/fingerprint"
+	"lab.continuationreplay/gofixture/internal/requeststate"
+)
+
+// The envelope this fixture speaks.
+const (
+	ProtocolVersion = "2026-07-28"
+	VersionKey      = "io.modelcontextprotocol/protocolVersion"
+)
+
+// Kind of verdict.
+type Kind int
+
+// The three verdicts: the line goes to the SDK, one error line goes to stdout, or nothing happens.
+const (
+	Forward Kind = iota
+	Reply
+	Drop
+)
+
+// Verdict on one line (without its newline). Line is the reply for Reply.
+type Verdict struct {
+	Kind Kind
+	Line string
+}
+
+// ErrorLine is {"jsonrpc":"2.0","id":<id>,"error":{"code","message"[,"data"]}}; id is JSON text or "" for none.
+// data is JSON text or "". Strings are written with the canonical escapes (no HTML or U+2028 escaping), as
+// JSON.stringify writes them.
+func ErrorLine(id string, code int, message, data string) string {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0",`)
+	if id != "" {
+		b.WriteString(`"id":` + id + `,`)
+	}
+	b.WriteString(`"error":{"code":`)
+	b.WriteString(strconv.Itoa(code))
+	b.WriteString(`,"message":`)
+	fingerprint.QuoteString(&b, message)
+	if data != "" {
+		b.WriteString(`,"data":` + data)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// The fixed lines.
+var (
+	ParseError     = ErrorLine("", -32700, "Parse error", "")
+	InvalidRequest = ErrorLine("", -32600, "Invalid Request", "")
+)
+
+var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// ValidID is the id's JSON text for a reply if it is a valid MCP id: a string (copied as sent), or an integer
+// spelt as one within ±(2^53−1) (written in plain decimal, -0 as 0).
+func ValidID(raw json.RawMessage) (string, bool) {
+	text := string(raw)
+	if strings.HasPrefix(text, `"`) {
+		return text, true
+	}
+	if !integerID.MatchString(text) || len(strings.TrimPrefix(text, "-")) > 16 {
+		return "", false
+	}
+	v, err := fingerprint.ClassifyNumberLiteral(text)
+	n, ok := v.(int64)
+	if err != nil || !ok {
+		return "", false
+	}
+	return strconv.FormatInt(n, 10), true
+}
+
+func isObject(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '{' }
+
+func isString(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '"' }
+
+// members decodes an object's members, the last of a repeated name winning (as JSON.parse and Jackson keep it).
+func members(raw json.RawMessage) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil
+	}
+	return m
+}
+
+func stringValue(raw json.RawMessage) (string, bool) {
+	var s string
+	if !isString(raw) || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Judge decides what happens to one line.
+func Judge(line []byte) Verdict {
+	if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+		return Verdict{Kind: Drop} // an empty line carries nothing
+	}
+	// encoding/json's own nesting limit (10,000) refuses what would otherwise end the SDK's session.
+	if !utf8.Valid(line) || !json.Valid(line) {
+		return Verdict{Reply, ParseError}
+	}
+	trimmed := bytes.TrimLeft(line, " \t\r\n")
+	if !isObject(trimmed) {
+		return Verdict{Reply, InvalidRequest}
+	}
+	msg := members(trimmed)
+	idRaw, hasID := msg["id"]
+	_, hasMethod := msg["method"]
+	_, hasResult := msg["result"]
+	_, hasError := msg["error"]
+	if !hasID {
+		if hasMethod {
+			if problem(msg) == nil {
+				return Verdict{Kind: Forward}
+			}
+			return Verdict{Kind: Drop} // notifications are never answered
+		}
+		if hasResult || hasError {
+			return Verdict{Kind: Forward}
+		}
+		return Verdict{Reply, InvalidRequest}
+	}
+	if !hasMethod && (hasResult || hasError) {
+		return Verdict{Kind: Forward} // a response: the SDK ignores one it is not waiting for
+	}
+	id, ok := ValidID(idRaw)
+	if !ok {
+		return Verdict{Reply, InvalidRequest}
+	}
+	if p := problem(msg); p != nil {
+		return Verdict{Reply, p(id)}
+	}
+	if p := requestProblem(msg); p != nil {
+		return Verdict{Reply, p(id)}
+	}
+	return Verdict{Kind: Forward}
+}
+
+type answer func(id string) string
+
+// problem: the rules of the TypeScript gate, for requests and notifications.
+func problem(msg map[string]json.RawMessage) answer {
+	invalid := func(id string) string { return ErrorLine(id, -32600, "Invalid Request", "") }
+	version, _ := stringValue(msg["jsonrpc"])
+	_, hasResult := msg["result"]
+	_, hasError := msg["error"]
+	if version != "2.0" || !isString(msg["method"]) || hasResult || hasError {
+		return invalid
+	}
+	paramsRaw, hasParams := msg["params"]
+	if !hasParams {
+		return nil
+	}
+	if !isObject(paramsRaw) {
+		return invalid
+	}
+	params := members(paramsRaw)
+	metaRaw, hasMeta := params["_meta"]
+	if !hasMeta {
+		return nil
+	}
+	if !isObject(metaRaw) {
+		return func(id string) string { return ErrorLine(id, -32602, "params._meta must be an object", "") }
+	}
+	if v, isStr := stringValue(members(metaRaw)[VersionKey]); isStr && v != ProtocolVersion {
+		return func(id string) string {
+			var data strings.Builder
+			data.WriteString(`{"supported":["` + ProtocolVersion + `"],"requested":`)
+			fingerprint.QuoteString(&data, v)
+			data.WriteString(`}`)
+			return ErrorLine(id, -32022, "Unsupported protocol version", data.String())
+		}
+	}
+	return nil
+}
+
+// MissingVersion is this fixture's refusal of a request without a string envelope version, worded as the SDK
+// words its own refusal of a missing clientCapabilities.
+var MissingVersion = `missing or invalid _meta field "` + VersionKey + `"`
+
+// requestProblem: this fixture's own rules for requests (an id and a method).
+//
+//   - RequireEnvelopeVersion: the request's params._meta must carry a string protocol version (by now it is
+//     2026-07-28). The Java and TypeScript SDKs answer such a request -32602 themselves; the Go SDK runs it on the
+//     pre-2026 path instead (an initialize handshake, or, once a first request has set the session, the request
+//     itself with no version check and no resultType).
+//   - a tools/call whose requestState is present but not a string gets the frozen state refusal; the SDK would
+//     answer -32602 with an unmarshalling message that quotes the whole params.
+func requestProblem(msg map[string]json.RawMessage) answer {
+	params := members(msg["params"]) // absent params: nil, so no version
+	if _, ok := stringValue(members(params["_meta"])[VersionKey]); !ok {
+		return func(id string) string { return ErrorLine(id, -32602, MissingVersion, "") }
+	}
+	method, _ := stringValue(msg["method"])
+	if state, has := params["requestState"]; method == "tools/call" && has && !isString(state) {
+		return func(id string) string {
+			return ErrorLine(id, -32602, requeststate.InvalidMessage, `{"reason":"`+requeststate.InvalidReason+`"}`)
+		}
+	}
+	return nil
+}
