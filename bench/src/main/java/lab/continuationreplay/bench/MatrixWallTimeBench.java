@@ -25,7 +25,8 @@ final class MatrixWallTimeBench {
     static BenchResult run(BenchPlan plan, PrintStream progress) throws Exception {
         Path folder = Files.createDirectories(plan.work().resolve("matrix"));
         Path phases = folder.resolve("phases.json");
-        List<String> arguments = new ArrayList<>(List.of("--out", folder.resolve("run").toString()));
+        // The goal is defined on the Java and TypeScript columns (issue 17); more SDK columns would change what it measures.
+        List<String> arguments = new ArrayList<>(List.of("--sdk", "java,typescript", "--out", folder.resolve("run").toString()));
         if (plan.matrixCases() != null) {
             arguments.addAll(List.of("--cases", plan.matrixCases()));
         }

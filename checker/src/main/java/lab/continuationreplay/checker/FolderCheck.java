@@ -26,10 +26,12 @@ public final class FolderCheck {
         return verdicts;
     }
 
-    /** The attempt folders present: java, typescript, java-http, typescript-http, then http-cases-*, cross-* and client-* by name. */
+    /** The attempt folders present: the SDK columns ({@link Layout#SDK_COLUMNS}), then their -http forms, then http-cases-*, cross-* and client-* by name. */
     public static List<String> attempts(Path folder) throws IOException {
         List<String> names = new ArrayList<>();
-        for (String sdk : List.of("java", "typescript", "java" + Layout.HTTP_SUFFIX, "typescript" + Layout.HTTP_SUFFIX)) {
+        List<String> columns = new ArrayList<>(Layout.SDK_COLUMNS);
+        Layout.SDK_COLUMNS.forEach(sdk -> columns.add(sdk + Layout.HTTP_SUFFIX));
+        for (String sdk : columns) {
             if (Files.isDirectory(folder.resolve(sdk))) {
                 names.add(sdk);
             }

@@ -15,6 +15,9 @@ import lab.continuationreplay.checker.Verdict;
  * writes; {@code OUT/runtimes.*} compares the cells.
  */
 public final class InContainerMatrix {
+    /** The SDK columns the runtime images carry (containers/build-images.sh copies their artifacts in). */
+    public static final List<String> SDKS_IN_IMAGES = List.of("java", "typescript");
+
     /** Generous: a cell takes about two minutes on two cores. */
     public static final Duration CELL_TIMEOUT = Duration.ofMinutes(20);
 
@@ -57,7 +60,7 @@ public final class InContainerMatrix {
 
     public static String line(CellVerdict verdict) {
         StringBuilder s = new StringBuilder(String.format("%-13s", verdict.cell().id()));
-        for (String sdk : List.of("java", "typescript")) {
+        for (String sdk : SDKS_IN_IMAGES) {
             Verdict v = verdict.attempt(sdk);
             if (v != null) {
                 s.append(sdk).append(' ').append(v.passed()).append('/').append(v.requested()).append(", ");

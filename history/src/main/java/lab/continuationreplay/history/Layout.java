@@ -26,6 +26,11 @@ public final class Layout {
     public static final String CONTROLS_FILE = "controls.json";
     /** The attempt folders of the two SDKs under test; cross-SDK cells are {@code cross-<crash>-to-<recover>}. */
     public static final String CROSS_PREFIX = "cross-";
+    /**
+     * The attempt folders of the SDK columns, in column order (over HTTP each with {@link #HTTP_SUFFIX}): part of the
+     * evidence format, so the checker finds every column without knowing how the runner starts its servers.
+     */
+    public static final java.util.List<String> SDK_COLUMNS = java.util.List.of("java", "typescript", "go");
 
     /** An attempt over Streamable HTTP: the stdio attempt's name and this, e.g. {@code java-http}. */
     public static final String HTTP_SUFFIX = "-http";

@@ -107,13 +107,25 @@ final class MatrixCommand implements Callable<Integer> {
                 }
             }
         }
+        List<ServerKind> withoutHttp = kinds.stream().filter(k -> !k.speaksHttp()).toList();
+        if (transport.equals("http") && withoutHttp.size() == kinds.size()) {
+            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Go fixture speaks stdio only)");
+        }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
         }
         if (inContainer) {
             List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
-            List<String> passThrough = new ArrayList<>(List.of("--sdk", String.join(",", this.sdks)));
+            // The images carry the Java server and the TypeScript fixture only (containers/build-images.sh).
+            List<String> inImages = InContainerMatrix.SDKS_IN_IMAGES;
+            List<String> missing = this.sdks.contains("all") ? List.of() : sdks.stream().filter(l -> !inImages.contains(l)).toList();
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("the container images carry " + String.join(" and ", inImages) + " only, not "
+                        + String.join(", ", missing));
+            }
+            List<String> passThrough = new ArrayList<>(List.of("--sdk",
+                    String.join(",", this.sdks.contains("all") ? inImages : this.sdks)));
             if (only != null) {
                 passThrough.addAll(List.of("--cases", String.join(",", only)));
             }
@@ -148,6 +160,9 @@ final class MatrixCommand implements Callable<Integer> {
             Map<String, Future<Verdict>> httpCaseRuns = new LinkedHashMap<>();
             for (Transport over : transports) {
                 for (ServerKind sdk : kinds) {
+                    if (over == Transport.HTTP && !sdk.speaksHttp()) {
+                        continue; // said once, below the results
+                    }
                     String name = over.attempt(sdk.label());
                     if (!cases.isEmpty()) {
                         sdkRuns.put(name, pool.submit(() -> {
@@ -158,6 +173,9 @@ final class MatrixCommand implements Callable<Integer> {
                 }
                 if (cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
                     for (ServerKind[] pair : pairs) {
+                        if (over == Transport.HTTP && !(pair[0].speaksHttp() && pair[1].speaksHttp())) {
+                            continue;
+                        }
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         crossRuns.put(name, pool.submit(() -> {
                             MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),
@@ -169,6 +187,9 @@ final class MatrixCommand implements Callable<Integer> {
             }
             if (!httpCases.isEmpty()) {
                 for (ServerKind sdk : kinds) {
+                    if (!sdk.speaksHttp()) {
+                        continue;
+                    }
                     String name = MatrixRunner.httpCasesName(sdk);
                     httpCaseRuns.put(name, pool.submit(() -> {
                         MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots);
@@ -211,6 +232,12 @@ final class MatrixCommand implements Callable<Integer> {
             slots.shutdownNow();
         }
         ok &= controls.allWitnessed();
+        if (transports.contains(Transport.HTTP)) {
+            for (ServerKind sdk : withoutHttp) {
+                lines.add(String.format(column + " not run over HTTP: the %s fixture speaks stdio only", Transport.HTTP.attempt(sdk.label()),
+                        sdk.label()));
+            }
+        }
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();

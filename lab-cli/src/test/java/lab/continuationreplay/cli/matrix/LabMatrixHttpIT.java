@@ -45,6 +45,10 @@ class LabMatrixHttpIT {
     void everyCasePassesOnBothSdksOverHttpWithOneOutcomePerCase() throws Exception {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
         assertFalse(Files.exists(out.resolve("java")), "--transport http plays no stdio column");
+        // The Go fixture has no HTTP mode: said, not hidden, and not a failure.
+        assertTrue(Pattern.compile("(?m)^go-http +not run over HTTP: the go fixture speaks stdio only$").matcher(run.stdout()).find(),
+                run.stdout());
+        assertFalse(Files.exists(out.resolve("go-http")));
         for (String attempt : List.of("java-http", "typescript-http")) {
             assertTrue(Pattern.compile("(?m)^" + attempt + " +requested 12, executed 12, passed 12; checker \\(history only\\): no problem$")
                     .matcher(run.stdout()).find(), attempt + "\n" + run.stdout());
@@ -137,6 +141,11 @@ class LabMatrixHttpIT {
         assertEquals(1, unknown.exitCode(), unknown.stdout() + unknown.stderr());
         assertTrue(unknown.stderr().contains("unknown transport 'carrier-pigeon' (stdio, http or all)"), unknown.stderr());
         assertFalse(Files.exists(dir.resolve("h1-stdio")), "nothing is written for a refused command");
+        LabProcess.Result goOverHttp = LabProcess.run(List.of("matrix", "--sdk", "go", "--transport", "http", "--out",
+                dir.resolve("go-http").toString()), Map.of(), "");
+        assertEquals(1, goOverHttp.exitCode(), goOverHttp.stdout() + goOverHttp.stderr());
+        assertTrue(goOverHttp.stderr().contains("no SDK of [go] has an HTTP mode (the Go fixture speaks stdio only)"), goOverHttp.stderr());
+        assertFalse(Files.exists(dir.resolve("go-http")), "nothing is written for a refused command");
     }
 
     private static List<String> texts(JsonNode array) {

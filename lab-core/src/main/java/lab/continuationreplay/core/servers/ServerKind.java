@@ -16,13 +16,15 @@ public enum ServerKind {
     /** The Java control without a ledger ({@code create_issue}). */
     UNGUARDED("unguarded", "java-server/target/java-server.jar"),
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
-    TYPESCRIPT("typescript", "ts-fixture/dist/server.js");
+    TYPESCRIPT("typescript", "ts-fixture/dist/server.js"),
+    /** The guarded fixture on the Go SDK v1.8.0 (go build), reaching the ledger through the same bridge. */
+    GO("go", "go-fixture/target/bin/go-fixture");
 
     /**
      * The guarded servers under test, in the order of the matrix's columns: what {@code --sdk all} means, and the
      * servers whose every ordered pair is a cross-SDK cell. The unguarded control is no SDK under test.
      */
-    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT);
+    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT, GO);
 
     /** JVM options of a case's Java server ({@link JvmLifetime#SHORT}). */
     public static final List<String> SERVER_JVM_OPTIONS = JvmLifetime.SHORT.options();
@@ -41,6 +43,16 @@ public enum ServerKind {
 
     public Path artifact(Path home) {
         return home.resolve(artifact);
+    }
+
+    /** The fixtures on other SDKs, which reach the ledger through the Java bridge (their child process). */
+    public boolean reachesLedgerThroughBridge() {
+        return this == TYPESCRIPT || this == GO;
+    }
+
+    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Go fixture speaks stdio only. */
+    public boolean speaksHttp() {
+        return this != GO;
     }
 
     /** The labels of {@link #SDKS}, in column order. */
@@ -63,7 +75,7 @@ public enum ServerKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded or typescript)");
+        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded, typescript or go)");
     }
 
     /** The command line of a case's server; fails with a clear message when the artifact has not been built. */
@@ -79,6 +91,7 @@ public enum ServerKind {
             case UNGUARDED -> JavaCommand.of(jvmOptions(home, built, lifetime, false), "-cp", built.toString(),
                     "lab.continuationreplay.server.UnguardedServerMain");
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
+            case GO -> List.of(built.toString());
         };
     }
 
@@ -102,7 +115,7 @@ public enum ServerKind {
 
     /** As above, for a fixture whose bridge lives {@code lifetime}. */
     public Map<String, String> environment(Path home, JvmLifetime lifetime) {
-        if (this != TYPESCRIPT) {
+        if (!reachesLedgerThroughBridge()) {
             return Map.of();
         }
         Path bridge = home.resolve("bridge/target/bridge.jar");
