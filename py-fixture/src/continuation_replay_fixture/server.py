@@ -19,6 +19,7 @@ from .bridge_client import BridgeClient
 from .bridge_command import REPO_ROOT, BridgeCommandError, bridge_command, bridge_environment
 from .guarded_tools import GuardedToolsContext, call_tool, tool_list
 from .injected_clock import pin_request_state_clock
+from .strict_frames import GatedInput, LineWriter
 from .trusted_environment import ConfigurationError, FixtureConfig, read_config
 
 SERVER_NAME = "continuation-replay-py-fixture"
@@ -68,8 +69,12 @@ async def serve(config: FixtureConfig, argv: "list[str]") -> None:
     bridge = BridgeClient(argv, bridge_environment(os.environ))
     await bridge.start()
     server = build_server(config, bridge)
+    # The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole lines to
+    # the same stdout (strict_frames.py, docs/python-fixture.md).
+    out = LineWriter(sys.stdout.fileno())
+    stdin = GatedInput(sys.stdin.fileno(), out)
     try:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         await bridge.close()
