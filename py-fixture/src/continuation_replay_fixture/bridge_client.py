@@ -221,6 +221,7 @@ class BridgeClient:
         self._child: Optional[_BridgeChild] = None
         self._lock = asyncio.Lock()
         self._closed = False
+        self._retired: "list[_BridgeChild]" = []
         self.spawned = 0
 
     async def start(self) -> None:
@@ -258,6 +259,10 @@ class BridgeClient:
         child, self._child = self._child, None
         if child is not None:
             await child.end(grace)
+        # Children killed after a machinery failure: reap them, so none outlives the client.
+        for retired in self._retired:
+            await retired.end(grace)
+        self._retired.clear()
 
     async def _current(self) -> _BridgeChild:
         if self._child is None or self._child.exited:
@@ -270,6 +275,7 @@ class BridgeClient:
 
     def _discard(self, child: _BridgeChild) -> None:
         child.kill()
+        self._retired = [c for c in self._retired if not c.exited] + [child]
         if self._child is child:
             self._child = None
 
