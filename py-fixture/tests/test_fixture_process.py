@@ -238,3 +238,16 @@ def test_end_of_input_ends_the_fixture_and_its_bridge(fixture):
     started = time.monotonic()
     assert fixture.close() == 0
     assert time.monotonic() - started < 20
+
+
+def test_the_sdk_binds_the_arguments_as_spelt(fixture, db):
+    """docs/findings/python-sdk-2.3.0.md, 2: a spelt-out default or an extra argument is another request to the SDK."""
+    state = fixture.first_round("op-spelt")
+    assert fixture.continuation("op-spelt", state, mode="atomic")["error"] == INVALID_STATE
+    assert fixture.continuation("op-spelt", state, extra=1)["error"] == INVALID_STATE
+    assert structured(fixture.continuation("op-spelt", state))["replayed"] is False
+    assert issues(db) == 1
+
+
+def test_ping_with_an_envelope_is_method_not_found(fixture):
+    assert fixture.request("ping", {})["error"] == {"code": -32601, "message": "Method not found", "data": "ping"}
