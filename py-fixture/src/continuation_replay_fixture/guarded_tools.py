@@ -1,0 +1,201 @@
+"""The two tools of the guarded fixture on the low-level Python Server: create_guarded_issue, a two-round MRTR call
+whose continuation applies once through the bridge, and get_operation_status, the authoritative read-back.
+
+Tool results follow the TypeScript fixture: a refusal is a tool result with isError true whose single text is the wire
+code (operation_conflict, ...) or the guard's message; a requestState that does not bind the request is the SDK's
+JSON-RPC error. The low-level Server validates no input schema, so the handlers read the raw arguments themselves.
+"""
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Mapping, Optional, Protocol
+
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    ListToolsResult,
+    TextContent,
+    Tool,
+)
+
+from .bound_request_state import (
+    GUARDED_TOOL,
+    TOOLS_CALL,
+    MintTimes,
+    StateBindingError,
+    check_payload,
+    mint_payload,
+    payload_text,
+)
+from .bridge_client import BridgeAnswer, BridgeMachineryFailure, BridgeOk, bridge_error_text
+from .guarded_arguments import InvalidArguments, guarded_arguments_of
+from .input_responses import InvalidInputResponses, accepted_body, normalised_responses
+from .trusted_environment import FixtureConfig
+
+STATUS_TOOL = "get_operation_status"
+DROP_AFTER_COMMIT_EXIT = 70
+INVALID_REQUEST_STATE = "Invalid or expired requestState"
+
+CREATE_INPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "operation_id": {"type": "string"},
+        "title": {"type": "string"},
+        "mode": {"type": "string", "enum": ["atomic", "partial"]},
+    },
+    "required": ["operation_id", "title"],
+}
+STATUS_INPUT_SCHEMA = {
+    "type": "object",
+    "properties": {"operation_id": {"type": "string"}},
+    "required": ["operation_id"],
+}
+
+
+class BridgeCaller(Protocol):
+    def call(self, request: dict) -> Awaitable[BridgeAnswer]: ...
+
+
+@dataclass
+class GuardedToolsContext:
+    config: FixtureConfig
+    bridge: BridgeCaller
+    exit: Callable[[int], None] = os._exit
+    log: Callable[[str], None] = lambda message: (sys.stderr.write(message + "\n"), sys.stderr.flush())
+
+
+def invalid_request_state() -> MCPError:
+    """The SDK boundary's frozen refusal, word for word."""
+    return MCPError(code=INVALID_PARAMS, message=INVALID_REQUEST_STATE, data={"reason": "invalid_request_state"})
+
+
+def complete(result: dict) -> CallToolResult:
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
+
+
+def tool_error(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
+def tool_list() -> ListToolsResult:
+    return ListToolsResult(
+        tools=[
+            Tool(
+                name=GUARDED_TOOL,
+                description="Creates one issue, asking for its body in a second round; "
+                "applied at most once per operation_id.",
+                input_schema=CREATE_INPUT_SCHEMA,
+            ),
+            Tool(
+                name=STATUS_TOOL,
+                description="The authoritative status of one of this principal's operations; never writes.",
+                input_schema=STATUS_INPUT_SCHEMA,
+            ),
+        ]
+    )
+
+
+async def call_tool(context: GuardedToolsContext, method: str, params: Mapping[str, Any]) -> "CallToolResult | InputRequiredResult":
+    """`params` are the request's params as sent, except requestState, which the SDK's boundary has replaced by the
+    plaintext it sealed (or refused the request before this runs)."""
+    name = params.get("name")
+    arguments = params.get("arguments")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return tool_error("arguments must be an object")
+    if name == GUARDED_TOOL:
+        return await create_guarded_issue(context, method, arguments, params)
+    if name == STATUS_TOOL:
+        operation_id = arguments.get("operation_id")
+        if not isinstance(operation_id, str) or operation_id == "":
+            return tool_error("operation_id is required")
+        called = await _call_bridge(context.bridge, {"op": "status", "operation_id": operation_id})
+        return complete(called.result) if isinstance(called, BridgeOk) else called
+    raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
+
+
+async def create_guarded_issue(
+    context: GuardedToolsContext, method: str, arguments: dict, params: Mapping[str, Any]
+) -> "CallToolResult | InputRequiredResult":
+    config = context.config
+    try:
+        args = guarded_arguments_of(arguments)
+    except InvalidArguments as error:
+        return tool_error(str(error))
+    responses = params.get("inputResponses")
+    state_text = params.get("requestState")
+    if responses is None:
+        if state_text is not None:
+            return tool_error("requestState without input responses")
+        times = MintTimes(config.clock_epoch, config.authority_ttl, config.replay_retention_ttl, config.request_state_ttl)
+        payload = mint_payload(args, config.principal, times)
+        return InputRequiredResult(
+            input_requests={
+                "body": ElicitRequest(
+                    params=ElicitRequestFormParams(
+                        message=f"Body for {args.title}?",
+                        requested_schema={
+                            "type": "object",
+                            "properties": {"body": {"type": "string"}},
+                            "required": ["body"],
+                        },
+                    )
+                )
+            },
+            request_state=payload_text(payload),
+        )
+    if state_text is None:
+        return tool_error("unsupported continuation: input responses require requestState")
+    try:
+        payload = check_payload(
+            state_text,
+            method=method,
+            tool=params.get("name"),
+            arguments=arguments,
+            principal=config.principal,
+            now=config.clock_epoch,
+        )
+    except StateBindingError as error:
+        context.log(f"requestState refused by the fixture's own binding: {error}")
+        raise invalid_request_state() from None
+    try:
+        body = accepted_body(responses)
+    except InvalidInputResponses as error:
+        return tool_error(str(error))
+    called = await _call_bridge(
+        context.bridge,
+        {
+            "op": "apply",
+            "operation_id": args.operation_id,
+            "title": args.title,
+            "mode": args.mode,
+            "body": body,
+            "state": payload["state"],
+            "responses": normalised_responses(body),
+        },
+    )
+    if not isinstance(called, BridgeOk):
+        return called
+    if config.fault == "drop-after-commit" and called.result.get("replayed") is False:
+        context.log("drop-after-commit: the effect is committed; exiting before the reply")
+        context.exit(DROP_AFTER_COMMIT_EXIT)
+    return complete(called.result)
+
+
+async def _call_bridge(bridge: BridgeCaller, request: dict) -> "BridgeOk | CallToolResult":
+    """One bridge call; a machinery failure or a bridge refusal becomes the isError result the client sees."""
+    try:
+        answer = await bridge.call(request)
+    except BridgeMachineryFailure as failure:
+        return tool_error(str(failure))
+    if isinstance(answer, BridgeOk):
+        return answer
+    return tool_error(bridge_error_text(answer.error, answer.detail))

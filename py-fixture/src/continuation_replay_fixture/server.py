@@ -1,0 +1,87 @@
+"""The guarded Python fixture: an MCP server on the official Python SDK (`mcp`, low-level Server) speaking protocol
+2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
+stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
+"""
+
+import logging
+import os
+import sys
+from typing import Any
+
+import anyio
+import mcp.server.request_state as request_state_module
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp_types import CallToolRequestParams, PaginatedRequestParams
+
+from .bridge_client import BridgeClient
+from .bridge_command import REPO_ROOT, BridgeCommandError, bridge_command, bridge_environment
+from .guarded_tools import GuardedToolsContext, call_tool, tool_list
+from .injected_clock import pin_request_state_clock
+from .strict_frames import GatedInput, LineWriter
+from .trusted_environment import ConfigurationError, FixtureConfig, read_config
+
+SERVER_NAME = "continuation-replay-py-fixture"
+SERVER_VERSION = "0.1.0"
+BAD_CONFIGURATION = 2
+
+
+def log(message: str) -> None:
+    sys.stderr.write(f"{SERVER_NAME}: {message}\n")
+    sys.stderr.flush()
+
+
+def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit) -> Server:
+    """The low-level Server with the two tools and the SDK's requestState boundary under the lab's state key."""
+    context = GuardedToolsContext(config=config, bridge=bridge, exit=exit_process, log=log)
+
+    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
+        return tool_list()
+
+    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
+        # The raw params (as sent, requestState already unsealed by the boundary), not the validated model: the
+        # handler must see the members exactly as the client sent them.
+        return await call_tool(context, ctx.method, ctx.params or {})
+
+    server = Server(SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    security = RequestStateSecurity(
+        keys=[config.state_key],
+        ttl=config.request_state_ttl,
+        bind_principal=lambda ctx: config.principal,
+    )
+    server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
+    return server
+
+
+def configure() -> "tuple[FixtureConfig, list[str]]":
+    try:
+        return read_config(os.environ), bridge_command(REPO_ROOT, os.environ)
+    except (ConfigurationError, BridgeCommandError) as error:
+        sys.stderr.write(f"{error}\n")
+        sys.stderr.flush()
+        os._exit(BAD_CONFIGURATION)
+
+
+async def serve(config: FixtureConfig, argv: "list[str]") -> None:
+    from mcp.server.stdio import stdio_server
+
+    bridge = BridgeClient(argv, bridge_environment(os.environ))
+    await bridge.start()
+    server = build_server(config, bridge)
+    # The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole lines to
+    # the same stdout (strict_frames.py, docs/python-fixture.md).
+    out = LineWriter(sys.stdout.fileno())
+    stdin = GatedInput(sys.stdin.fileno(), out)
+    try:
+        async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        await bridge.close()
+
+
+def main() -> None:
+    config, argv = configure()
+    pin_request_state_clock(request_state_module, config.clock_epoch)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
+    anyio.run(serve, config, argv)
