@@ -5,6 +5,7 @@ public enum ServerChoice {
     UNDER_TEST,
     JAVA,
     TYPESCRIPT,
+    PYTHON,
     GO,
     /** The seed's unguarded server: the controls' witness that the guard is what prevents duplicates. */
     UNGUARDED

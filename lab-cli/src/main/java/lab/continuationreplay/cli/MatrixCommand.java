@@ -56,7 +56,7 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "Comma-separated SDKs under test (java, typescript) or all (default: all)."
+    @Option(names = "--sdk", split = ",", description = "Comma-separated SDKs under test (java, typescript, python, go) or all (default: all)."
             + " Every ordered pair of them is a cross-SDK cell.")
     List<String> sdks = List.of("all");
 
@@ -109,7 +109,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         List<ServerKind> withoutHttp = kinds.stream().filter(k -> !k.speaksHttp()).toList();
         if (transport.equals("http") && withoutHttp.size() == kinds.size()) {
-            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Go fixture speaks stdio only)");
+            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Python and Go fixtures speak stdio only)");
         }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {

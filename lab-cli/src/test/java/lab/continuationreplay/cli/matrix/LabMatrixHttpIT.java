@@ -45,10 +45,12 @@ class LabMatrixHttpIT {
     void everyCasePassesOnBothSdksOverHttpWithOneOutcomePerCase() throws Exception {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
         assertFalse(Files.exists(out.resolve("java")), "--transport http plays no stdio column");
-        // The Go fixture has no HTTP mode: said, not hidden, and not a failure.
-        assertTrue(Pattern.compile("(?m)^go-http +not run over HTTP: the go fixture speaks stdio only$").matcher(run.stdout()).find(),
-                run.stdout());
-        assertFalse(Files.exists(out.resolve("go-http")));
+        // The Python and Go fixtures have no HTTP mode: said, not hidden, and not a failure.
+        for (String sdk : List.of("python", "go")) {
+            assertTrue(Pattern.compile("(?m)^" + sdk + "-http +not run over HTTP: the " + sdk + " fixture speaks stdio only$")
+                    .matcher(run.stdout()).find(), run.stdout());
+            assertFalse(Files.exists(out.resolve(sdk + "-http")));
+        }
         for (String attempt : List.of("java-http", "typescript-http")) {
             assertTrue(Pattern.compile("(?m)^" + attempt + " +requested 12, executed 12, passed 12; checker \\(history only\\): no problem$")
                     .matcher(run.stdout()).find(), attempt + "\n" + run.stdout());
@@ -144,7 +146,7 @@ class LabMatrixHttpIT {
         LabProcess.Result goOverHttp = LabProcess.run(List.of("matrix", "--sdk", "go", "--transport", "http", "--out",
                 dir.resolve("go-http").toString()), Map.of(), "");
         assertEquals(1, goOverHttp.exitCode(), goOverHttp.stdout() + goOverHttp.stderr());
-        assertTrue(goOverHttp.stderr().contains("no SDK of [go] has an HTTP mode (the Go fixture speaks stdio only)"), goOverHttp.stderr());
+        assertTrue(goOverHttp.stderr().contains("no SDK of [go] has an HTTP mode (the Python and Go fixtures speak stdio only)"), goOverHttp.stderr());
         assertFalse(Files.exists(dir.resolve("go-http")), "nothing is written for a refused command");
     }
 

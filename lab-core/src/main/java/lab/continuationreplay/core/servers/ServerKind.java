@@ -17,6 +17,8 @@ public enum ServerKind {
     UNGUARDED("unguarded", "java-server/target/java-server.jar"),
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
     TYPESCRIPT("typescript", "ts-fixture/dist/server.js"),
+    /** The guarded fixture on the Python SDK mcp 2.3.0, run by the module's virtual environment, through the same bridge. */
+    PYTHON("python", "py-fixture/src/server.py"),
     /** The guarded fixture on the Go SDK v1.8.0 (go build), reaching the ledger through the same bridge. */
     GO("go", "go-fixture/target/bin/go-fixture");
 
@@ -24,7 +26,7 @@ public enum ServerKind {
      * The guarded servers under test, in the order of the matrix's columns: what {@code --sdk all} means, and the
      * servers whose every ordered pair is a cross-SDK cell. The unguarded control is no SDK under test.
      */
-    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT, GO);
+    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT, PYTHON, GO);
 
     /** JVM options of a case's Java server ({@link JvmLifetime#SHORT}). */
     public static final List<String> SERVER_JVM_OPTIONS = JvmLifetime.SHORT.options();
@@ -47,12 +49,12 @@ public enum ServerKind {
 
     /** The fixtures on other SDKs, which reach the ledger through the Java bridge (their child process). */
     public boolean reachesLedgerThroughBridge() {
-        return this == TYPESCRIPT || this == GO;
+        return this == TYPESCRIPT || this == PYTHON || this == GO;
     }
 
-    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Go fixture speaks stdio only. */
+    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Python and Go fixtures speak stdio only. */
     public boolean speaksHttp() {
-        return this != GO;
+        return this != PYTHON && this != GO;
     }
 
     /** The labels of {@link #SDKS}, in column order. */
@@ -75,7 +77,7 @@ public enum ServerKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded, typescript or go)");
+        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded, typescript, python or go)");
     }
 
     /** The command line of a case's server; fails with a clear message when the artifact has not been built. */
@@ -91,6 +93,8 @@ public enum ServerKind {
             case UNGUARDED -> JavaCommand.of(jvmOptions(home, built, lifetime, false), "-cp", built.toString(),
                     "lab.continuationreplay.server.UnguardedServerMain");
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
+            case PYTHON -> List.of(LabHome.requireFile(home.resolve("py-fixture/.venv/bin/python"),
+                    "build the lab first (the py-fixture module creates its virtual environment)").toString(), built.toString());
             case GO -> List.of(built.toString());
         };
     }

@@ -20,18 +20,19 @@ class ServerKindTest {
     @Test
     void anSdkByLabelRefusesTheControlAndUnknownNames() {
         assertEquals(ServerKind.GO, ServerKind.sdk("go"));
-        assertEquals("'unguarded' is not an SDK under test (java, typescript, go)",
+        assertEquals("'unguarded' is not an SDK under test (java, typescript, python, go)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("unguarded")).getMessage());
-        assertEquals("unknown server 'cobol' (java, unguarded, typescript or go)",
+        assertEquals("unknown server 'cobol' (java, unguarded, typescript, python or go)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("cobol")).getMessage());
     }
 
     @Test
     void theFixturesOnOtherSdksGetTheBridgeCommandAndTheJavaServersDoNot() {
-        assertEquals(List.of(ServerKind.TYPESCRIPT, ServerKind.GO),
+        assertEquals(List.of(ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO),
                 ServerKind.SDKS.stream().filter(ServerKind::reachesLedgerThroughBridge).toList());
         assertTrue(ServerKind.JAVA.speaksHttp());
         assertTrue(ServerKind.TYPESCRIPT.speaksHttp());
+        assertFalse(ServerKind.PYTHON.speaksHttp(), "the Python fixture has no HTTP mode yet");
         assertFalse(ServerKind.GO.speaksHttp(), "the Go fixture has no HTTP mode yet");
     }
 }

@@ -14,10 +14,11 @@ public final class ComparisonHtml {
     private ComparisonHtml() {}
 
     public static String render(JsonNode comparison, JsonNode vectors) {
-        StringBuilder h = HtmlPage.start("Continuation Replay Lab: Java vs TypeScript", "Java SDK vs TypeScript SDK: the twelve cases");
         JsonNode sdks = comparison.path("sdks");
         List<String> names = new ArrayList<>();
         sdks.forEach(s -> names.add(s.asText()));
+        String subject = SdkNames.title(names);
+        StringBuilder h = HtmlPage.start("Continuation Replay Lab: " + subject, subject + ": the twelve cases");
         h.append("<p>").append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on every SDK."
                 : "<strong>Some cases differ in semantic outcome.</strong>").append(" Per SDK: its status, the rows in its database")
                 .append(" (issues/operations) and the replies on the wire; its refusals are folded under each cell. The time is how")

@@ -7,11 +7,14 @@ public final class ComparisonMarkdown {
     private ComparisonMarkdown() {}
 
     public static String render(JsonNode comparison) {
-        StringBuilder md = new StringBuilder("# Java SDK vs TypeScript SDK: the twelve cases\n\n");
-        md.append("Columns: each SDK over stdio (`java`, `typescript`) and, where run, over Streamable HTTP (`-http`).\n\n");
-        md.append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on both SDKs.\n\n"
-                : "**Some cases differ in semantic outcome.**\n\n");
         JsonNode sdks = comparison.path("sdks");
+        java.util.List<String> columns = new java.util.ArrayList<>();
+        sdks.forEach(s -> columns.add(s.asText()));
+        StringBuilder md = new StringBuilder("# " + SdkNames.title(columns) + ": the twelve cases\n\n");
+        md.append("Columns: each SDK over stdio (`java`, `typescript`, `python`, `go`, where run) and over Streamable HTTP (`-http`),"
+                + " where run.\n\n");
+        md.append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on every SDK.\n\n"
+                : "**Some cases differ in semantic outcome.**\n\n");
         md.append("| Case | Agree |");
         sdks.forEach(s -> md.append(' ').append(s.asText()).append(" status | ").append(s.asText()).append(" rows (issues/ops) | ")
                 .append(s.asText()).append(" replies |"));

@@ -76,6 +76,7 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
             case UNDER_TEST -> sdk;
             case JAVA -> ServerKind.JAVA;
             case TYPESCRIPT -> ServerKind.TYPESCRIPT;
+            case PYTHON -> ServerKind.PYTHON;
             case GO -> ServerKind.GO;
             case UNGUARDED -> ServerKind.UNGUARDED;
         };

@@ -199,6 +199,7 @@ public final class MatrixRunner {
         return switch (kind) {
             case JAVA -> ServerChoice.JAVA;
             case TYPESCRIPT -> ServerChoice.TYPESCRIPT;
+            case PYTHON -> ServerChoice.PYTHON;
             case GO -> ServerChoice.GO;
             case UNGUARDED -> ServerChoice.UNGUARDED;
         };
