@@ -75,3 +75,18 @@ def load_rule_table(file: str, follows: "str | None" = None) -> "tuple[dict, lis
         row = raw if expansions is None else {k: (v if k == "expand" else _expand(v, expansions)) for k, v in raw.items()}
         cases.append(RuleCase(name, row, _verdict(file, name, row, follows), raw.get("difference")))
     return root, cases
+
+
+def line_bytes(spec) -> bytes:
+    """The bytes of a strict-frames line: a string, or parts (text, {"hex"}, {"repeat", "times"}) joined."""
+    if isinstance(spec, str):
+        return spec.encode("utf-8", "surrogatepass")
+    out = b""
+    for part in spec:
+        if isinstance(part, str):
+            out += part.encode("utf-8", "surrogatepass")
+        elif "hex" in part:
+            out += bytes.fromhex(part["hex"])
+        else:
+            out += (part["repeat"] * part["times"]).encode("utf-8", "surrogatepass")
+    return out

@@ -15,23 +15,10 @@ from continuation_replay_fixture.strict_frames import (
     top_level_members,
     valid_id,
 )
-from rule_table import load_rule_table
+from rule_table import line_bytes, load_rule_table
 
 _, CASES = load_rule_table("strict-frames.json", follows="typescript")
 
-
-def line_bytes(spec) -> bytes:
-    if isinstance(spec, str):
-        return spec.encode("utf-8", "surrogatepass")
-    out = b""
-    for part in spec:
-        if isinstance(part, str):
-            out += part.encode("utf-8", "surrogatepass")
-        elif "hex" in part:
-            out += bytes.fromhex(part["hex"])
-        else:
-            out += (part["repeat"] * part["times"]).encode("utf-8", "surrogatepass")
-    return out
 
 
 def gate(line: bytes):

@@ -38,23 +38,11 @@ anyio.run(serve, config, argv)
 """ % str(HERE / "src")
 
 
-def line_bytes(spec) -> bytes:
-    if isinstance(spec, str):
-        return spec.encode("utf-8", "surrogatepass")
-    out = b""
-    for part in spec:
-        if isinstance(part, str):
-            out += part.encode("utf-8", "surrogatepass")
-        elif "hex" in part:
-            out += bytes.fromhex(part["hex"])
-        else:
-            out += (part["repeat"] * part["times"]).encode("utf-8", "surrogatepass")
-    return out
 
 
 def main(out_path: str) -> int:
     sys.path.insert(0, str(HERE / "tests"))
-    from rule_table import load_rule_table
+    from rule_table import line_bytes, load_rule_table
 
     _, cases = load_rule_table("strict-frames.json", follows="typescript")
     server = subprocess.Popen([sys.executable, "-c", BARE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
