@@ -74,7 +74,8 @@ class ContainerMatrixIT {
                 .withNetworkMode("none")
                 .withFileSystemBind(folder.toString(), "/out", BindMode.READ_WRITE)
                 .withCreateContainerCmdModifier(cmd -> cmd.withUser(owner(folder)))
-                .withCommand("matrix", "--out", "/out")
+                // the images carry the Java server and the TypeScript fixture only
+                .withCommand("matrix", "--sdk", String.join(",", InContainerMatrix.SDKS_IN_IMAGES), "--out", "/out")
                 .withLogConsumer(frame -> progress(cell, frame))
                 .withStartupCheckStrategy(new UntilExit(InContainerMatrix.CELL_TIMEOUT))) {
             matrix.start();
