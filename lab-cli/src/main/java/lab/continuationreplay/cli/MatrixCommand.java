@@ -88,11 +88,10 @@ final class MatrixCommand implements Callable<Integer> {
         List<String> sdks = this.sdks.contains("all") ? ServerKind.sdkLabels() : this.sdks;
         List<ServerKind> kinds = new ArrayList<>();
         for (String label : sdks) {
-            ServerKind sdk = ServerKind.fromLabel(label);
-            if (sdk == ServerKind.UNGUARDED) {
+            ServerKind kind = ServerKind.fromLabel(label);
+            if (kind == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
             }
-            ServerKind kind = ServerKind.sdk(label);
             if (kinds.contains(kind)) {
                 throw new IllegalArgumentException("--sdk names " + label + " twice");
             }
