@@ -27,7 +27,8 @@ import lab.continuationreplay.matrix.run.MatrixRunner;
 import lab.continuationreplay.matrix.run.PhaseTimes;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
-import lab.continuationreplay.matrix.vectors.TypeScriptFingerprintCli;
+import lab.continuationreplay.matrix.vectors.FingerprintImplementations;
+import lab.continuationreplay.matrix.vectors.FingerprintLanguage;
 import lab.continuationreplay.matrix.vectors.VectorComparison;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintVectors;
@@ -240,7 +241,7 @@ final class MatrixCommand implements Callable<Integer> {
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
-        JsonNode vectors = vectorTable(home);
+        JsonNode vectors = vectorTable(home, kinds);
         PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
         long reportsStarted = System.nanoTime();
         JsonNode comparison = ReportFiles.write(folder, records, crossCells, httpCaseRecords, controls.witnesses(), vectors);
@@ -280,10 +281,12 @@ final class MatrixCommand implements Callable<Integer> {
         return String.join(", ", parts);
     }
 
-    private static JsonNode vectorTable(Path home) {
+    /** The shared vectors in the languages of the SDKs this run compares (the fixtures' own fingerprints). */
+    private static JsonNode vectorTable(Path home, List<ServerKind> kinds) {
         try {
+            List<FingerprintLanguage> languages = kinds.stream().map(k -> FingerprintLanguage.fromLabel(k.label())).toList();
             VectorComparison.Report report = VectorComparison.compare(FingerprintVectors.TEST_KEY_HEX,
-                    new TypeScriptFingerprintCli(LabHome.node(), LabHome.typeScriptFingerprintCli(home), Duration.ofSeconds(60)));
+                    FingerprintImplementations.resolve(languages, home, Map.of(), Duration.ofSeconds(60)));
             return ExactJson.mapper().valueToTree(report);
         } catch (RuntimeException e) {
             return ExactJson.mapper().createObjectNode().put("unavailable", e.getMessage());

@@ -23,7 +23,41 @@ public final class FingerprintVectors {
     /** One vector: its name, the request as it stands in the file, and that request read as a LogicalRequest. */
     public record Vector(String name, JsonNode requestJson, LogicalRequest request) {}
 
+    /** A relation the vector file promises between two vectors' digests, in every language and under any key. */
+    public record Relation(String left, String right, boolean equal, String why) {
+        public String describe() {
+            return left + (equal ? " == " : " != ") + right;
+        }
+    }
+
     private FingerprintVectors() {}
+
+    /** The file's {@code expected.digests}: what every language must give for each vector under {@link #TEST_KEY_HEX}. */
+    public static java.util.Map<String, String> expectedDigests() {
+        java.util.Map<String, String> digests = new java.util.LinkedHashMap<>();
+        expected().path("digests").fields().forEachRemaining(e -> digests.put(e.getKey(), e.getValue().textValue()));
+        if (digests.isEmpty()) {
+            throw new IllegalStateException(VECTORS_RESOURCE + " holds no expected digests");
+        }
+        return java.util.Collections.unmodifiableMap(digests);
+    }
+
+    /** The file's {@code expected.relations}. */
+    public static List<Relation> expectedRelations() {
+        List<Relation> relations = new ArrayList<>();
+        for (JsonNode r : expected().path("relations")) {
+            relations.add(new Relation(r.path("left").textValue(), r.path("right").textValue(),
+                    r.path("equal").booleanValue(), r.path("why").textValue()));
+        }
+        if (relations.isEmpty()) {
+            throw new IllegalStateException(VECTORS_RESOURCE + " promises no relations");
+        }
+        return List.copyOf(relations);
+    }
+
+    private static JsonNode expected() {
+        return ExactJson.parse(resourceText(VECTORS_RESOURCE)).path("expected");
+    }
 
     public static List<Vector> load() {
         JsonNode root = ExactJson.parse(resourceText(VECTORS_RESOURCE));

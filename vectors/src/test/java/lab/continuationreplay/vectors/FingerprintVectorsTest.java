@@ -79,6 +79,17 @@ class FingerprintVectorsTest {
         assertEquals(pinned, digests());
     }
 
+    /** The accessors lab vectors reads give the file's own expectations, in file order. */
+    @Test
+    void theAccessorsReadTheFilesExpectations() {
+        assertEquals(List.copyOf(digests().keySet()), List.copyOf(FingerprintVectors.expectedDigests().keySet()));
+        assertEquals(digests(), FingerprintVectors.expectedDigests());
+        List<FingerprintVectors.Relation> relations = FingerprintVectors.expectedRelations();
+        assertEquals(expected().get("relations").size(), relations.size());
+        assertEquals("01_identical_retry == 08_concurrent_attempt_a", relations.get(0).describe());
+        assertTrue(relations.stream().allMatch(r -> r.why() != null && !r.why().isBlank()), relations.toString());
+    }
+
     @Test
     void theRelationsTheFilePromisesHold() {
         Map<String, String> d = digests();

@@ -122,12 +122,24 @@ public final class ComparisonHtml {
         }
         h.append("</table>\n");
         if (vectors != null && vectors.has("rows")) {
-            h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th><th>java</th><th>typescript</th><th>agree</th></tr>\n");
+            // One column per language the run compared; a comparison written before the four columns names java and
+            // typescript only, without the list.
+            List<String> languages = new ArrayList<>();
+            vectors.path("languages").forEach(l -> languages.add(l.asText()));
+            if (languages.isEmpty()) {
+                languages.addAll(List.of("java", "typescript"));
+            }
+            h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th>");
+            languages.forEach(l -> h.append("<th>").append(escape(l)).append("</th>"));
+            h.append("<th>agree</th></tr>\n");
             for (JsonNode row : vectors.path("rows")) {
                 boolean agree = row.path("agree").asBoolean();
                 h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(HtmlPage.name(row.path("name").asText()))
-                        .append("</td><td><code>").append(digest(row.path("java").asText())).append("</code></td><td><code>")
-                        .append(digest(row.path("typescript").asText())).append("</code></td><td>").append(agree ? "yes" : "NO")
+                        .append("</td>");
+                languages.forEach(l -> h.append("<td><code>").append(digest(row.path(l).asText())).append("</code></td>"));
+                List<String> disagreeing = new ArrayList<>();
+                row.path("disagreeing").forEach(d -> disagreeing.add(d.asText()));
+                h.append("<td>").append(agree ? "yes" : escape("NO" + (disagreeing.isEmpty() ? "" : ": " + String.join(", ", disagreeing))))
                         .append("</td></tr>\n");
             }
             h.append("</table>\n");

@@ -1,7 +1,11 @@
 package lab.continuationreplay.matrix.vectors;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,38 +13,62 @@ import java.util.Map;
 import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintKey;
 import lab.continuationreplay.vectors.FingerprintVectors;
-import lab.continuationreplay.vectors.RequestFingerprint;
 
 /**
- * Runs every shared vector through the Java fingerprint and the TypeScript CLI, and checks the relations the vector
- * file promises (seed spec §2.6).
+ * Runs every shared vector through each chosen language's fingerprint and checks that they all give the digest the
+ * vector file expects (under the public test key), and the relations the file promises (seed spec §2.6).
  */
 public final class VectorComparison {
-    static final String IDENTICAL = "01_identical_retry";
+    static final String FIRST = "00_control_single_round";
 
-    /** Expected equalities and inequalities between vectors, checked in each language. */
-    static final List<RelationSpec> RELATIONS = List.of(
-            new RelationSpec(IDENTICAL, "08_concurrent_attempt_a", true),
-            new RelationSpec("04_changed_input_responses", IDENTICAL, false),
-            new RelationSpec("06_different_principal", IDENTICAL, false),
-            new RelationSpec("11_metadata_stripped", IDENTICAL, false),
-            new RelationSpec("unsafe_new_identity_retry", IDENTICAL, false));
+    /**
+     * One vector: each language's output (a digest or {@code !reason}), in language order. In JSON each language is a
+     * member of its own ({@code "java"}, {@code "typescript"}, …), as the two-language rows were.
+     */
+    @JsonPropertyOrder({"name", "expected"})
+    public record Row(String name, String expected, @JsonIgnore Map<String, String> digests) {
+        @JsonAnyGetter
+        public Map<String, String> perLanguage() {
+            return digests;
+        }
 
-    record RelationSpec(String left, String right, boolean equal) {}
-
-    /** One vector: both digests (a digest or {@code !reason}). */
-    public record Row(String name, String java, String typescript) {
+        /** Every language gives the same digest, and it is the expected one when the file has it. */
         @JsonProperty("agree")
         public boolean agree() {
-            return java != null && java.equals(typescript) && !java.startsWith("!");
+            return disagreeing().isEmpty();
+        }
+
+        /**
+         * The languages that do not give the reference digest: the expected one when known, else the digest most
+         * languages give (the earliest language's on a tie); a rejection never agrees.
+         */
+        @JsonProperty("disagreeing")
+        public List<String> disagreeing() {
+            String reference = expected != null ? expected : mostCommonDigest(digests);
+            List<String> out = new ArrayList<>();
+            digests.forEach((language, digest) -> {
+                if (reference == null || !reference.equals(digest)) {
+                    out.add(language);
+                }
+            });
+            return out;
+        }
+
+        private static String mostCommonDigest(Map<String, String> digests) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            digests.values().stream().filter(d -> !d.startsWith("!")).forEach(d -> counts.merge(d, 1, Integer::sum));
+            return counts.entrySet().stream()
+                    .reduce((a, b) -> b.getValue() > a.getValue() ? b : a)
+                    .map(Map.Entry::getKey)
+                    .orElse(null);
         }
     }
 
     /** One promised relation and whether it holds in each language. */
-    public record Relation(String left, String right, boolean equal, boolean holdsInJava, boolean holdsInTypeScript) {
+    public record Relation(String left, String right, boolean equal, String why, @JsonProperty("holds_in") Map<String, Boolean> holdsIn) {
         @JsonProperty("holds")
         public boolean holds() {
-            return holdsInJava && holdsInTypeScript;
+            return holdsIn.values().stream().allMatch(Boolean::booleanValue);
         }
 
         public String describe() {
@@ -48,20 +76,22 @@ public final class VectorComparison {
         }
     }
 
-    /** The whole comparison; {@code pinnedDigest*} are null when the key is not the public test key. */
+    /**
+     * The whole comparison. {@code pinnedDigest} (per language: vector 00 gives the seed's worked example) is null when
+     * the key is not the public test key; {@code stderr} holds what each CLI printed there, when it printed anything.
+     */
     public record Report(
             String keyLabel,
+            List<String> languages,
             List<Row> rows,
             List<Relation> relations,
-            Boolean pinnedDigestJava,
-            Boolean pinnedDigestTypeScript,
-            String typeScriptStderr) {
+            @JsonProperty("pinned_digest") Map<String, Boolean> pinnedDigest,
+            Map<String, String> stderr) {
         @JsonProperty("ok")
         public boolean ok() {
             return rows.stream().allMatch(Row::agree)
                     && relations.stream().allMatch(Relation::holds)
-                    && !Boolean.FALSE.equals(pinnedDigestJava)
-                    && !Boolean.FALSE.equals(pinnedDigestTypeScript);
+                    && (pinnedDigest == null || pinnedDigest.values().stream().allMatch(Boolean::booleanValue));
         }
 
         @JsonProperty("agreeing")
@@ -72,47 +102,69 @@ public final class VectorComparison {
 
     private VectorComparison() {}
 
-    public static Report compare(String keyHex, TypeScriptFingerprintCli typeScript) {
-        FingerprintKey key = FingerprintKey.fromHex(keyHex, "the vector key");
-        RequestFingerprint fingerprint = new RequestFingerprint(key);
+    public static Report compare(String keyHex, List<FingerprintImplementation> implementations) {
+        FingerprintKey.fromHex(keyHex, "the vector key");
+        if (implementations.isEmpty()) {
+            throw new IllegalArgumentException("no language to compare");
+        }
         List<FingerprintVectors.Vector> vectors = FingerprintVectors.load();
+        boolean testKey = FingerprintVectors.TEST_KEY_HEX.equalsIgnoreCase(keyHex);
+        Map<String, String> expected = testKey ? FingerprintVectors.expectedDigests() : Map.of();
 
-        Map<String, String> java = new LinkedHashMap<>();
         List<String> input = new ArrayList<>();
         for (FingerprintVectors.Vector vector : vectors) {
-            java.put(vector.name(), javaDigest(fingerprint, vector));
             input.add(namedLine(vector));
         }
-        TypeScriptFingerprintCli.Run run = typeScript.run(keyHex, input, true);
-        Map<String, String> typeScriptDigests = parseNamedOutput(run.stdout());
+        Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs =
+                FingerprintImplementations.runAll(implementations, keyHex, input);
+
+        List<String> languages = new ArrayList<>();
+        Map<String, Map<String, String>> byLanguage = new LinkedHashMap<>();
+        Map<String, String> stderr = new LinkedHashMap<>();
+        for (Map.Entry<FingerprintLanguage, FingerprintImplementation.Outputs> entry : outputs.entrySet()) {
+            String label = entry.getKey().label();
+            languages.add(label);
+            byLanguage.put(label, parseNamedOutput(entry.getValue().lines()));
+            if (!entry.getValue().stderr().isEmpty()) {
+                stderr.put(label, entry.getValue().stderr());
+            }
+        }
 
         List<Row> rows = new ArrayList<>();
-        for (Map.Entry<String, String> entry : java.entrySet()) {
-            String ts = typeScriptDigests.getOrDefault(entry.getKey(), "!no output from the TypeScript CLI");
-            rows.add(new Row(entry.getKey(), entry.getValue(), ts));
+        for (FingerprintVectors.Vector vector : vectors) {
+            Map<String, String> digests = new LinkedHashMap<>();
+            for (String label : languages) {
+                digests.put(label, byLanguage.get(label).getOrDefault(vector.name(), "!no output from the " + label + " fingerprint"));
+            }
+            String want = expected.get(vector.name());
+            if (testKey && want == null) {
+                throw new IllegalStateException("the vector file expects no digest for " + vector.name());
+            }
+            rows.add(new Row(vector.name(), want, Collections.unmodifiableMap(digests)));
         }
         List<Relation> relations = new ArrayList<>();
-        for (RelationSpec spec : RELATIONS) {
-            relations.add(new Relation(spec.left(), spec.right(), spec.equal(),
-                    relationHolds(java, spec), relationHolds(typeScriptDigests, spec)));
+        for (FingerprintVectors.Relation spec : FingerprintVectors.expectedRelations()) {
+            Map<String, Boolean> holds = new LinkedHashMap<>();
+            for (String label : languages) {
+                holds.put(label, relationHolds(byLanguage.get(label), spec));
+            }
+            relations.add(new Relation(spec.left(), spec.right(), spec.equal(), spec.why(), Collections.unmodifiableMap(holds)));
         }
-        boolean testKey = FingerprintVectors.TEST_KEY_HEX.equalsIgnoreCase(keyHex);
-        String first = "00_control_single_round";
+        Map<String, Boolean> pinned = null;
+        if (testKey) {
+            pinned = new LinkedHashMap<>();
+            for (String label : languages) {
+                pinned.put(label, FingerprintVectors.VECTOR_00_DIGEST.equals(byLanguage.get(label).get(FIRST)));
+            }
+            pinned = Collections.unmodifiableMap(pinned);
+        }
         return new Report(
                 testKey ? "public test key \"test-only-cross-language-key-32b\"" : "key from the environment",
+                List.copyOf(languages),
                 List.copyOf(rows),
                 List.copyOf(relations),
-                testKey ? FingerprintVectors.VECTOR_00_DIGEST.equals(java.get(first)) : null,
-                testKey ? FingerprintVectors.VECTOR_00_DIGEST.equals(typeScriptDigests.get(first)) : null,
-                run.stderr());
-    }
-
-    private static String javaDigest(RequestFingerprint fingerprint, FingerprintVectors.Vector vector) {
-        try {
-            return fingerprint.digest(vector.request());
-        } catch (IllegalArgumentException e) {
-            return "!" + e.getMessage();
-        }
+                pinned,
+                Collections.unmodifiableMap(stderr));
     }
 
     private static String namedLine(FingerprintVectors.Vector vector) {
@@ -141,7 +193,7 @@ public final class VectorComparison {
         return digests;
     }
 
-    private static boolean relationHolds(Map<String, String> digests, RelationSpec spec) {
+    private static boolean relationHolds(Map<String, String> digests, FingerprintVectors.Relation spec) {
         String left = digests.get(spec.left());
         String right = digests.get(spec.right());
         if (left == null || right == null || left.startsWith("!") || right.startsWith("!")) {

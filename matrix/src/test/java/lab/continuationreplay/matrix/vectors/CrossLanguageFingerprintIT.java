@@ -4,75 +4,76 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import lab.continuationreplay.core.LabHome;
-import lab.continuationreplay.vectors.FingerprintLines;
 import lab.continuationreplay.vectors.FingerprintVectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Differential test: thousands of generated requests through the Java fingerprint and the real TypeScript CLI
- * process; every line must give the same digest, or the same rejection, in both.
+ * Differential test: thousands of generated requests through the Java fingerprint and the real TypeScript, Python
+ * and Go CLI processes (each started once, all lines on its stdin); every line must give the same digest, or the
+ * same rejection, in all four. A failure names the language and the seed that replays it.
  */
 class CrossLanguageFingerprintIT {
     private static final int REQUESTS = 2500;
 
-    static TypeScriptFingerprintCli typeScriptCli() {
-        return new TypeScriptFingerprintCli(LabHome.node(),
-                LabHome.requireFile(LabHome.typeScriptFingerprintCli(LabHome.resolve()), "run the Maven build first"),
-                Duration.ofSeconds(120));
-    }
-
     @Test
-    void javaAndTypeScriptAgreeOnEveryGeneratedRequest() {
+    void allFourLanguagesAgreeOnEveryGeneratedRequest() {
         long seed = Long.getLong("differential.seed", 20261202L);
+        String replay = "seed " + seed + "; replay with -Ddifferential.seed=" + seed;
         List<String> lines = new RandomRequestLines(seed).lines(REQUESTS);
-        FingerprintLines java = new FingerprintLines(
-                lab.continuationreplay.vectors.FingerprintKey.fromHex(FingerprintVectors.TEST_KEY_HEX, "key"));
-        List<String> javaOutputs = new ArrayList<>();
-        for (String line : lines) {
-            javaOutputs.add(java.fingerprintLine(line.getBytes(StandardCharsets.UTF_8)).output());
-        }
+        List<FingerprintImplementation> implementations = FingerprintImplementations.resolve(
+                List.of(FingerprintLanguage.values()), LabHome.resolve(), Map.of(), Duration.ofSeconds(120));
+        Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs =
+                FingerprintImplementations.runAll(implementations, FingerprintVectors.TEST_KEY_HEX, lines);
 
-        TypeScriptFingerprintCli.Run ts = typeScriptCli().run(FingerprintVectors.TEST_KEY_HEX, lines, true);
-        assertEquals(REQUESTS, ts.stdout().size(), "one TypeScript output line per request; stderr: " + ts.stderr());
-
-        int digests = 0;
-        int rejections = 0;
+        List<String> java = outputs.get(FingerprintLanguage.JAVA).lines();
+        assertEquals(REQUESTS, java.size());
         List<String> disagreements = new ArrayList<>();
-        for (int i = 0; i < REQUESTS; i++) {
-            String j = javaOutputs.get(i);
-            String t = ts.stdout().get(i);
-            boolean javaRejects = j.startsWith("!") || j.contains("\t!");
-            boolean tsRejects = t.startsWith("!") || t.contains("\t!");
-            boolean agree = javaRejects && tsRejects ? sameRejection(j, t) : j.equals(t);
-            if (!agree) {
-                disagreements.add("line " + (i + 1) + ": " + lines.get(i) + "\n  java: " + j + "\n  ts:   " + t);
-            } else if (javaRejects) {
-                rejections++;
-            } else {
-                digests++;
+        for (FingerprintLanguage language : FingerprintLanguage.values()) {
+            FingerprintImplementation.Outputs run = outputs.get(language);
+            if (run.lines().size() != REQUESTS) {
+                fail(language.label() + " printed " + run.lines().size() + " lines for " + REQUESTS + " requests (" + replay
+                        + "), exit " + run.exitCode() + "; stderr: " + tail(run.stderr()));
+            }
+            assertEquals(2, run.exitCode(), language.label() + ": the CLI exits 2 when any line was rejected");
+            for (int i = 0; i < REQUESTS; i++) {
+                if (!agree(java.get(i), run.lines().get(i))) {
+                    disagreements.add(language.label() + ", line " + (i + 1) + ": " + lines.get(i)
+                            + "\n  java:       " + java.get(i) + "\n  " + String.format("%-11s", language.label() + ":") + " "
+                            + run.lines().get(i));
+                }
             }
         }
         if (!disagreements.isEmpty()) {
-            fail(disagreements.size() + " disagreements (seed " + seed + "), first ones:\n"
-                    + String.join("\n", disagreements.subList(0, Math.min(5, disagreements.size()))));
+            fail(disagreements.size() + " disagreements with Java (" + replay + "), first ones:\n"
+                    + String.join("\n", disagreements.subList(0, Math.min(8, disagreements.size()))));
         }
-        System.out.printf("differential seed %d: %d digests and %d rejections agree%n", seed, digests, rejections);
+        long rejections = java.stream().filter(CrossLanguageFingerprintIT::rejected).count();
+        long digests = REQUESTS - rejections;
+        System.out.printf("differential seed %d: %d digests and %d rejections agree in java, typescript, python and go%n",
+                seed, digests, rejections);
         // The generator must exercise both outcomes in earnest, or the comparison proves little.
         assertTrue(digests >= 2000, "digests compared: " + digests);
         assertTrue(rejections >= 150, "rejections compared: " + rejections);
-        assertEquals(2, ts.exitCode(), "the CLI exits 2 when any line was rejected");
     }
 
-    /** Both rejected: the messages must be equal too, except for syntax errors, which each parser words its own way. */
-    private static boolean sameRejection(String java, String ts) {
-        if (java.contains("!invalid JSON") && ts.contains("!invalid JSON")) {
-            return true;
+    private static boolean rejected(String output) {
+        return output.startsWith("!") || output.contains("\t!");
+    }
+
+    /** The same digest, or both rejected with the same message, except syntax errors, which each parser words its own way. */
+    static boolean agree(String java, String other) {
+        if (rejected(java) && rejected(other)) {
+            return java.contains("!invalid JSON") && other.contains("!invalid JSON") || java.equals(other);
         }
-        return java.equals(ts);
+        return java.equals(other);
+    }
+
+    private static String tail(String stderr) {
+        return stderr.length() <= 2000 ? stderr : "…" + stderr.substring(stderr.length() - 2000);
     }
 }
