@@ -97,6 +97,20 @@ func TestSyntaxIsStrict(t *testing.T) {
 	}
 }
 
+// A character the grammar does not allow is named whole, as Python's parser names it; found by lab vectors' edge
+// inputs, where a byte order mark was named by its first byte ('ï').
+func TestAnUnexpectedCharacterIsNamedWhole(t *testing.T) {
+	for in, want := range map[string]string{
+		"\xef\xbb\xbf{}": `invalid JSON at offset 0: unexpected character '\ufeff'`,
+		`[1,é]`:          `invalid JSON at offset 3: unexpected character 'é'`,
+		`.5`:             `invalid JSON at offset 0: unexpected character '.'`,
+	} {
+		if _, err := ParseExact([]byte(in)); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
+	}
+}
+
 func TestUTF16Length(t *testing.T) {
 	lone := string([]byte{0xed, 0xb0, 0x80})
 	for s, n := range map[string]int{"": 0, "abc": 3, "é": 1, "\U0001F600": 2, lone: 1, "a" + lone + "\U0001F600": 4} {

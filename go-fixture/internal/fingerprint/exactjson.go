@@ -164,7 +164,9 @@ func (p *parser) value(depth int, path string) (any, error) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	default:
-		return nil, p.fail(fmt.Sprintf("unexpected character %q", rune(c)))
+		// The whole character, not its first byte: a byte order mark is named '\ufeff' (as Python names it), not 'ï'.
+		r, _ := utf8.DecodeRune(p.text[p.pos:])
+		return nil, p.fail(fmt.Sprintf("unexpected character %q", r))
 	}
 }
 
