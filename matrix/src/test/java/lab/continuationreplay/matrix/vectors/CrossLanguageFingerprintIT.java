@@ -27,8 +27,11 @@ class CrossLanguageFingerprintIT {
         List<String> lines = new RandomRequestLines(seed).lines(REQUESTS);
         List<FingerprintImplementation> implementations = FingerprintImplementations.resolve(
                 List.of(FingerprintLanguage.values()), LabHome.resolve(), Map.of(), Duration.ofSeconds(120));
+        long started = System.nanoTime();
         Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs =
                 FingerprintImplementations.runAll(implementations, FingerprintVectors.TEST_KEY_HEX, lines);
+        System.out.printf("differential: %d lines through the four implementations side by side in %.1f s%n",
+                REQUESTS, (System.nanoTime() - started) / 1e9);
 
         List<String> java = outputs.get(FingerprintLanguage.JAVA).lines();
         assertEquals(REQUESTS, java.size());
