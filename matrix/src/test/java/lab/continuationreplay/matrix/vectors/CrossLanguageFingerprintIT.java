@@ -13,9 +13,10 @@ import lab.continuationreplay.vectors.FingerprintVectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Differential test: thousands of generated requests through the Java fingerprint and the real TypeScript, Python
- * and Go CLI processes (each started once, all lines on its stdin); every line must give the same digest, or the
- * same rejection, in all four. A failure names the language and the seed that replays it.
+ * Differential test: thousands of generated requests, and the hand-picked edges of {@link EdgeRequestLines}, through
+ * the Java fingerprint and the real TypeScript, Python and Go CLI processes (each started once, all lines on its
+ * stdin); every line must give the same digest, or the same rejection, in all four. A failure names the language and
+ * the seed that replays it.
  */
 class CrossLanguageFingerprintIT {
     private static final int REQUESTS = 2500;
@@ -24,26 +25,29 @@ class CrossLanguageFingerprintIT {
     void allFourLanguagesAgreeOnEveryGeneratedRequest() {
         long seed = Long.getLong("differential.seed", 20261202L);
         String replay = "seed " + seed + "; replay with -Ddifferential.seed=" + seed;
-        List<String> lines = new RandomRequestLines(seed).lines(REQUESTS);
+        List<String> lines = new ArrayList<>(new RandomRequestLines(seed).lines(REQUESTS));
+        // The hand-picked edges go last, so the generated lines keep their numbers for a replayed seed.
+        lines.addAll(EdgeRequestLines.lines());
+        int total = lines.size();
         List<FingerprintImplementation> implementations = FingerprintImplementations.resolve(
                 List.of(FingerprintLanguage.values()), LabHome.resolve(), Map.of(), Duration.ofSeconds(120));
         long started = System.nanoTime();
         Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs =
                 FingerprintImplementations.runAll(implementations, FingerprintVectors.TEST_KEY_HEX, lines);
-        System.out.printf("differential: %d lines through the four implementations side by side in %.1f s%n",
-                REQUESTS, (System.nanoTime() - started) / 1e9);
+        System.out.printf("differential: %d generated and %d edge lines through the four implementations side by side in %.1f s%n",
+                REQUESTS, total - REQUESTS, (System.nanoTime() - started) / 1e9);
 
         List<String> java = outputs.get(FingerprintLanguage.JAVA).lines();
-        assertEquals(REQUESTS, java.size());
+        assertEquals(total, java.size());
         List<String> disagreements = new ArrayList<>();
         for (FingerprintLanguage language : FingerprintLanguage.values()) {
             FingerprintImplementation.Outputs run = outputs.get(language);
-            if (run.lines().size() != REQUESTS) {
-                fail(language.label() + " printed " + run.lines().size() + " lines for " + REQUESTS + " requests (" + replay
+            if (run.lines().size() != total) {
+                fail(language.label() + " printed " + run.lines().size() + " lines for " + total + " requests (" + replay
                         + "), exit " + run.exitCode() + "; stderr: " + tail(run.stderr()));
             }
             assertEquals(2, run.exitCode(), language.label() + ": the CLI exits 2 when any line was rejected");
-            for (int i = 0; i < REQUESTS; i++) {
+            for (int i = 0; i < total; i++) {
                 if (!agree(java.get(i), run.lines().get(i))) {
                     disagreements.add(language.label() + ", line " + (i + 1) + ": " + lines.get(i)
                             + "\n  java:       " + java.get(i) + "\n  " + String.format("%-11s", language.label() + ":") + " "
@@ -55,7 +59,7 @@ class CrossLanguageFingerprintIT {
             fail(disagreements.size() + " disagreements with Java (" + replay + "), first ones:\n"
                     + String.join("\n", disagreements.subList(0, Math.min(8, disagreements.size()))));
         }
-        long rejections = java.stream().filter(CrossLanguageFingerprintIT::rejected).count();
+        long rejections = java.subList(0, REQUESTS).stream().filter(CrossLanguageFingerprintIT::rejected).count();
         long digests = REQUESTS - rejections;
         System.out.printf("differential seed %d: %d digests and %d rejections agree in java, typescript, python and go%n",
                 seed, digests, rejections);
