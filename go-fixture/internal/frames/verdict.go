@@ -220,3 +220,30 @@ func requestProblem(msg map[string]json.RawMessage) answer {
 	}
 	return nil
 }
+
+// JudgeHTTPBody applies the Java server's HTTP gate to one POST body (docs/http.md, "Strict bodies"): it returns
+// the 400 line the stdio gate writes for the same problem, or "" when the body may go to the SDK. Only these rules
+// apply over HTTP, as in the Java server and the TypeScript fixture; the SDK answers the rest itself.
+//
+//   - not strict UTF-8, not JSON, empty, or more than one JSON value: -32700 without id;
+//   - JSON but not an object (a batch, a string, …): -32600 without id;
+//   - jsonrpc missing or not the string "2.0" (the last of repeated members counts): -32600, with the id when it
+//     is a string or an integer within ±(2^53−1).
+func JudgeHTTPBody(body []byte) string {
+	if !utf8.Valid(body) || !json.Valid(body) {
+		return ParseError
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !isObject(trimmed) {
+		return InvalidRequest
+	}
+	msg := members(trimmed)
+	if version, _ := stringValue(msg["jsonrpc"]); version != "2.0" {
+		id := ""
+		if raw, has := msg["id"]; has {
+			id, _ = ValidID(raw)
+		}
+		return ErrorLine(id, -32600, "Invalid Request", "")
+	}
+	return ""
+}
