@@ -212,7 +212,7 @@ func TestEveryRefusalComesBeforeTheSDKInTheContractsOrder(t *testing.T) {
 	expect("two Origins", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+
 		"Origin: http://localhost\r\nOrigin: http://evil.example\r\n", status), 403, forbidden)
 	ok := exchange(t, s.url, headers("/mcp", "localhost:1", aliceToken, server.StatusTool)+"Origin: http://127.0.0.1:9\r\n", status)
-	if ok.status != 200 || !strings.Contains(ok.body, `"state":"not_found"`) && !strings.Contains(ok.body, `"principal":"alice"`) {
+	if ok.status != 200 || !strings.Contains(ok.body, `"principal":"alice"`) {
 		t.Errorf("a loopback Host and Origin: %d %s", ok.status, ok.body)
 	}
 	expect("another path", exchange(t, s.url, headers("/nope", host, "", ""), status), 404, "not found\n")
