@@ -123,3 +123,13 @@ func TestAcceptMustNameBothTypesAndTheStatefulHandlerRefuses20260728(t *testing.
 		t.Errorf("a server restricted to 2026-07-28 names no version it supports: %s", body)
 	}
 }
+
+// 6: over HTTP too, a request id 1.5 is read as a float and truncated: the call runs, answered as id 1.
+func TestAFractionalIdRunsAsItsTruncationOverHTTP(t *testing.T) {
+	s := bareHTTP(t, true)
+	status, _, body := post(t, s.URL, map[string]string{"Authorization": "Bearer good-token-0123456789abcdef0123456789"},
+		strings.Replace(httpCall, `"id":1`, `"id":1.5`, 1))
+	if status != 200 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":1,"result":`) {
+		t.Errorf("got %d %s", status, body)
+	}
+}

@@ -228,7 +228,11 @@ func requestProblem(msg map[string]json.RawMessage) answer {
 //   - not strict UTF-8, not JSON, empty, or more than one JSON value: -32700 without id;
 //   - JSON but not an object (a batch, a string, …): -32600 without id;
 //   - jsonrpc missing or not the string "2.0" (the last of repeated members counts): -32600, with the id when it
-//     is a string or an integer within ±(2^53−1).
+//     is a string or an integer within ±(2^53−1);
+//   - this fixture's own HTTP rule: a request (a method) whose id is present but not a string or an integer within
+//     ±(2^53−1) spelt as one: -32600 without id, the stdio gate's line. The Go SDK reads ids as float64 and would
+//     run {"id":1.5} as id 1, effect included, where the Java and TypeScript SDKs refuse it
+//     (docs/findings/go-sdk-http-embedding.md).
 func JudgeHTTPBody(body []byte) string {
 	if !utf8.Valid(body) || !json.Valid(body) {
 		return ParseError
@@ -244,6 +248,13 @@ func JudgeHTTPBody(body []byte) string {
 			id, _ = ValidID(raw)
 		}
 		return ErrorLine(id, -32600, "Invalid Request", "")
+	}
+	if raw, has := msg["id"]; has {
+		if _, isRequest := msg["method"]; isRequest {
+			if _, ok := ValidID(raw); !ok {
+				return InvalidRequest
+			}
+		}
 	}
 	return ""
 }

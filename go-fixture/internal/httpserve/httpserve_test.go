@@ -244,6 +244,14 @@ func TestEveryRefusalComesBeforeTheSDKInTheContractsOrder(t *testing.T) {
 	expect("last jsonrpc counts", exchange(t, s.url, h, `{"jsonrpc":"2.0","jsonrpc":"1.0","id":"a","method":"x"}`), 400,
 		`{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Invalid Request"}}`)
 	expect("unsafe id", exchange(t, s.url, h, `{"id":9007199254740993}`), 400, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
+	// The fixture's own rule: the SDK would run id 1.5 as id 1.
+	for _, id := range []string{"1.5", "1e0", "null", "9007199254740992", "true", "{}"} {
+		expect("id "+id, exchange(t, s.url, h, strings.Replace(status, `"id":1`, `"id":`+id, 1)), 400,
+			`{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
+	}
+	if r := exchange(t, s.url, h, strings.Replace(status, `"id":1`, `"id":"s-1"`, 1)); r.status != 200 || !strings.Contains(r.body, `"id":"s-1"`) {
+		t.Errorf("a string id: %d %s", r.status, r.body)
+	}
 	if s.bridges.clients["bob"] != nil {
 		t.Error("bob never called, yet has a bridge")
 	}
