@@ -1,18 +1,14 @@
 package main
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import "lab.continuationreplay/gofixture/internal/config"
 
-// conformancePrincipal is every request's principal under the profile without a tokens file.
-const conformancePrincipal = "conformance"
+// conformanceStateTTLVariable is how long the conformance fixtures' states live (whole seconds, default 60), read
+// like the other TTLs; unset or empty is the default.
+const conformanceStateTTLVariable = "WIRE_CONFORMANCE_STATE_TTL"
 
-type conformanceProfile struct{}
-
-func newConformanceProfile() *conformanceProfile { return &conformanceProfile{} }
-
-func (p *conformanceProfile) capabilities() *mcp.ServerCapabilities {
-	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+func conformanceStateTTL(env config.Lookup) (int64, error) {
+	if v, ok := env(conformanceStateTTLVariable); !ok || v == "" {
+		return 60, nil
+	}
+	return config.PositiveSeconds(env, conformanceStateTTLVariable)
 }
-
-func (p *conformanceProfile) register(*mcp.Server) {}
-
-func (p *conformanceProfile) refuse([]byte) (string, bool) { return "", false }

@@ -20,6 +20,7 @@ import (
 
 	"lab.continuationreplay/gofixture/internal/bridge"
 	"lab.continuationreplay/gofixture/internal/config"
+	fixtures "lab.continuationreplay/gofixture/internal/conformance"
 	"lab.continuationreplay/gofixture/internal/frames"
 	"lab.continuationreplay/gofixture/internal/httpserve"
 	"lab.continuationreplay/gofixture/internal/repo"
@@ -97,10 +98,11 @@ func bridgeArgv() []string {
 	return argv
 }
 
-func newServer(capabilities *mcp.ServerCapabilities) *mcp.Server {
+func newServer(capabilities *mcp.ServerCapabilities, complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)) *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, &mcp.ServerOptions{
 		SupportedProtocolVersions: []string{frames.ProtocolVersion},
 		Capabilities:              capabilities,
+		CompletionHandler:         complete,
 		Logger:                    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 }
@@ -129,7 +131,7 @@ func main() {
 	}
 	client.Start()
 
-	s := newServer(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
+	s := newServer(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, nil)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: func(string) server.Caller { return client }, Log: os.Stderr, Exit: os.Exit}
 	tools.Register(s)
 
@@ -180,20 +182,28 @@ func serveHTTP(port int, conformance bool) {
 		Log:         os.Stderr,
 		Logger:      slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	var profile *conformanceProfile
+	var profile *fixtures.Profile
+	var complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
 	if conformance {
-		profile = newConformanceProfile()
-		capabilities = profile.capabilities()
-		if tokens == nil {
-			opts.FixedPrincipal = conformancePrincipal
+		ttl, err := conformanceStateTTL(os.LookupEnv)
+		if err != nil {
+			fail(badConfiguration, "%s", err)
 		}
-		opts.Refuse = profile.refuse
+		// The fixtures' states live on the real clock; the guarded tools keep the injected one.
+		profile = &fixtures.Profile{States: fixtures.NewStates(cfg.StateKey, ttl, func() int64 { return time.Now().Unix() }), Log: os.Stderr}
+		capabilities, complete = fixtures.Capabilities(), fixtures.Complete
+		opts.EventStreams = true
+		if tokens == nil {
+			opts.FixedPrincipal = fixtures.Principal
+			fmt.Fprintf(os.Stderr, "%s: conformance profile without %s: every request is principal %q, loopback only\n",
+				server.Name, config.BearerTokensFile, fixtures.Principal)
+		}
 	}
-	s := newServer(capabilities)
+	s := newServer(capabilities, complete)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: os.Stderr, Exit: os.Exit}
 	tools.Register(s)
 	if profile != nil {
-		profile.register(s)
+		profile.Register(s)
 	}
 	opts.Server = s
 	running, err := httpserve.Serve(port, opts)

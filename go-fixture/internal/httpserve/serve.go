@@ -45,9 +45,9 @@ type Options struct {
 	Server *mcp.Server
 	Log    io.Writer
 	Logger *slog.Logger
-	// Refuse, when set, may answer a passed body itself before the SDK sees it (the conformance profile's rule for
-	// a continuation without a state); it returns the JSON-RPC line and true to answer with HTTP 200.
-	Refuse func(body []byte) (string, bool)
+	// EventStreams makes every reply an event stream (the conformance profile): with JSON replies the stateless
+	// handler drops a request's notifications (progress, log), having no standalone stream to send them to.
+	EventStreams bool
 }
 
 // Running is a listening server.
@@ -71,10 +71,10 @@ func Serve(port int, opts Options) (*Running, error) {
 		return nil, err
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return opts.Server }, &mcp.StreamableHTTPOptions{
-		// 2026-07-28 requests are served only by a stateless handler; every reply is one JSON body (these tools
-		// emit nothing before their result).
+		// 2026-07-28 requests are served only by a stateless handler; every reply is one JSON body (the guarded
+		// tools emit nothing before their result), except under the conformance profile (EventStreams).
 		Stateless:           true,
-		JSONResponse:        true,
+		JSONResponse:        !opts.EventStreams,
 		MaxRequestBodyBytes: MaxBodyBytes,
 		Logger:              opts.Logger,
 	})
@@ -213,12 +213,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if line := frames.JudgeHTTPBody(body); line != "" {
 			jsonLine(w, http.StatusBadRequest, line)
 			return
-		}
-		if h.opts.Refuse != nil {
-			if line, refused := h.opts.Refuse(body); refused {
-				jsonLine(w, http.StatusOK, line)
-				return
-			}
 		}
 		var message struct {
 			Params json.RawMessage `json:"params"`
