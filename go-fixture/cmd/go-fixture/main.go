@@ -1,16 +1,18 @@
 // Command go-fixture is the guarded MCP server on the official Go SDK, speaking protocol 2026-07-28 on stdio,
 // whose effects go through one long-lived Java bridge child to the shared SQLite ledger (docs/go-fixture.md).
-// stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
+// stdout is the wire; every log line goes to stderr. With --http PORT it serves Streamable HTTP instead. Exit 2 for a bad configuration, 70 for drop-after-commit.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -18,7 +20,9 @@ import (
 
 	"lab.continuationreplay/gofixture/internal/bridge"
 	"lab.continuationreplay/gofixture/internal/config"
+	fixtures "lab.continuationreplay/gofixture/internal/conformance"
 	"lab.continuationreplay/gofixture/internal/frames"
+	"lab.continuationreplay/gofixture/internal/httpserve"
 	"lab.continuationreplay/gofixture/internal/repo"
 	"lab.continuationreplay/gofixture/internal/requeststate"
 	"lab.continuationreplay/gofixture/internal/server"
@@ -44,15 +48,41 @@ func repositoryRoot() (string, error) {
 	return repo.RootAbove(filepath.Dir(exe))
 }
 
-func main() {
-	if len(os.Args) > 1 {
-		fail(badConfiguration, "usage: go-fixture (stdio only; configuration from the WIRE_* environment)")
+// usage is the one line a bad argument list gets.
+const usage = "usage: go-fixture [--http PORT [--conformance]] (configuration from the WIRE_* environment)"
+
+// arguments: none (stdio), or --http PORT with an optional --conformance, in any order.
+func arguments(args []string) (port int, http, conformance bool, err error) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--http":
+			if http || i+1 >= len(args) {
+				return 0, false, false, errors.New(usage)
+			}
+			i++
+			p, convErr := strconv.Atoi(args[i])
+			if convErr != nil || p < 0 || p > 65535 || strconv.Itoa(p) != args[i] {
+				return 0, false, false, fmt.Errorf("--http %s is not a port (0 to 65535)", args[i])
+			}
+			port, http = p, true
+		case "--conformance":
+			if conformance {
+				return 0, false, false, errors.New(usage)
+			}
+			conformance = true
+		default:
+			return 0, false, false, errors.New(usage)
+		}
 	}
-	cfg, err := config.Read(os.LookupEnv)
-	if err != nil {
-		fail(badConfiguration, "%s", err)
+	if conformance && !http {
+		return 0, false, false, errors.New("--conformance needs --http PORT")
 	}
+	return port, http, conformance, nil
+}
+
+func bridgeArgv() []string {
 	var argv []string
+	var err error
 	if os.Getenv(bridge.CommandVariable) != "" {
 		argv, err = bridge.Command("", os.Getenv)
 	} else {
@@ -65,6 +95,32 @@ func main() {
 	if err != nil {
 		fail(badConfiguration, "%s", err)
 	}
+	return argv
+}
+
+func newServer(capabilities *mcp.ServerCapabilities, complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, &mcp.ServerOptions{
+		SupportedProtocolVersions: []string{frames.ProtocolVersion},
+		Capabilities:              capabilities,
+		CompletionHandler:         complete,
+		Logger:                    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+}
+
+func main() {
+	port, http, conformance, err := arguments(os.Args[1:])
+	if err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	if http {
+		serveHTTP(port, conformance)
+		return
+	}
+	cfg, err := config.Read(os.LookupEnv)
+	if err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	argv := bridgeArgv()
 	codec, err := requeststate.NewCodec(cfg.StateKey, cfg.RequestStateTTL, func() int64 { return cfg.ClockEpoch })
 	if err != nil {
 		fail(badConfiguration, "%s", err)
@@ -75,12 +131,8 @@ func main() {
 	}
 	client.Start()
 
-	s := mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, &mcp.ServerOptions{
-		SupportedProtocolVersions: []string{frames.ProtocolVersion},
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-		Logger:                    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
-	tools := &server.Tools{Config: cfg, Codec: codec, Bridge: client, Log: os.Stderr, Exit: os.Exit}
+	s := newServer(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, nil)
+	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: func(string) server.Caller { return client }, Log: os.Stderr, Exit: os.Exit}
 	tools.Register(s)
 
 	// The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole
@@ -103,4 +155,66 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", server.Name, err)
 	}
 	client.Close(3 * time.Second)
+}
+
+// serveHTTP is --http PORT: the guarded tools over Streamable HTTP on 127.0.0.1 (internal/httpserve); stdout unused.
+func serveHTTP(port int, conformance bool) {
+	cfg, httpCfg, err := config.ReadHTTP(os.LookupEnv, conformance)
+	if err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	var tokens *httpserve.BearerTokens
+	if httpCfg.TokensFile != "" {
+		if tokens, err = httpserve.ReadBearerTokens(httpCfg.TokensFile); err != nil {
+			fail(badConfiguration, "%s", err)
+		}
+	}
+	argv := bridgeArgv()
+	codec, err := requeststate.NewCodec(cfg.StateKey, cfg.RequestStateTTL, func() int64 { return cfg.ClockEpoch })
+	if err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	bridges := httpserve.NewPrincipalBridges(argv, os.LookupEnv, os.Stderr)
+	capabilities := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	opts := httpserve.Options{
+		ReadTimeout: time.Duration(httpCfg.ReadTimeoutMs) * time.Millisecond,
+		Tokens:      tokens,
+		Log:         os.Stderr,
+		Logger:      slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	var profile *fixtures.Profile
+	var complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	if conformance {
+		ttl, err := conformanceStateTTL(os.LookupEnv)
+		if err != nil {
+			fail(badConfiguration, "%s", err)
+		}
+		// The fixtures' states live on the real clock; the guarded tools keep the injected one.
+		profile = &fixtures.Profile{States: fixtures.NewStates(cfg.StateKey, ttl, func() int64 { return time.Now().Unix() }), Log: os.Stderr}
+		capabilities, complete = fixtures.Capabilities(), fixtures.Complete
+		opts.EventStreams = true
+		if tokens == nil {
+			opts.FixedPrincipal = fixtures.Principal
+			fmt.Fprintf(os.Stderr, "%s: conformance profile without %s: every request is principal %q, loopback only\n",
+				server.Name, config.BearerTokensFile, fixtures.Principal)
+		}
+	}
+	s := newServer(capabilities, complete)
+	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: os.Stderr, Exit: os.Exit}
+	tools.Register(s)
+	if profile != nil {
+		profile.Register(s)
+	}
+	opts.Server = s
+	running, err := httpserve.Serve(port, opts)
+	if err != nil {
+		bridges.Close(3 * time.Second)
+		fail(badConfiguration, "%s: cannot listen on 127.0.0.1:%d: %v", server.Name, port, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	fmt.Fprintf(os.Stderr, "serving %s\n", running.URL)
+	<-ctx.Done()
+	running.Stop(httpserve.StopGrace)
+	bridges.Close(3 * time.Second)
 }

@@ -25,7 +25,81 @@ const (
 	StateKeyHex        = "WIRE_STATE_KEY_HEX"
 	FingerprintKeyHex  = "WIRE_FINGERPRINT_KEY_HEX"
 	Fault              = "WIRE_FAULT"
+	BearerTokensFile   = "WIRE_BEARER_TOKENS_FILE"
+	HTTPReadTimeoutMs  = "WIRE_HTTP_READ_TIMEOUT_MS"
 )
+
+// CloseAfterCommit is HTTP mode's own fault: the connection is cut after the commit, the process keeps serving.
+const CloseAfterCommit = "close-after-commit"
+
+// HTTPFaults are the faults HTTP mode accepts: the stdio ones and close-after-commit.
+var HTTPFaults = append(append([]string(nil), Faults...), CloseAfterCommit)
+
+// DefaultHTTPReadTimeoutMs is how long a client may take to send a whole request when WIRE_HTTP_READ_TIMEOUT_MS is unset.
+const DefaultHTTPReadTimeoutMs = 10000
+
+// HTTP is HTTP mode's own configuration. TokensFile is "" only under the conformance profile without a file.
+type HTTP struct {
+	TokensFile    string
+	ReadTimeoutMs int64
+}
+
+// ReadHTTP reads HTTP mode's variables in Read's order, without WIRE_PRINCIPAL (a request's principal comes from its
+// bearer token), the HTTP ones last, as the TypeScript fixture's readHttpConfig does. Under the conformance profile
+// the tokens file is optional (the official suite sends no token).
+func ReadHTTP(env Lookup, conformance bool) (Config, HTTP, error) {
+	var c Config
+	var h HTTP
+	var err error
+	steps := []func() error{
+		func() error { c.Database, err = Required(env, ServerDB); return err },
+		func() error { c.BackendID, err = Required(env, BackendID); return err },
+		func() error { c.ClockEpoch, err = Clock(env); return err },
+		func() error { c.AuthorityTTL, err = PositiveSeconds(env, AuthorityTTL); return err },
+		func() error { c.ReplayRetentionTTL, err = PositiveSeconds(env, ReplayRetentionTTL); return err },
+		func() error { c.RequestStateTTL, err = PositiveSeconds(env, RequestStateTTL); return err },
+		func() error { c.StateKey, err = KeyBytes(env, StateKeyHex); return err },
+		func() error { c.FingerprintKey, err = KeyBytes(env, FingerprintKeyHex); return err },
+		func() error { c.Fault, err = faultOf(env, HTTPFaults); return err },
+		func() error {
+			if v, _ := env(BearerTokensFile); conformance && v == "" {
+				return nil
+			}
+			h.TokensFile, err = Required(env, BearerTokensFile)
+			return err
+		},
+		func() error { h.ReadTimeoutMs, err = readTimeoutMs(env); return err },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return Config{}, HTTP{}, err
+		}
+	}
+	return c, h, nil
+}
+
+// readTimeoutMs is optional; whole milliseconds read like the TTLs, positive, at most 2^31-1 (the TypeScript
+// fixture's bound, kept so both accept the same values).
+func readTimeoutMs(env Lookup) (int64, error) {
+	if v, ok := env(HTTPReadTimeoutMs); !ok || v == "" {
+		return DefaultHTTPReadTimeoutMs, nil
+	}
+	d, err := decimal(env, HTTPReadTimeoutMs)
+	if err != nil {
+		return 0, err
+	}
+	if d.unscaled.Sign() <= 0 {
+		return 0, errorf("%s must be positive", HTTPReadTimeoutMs)
+	}
+	ms, err := wholeUnits(HTTPReadTimeoutMs, d, "milliseconds")
+	if err != nil {
+		return 0, err
+	}
+	if ms > 2147483647 {
+		return 0, errorf("%s is too large", HTTPReadTimeoutMs)
+	}
+	return ms, nil
+}
 
 // MinKeyBytes is the shortest key accepted.
 const MinKeyBytes = 32
@@ -145,17 +219,19 @@ func KeyBytes(env Lookup, name string) ([]byte, error) {
 }
 
 // FaultName is one of the stdio faults, or "" for none (unset or empty).
-func FaultName(env Lookup) (string, error) {
+func FaultName(env Lookup) (string, error) { return faultOf(env, Faults) }
+
+func faultOf(env Lookup, faults []string) (string, error) {
 	v, ok := env(Fault)
 	if !ok || v == "" {
 		return "", nil
 	}
-	for _, f := range Faults {
+	for _, f := range faults {
 		if v == f {
 			return f, nil
 		}
 	}
-	return "", errorf("%s must be one of [%s]", Fault, strings.Join(Faults, ", "))
+	return "", errorf("%s must be one of [%s]", Fault, strings.Join(faults, ", "))
 }
 
 // dec is a number as java.math.BigDecimal reads it: value = unscaled × 10^-scale.
@@ -286,7 +362,9 @@ func parseBigDecimal(text string) (dec, bool) {
 const maxSafe = 9007199254740991
 
 // wholeSeconds: whole units only, within the safe-integer range (state times are bound into canonical JSON).
-func wholeSeconds(name string, d dec) (int64, error) {
+func wholeSeconds(name string, d dec) (int64, error) { return wholeUnits(name, d, "seconds") }
+
+func wholeUnits(name string, d dec, unit string) (int64, error) {
 	magnitude := new(big.Int).Abs(d.unscaled)
 	if magnitude.Sign() == 0 {
 		return 0, nil
@@ -294,7 +372,7 @@ func wholeSeconds(name string, d dec) (int64, error) {
 	text := magnitude.String()
 	trailingZeros := int64(len(text) - len(strings.TrimRight(text, "0")))
 	if d.scale.Cmp(big.NewInt(trailingZeros)) > 0 {
-		return 0, errorf("%s must be a whole number of seconds", name)
+		return 0, errorf("%s must be a whole number of %s", name, unit)
 	}
 	// 2^53-1 has 16 digits: more digits after scaling is too large, decided without computing 10^-scale.
 	if new(big.Int).Sub(big.NewInt(int64(len(text))), d.scale).Cmp(big.NewInt(16)) > 0 {

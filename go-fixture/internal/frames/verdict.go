@@ -220,3 +220,41 @@ func requestProblem(msg map[string]json.RawMessage) answer {
 	}
 	return nil
 }
+
+// JudgeHTTPBody applies the Java server's HTTP gate to one POST body (docs/http.md, "Strict bodies"): it returns
+// the 400 line the stdio gate writes for the same problem, or "" when the body may go to the SDK. Only these rules
+// apply over HTTP, as in the Java server and the TypeScript fixture; the SDK answers the rest itself.
+//
+//   - not strict UTF-8, not JSON, empty, or more than one JSON value: -32700 without id;
+//   - JSON but not an object (a batch, a string, …): -32600 without id;
+//   - jsonrpc missing or not the string "2.0" (the last of repeated members counts): -32600, with the id when it
+//     is a string or an integer within ±(2^53−1);
+//   - this fixture's own HTTP rule: a request (a method) whose id is present but not a string or an integer within
+//     ±(2^53−1) spelt as one: -32600 without id, the stdio gate's line. The Go SDK reads ids as float64 and would
+//     run {"id":1.5} as id 1, effect included, where the Java and TypeScript SDKs refuse it
+//     (docs/findings/go-sdk-http-embedding.md).
+func JudgeHTTPBody(body []byte) string {
+	if !utf8.Valid(body) || !json.Valid(body) {
+		return ParseError
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !isObject(trimmed) {
+		return InvalidRequest
+	}
+	msg := members(trimmed)
+	if version, _ := stringValue(msg["jsonrpc"]); version != "2.0" {
+		id := ""
+		if raw, has := msg["id"]; has {
+			id, _ = ValidID(raw)
+		}
+		return ErrorLine(id, -32600, "Invalid Request", "")
+	}
+	if raw, has := msg["id"]; has {
+		if _, isRequest := msg["method"]; isRequest {
+			if _, ok := ValidID(raw); !ok {
+				return InvalidRequest
+			}
+		}
+	}
+	return ""
+}

@@ -43,7 +43,9 @@ type Caller interface {
 type Tools struct {
 	Config config.Config
 	Codec  *requeststate.Codec
-	Bridge Caller
+	// Bridges is the bridge of a principal: on stdio the one bridge, over HTTP one child per principal (the bridge
+	// takes its principal from its own environment; its protocol has no principal field).
+	Bridges func(principal string) Caller
 	// Exit ends the process without a reply (drop-after-commit).
 	Exit func(status int)
 	Log  io.Writer
@@ -108,9 +110,9 @@ func BridgeErrorText(kind, detail string) string {
 	return "bridge_error: " + kind
 }
 
-// call is one bridge call; a machinery failure or a bridge error becomes the isError result the client sees.
-func (t *Tools) call(request any) (json.RawMessage, *mcp.CallToolResult, error) {
-	answer, err := t.Bridge.Call(request)
+// call is one bridge call as principal; a machinery failure or a bridge error becomes the isError result the client sees.
+func (t *Tools) call(principal string, request any) (json.RawMessage, *mcp.CallToolResult, error) {
+	answer, err := t.Bridges(principal).Call(request)
 	var failure *bridge.MachineryFailure
 	if errors.As(err, &failure) {
 		return nil, ToolError(failure.Message), nil
@@ -124,22 +126,34 @@ func (t *Tools) call(request any) (json.RawMessage, *mcp.CallToolResult, error) 
 	return answer.Result, nil, nil
 }
 
-// sentParams is the request's params as the client sent them, parsed exactly.
-func sentParams(req *mcp.CallToolRequest) (map[string]any, bool) {
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		if raw, ok := req.Extra.TokenInfo.Extra[paramsKey].(json.RawMessage); ok {
+// sentParams is the request's params as the client sent them, parsed exactly, and the request's principal: both
+// put into RequestExtra.TokenInfo by the fixture's own transport code (stdio: transport.go; HTTP: the httpserve
+// package, from the bearer token), never read from the wire's own fields.
+func sentParams(req *mcp.CallToolRequest) (map[string]any, string, bool) {
+	if req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
+		if raw, ok := req.Extra.TokenInfo.Extra[ParamsKey].(json.RawMessage); ok {
 			if v, err := fingerprint.ParseExact(raw); err == nil {
 				if m, ok := v.(map[string]any); ok {
-					return m, true
+					return m, req.Extra.TokenInfo.UserID, true
 				}
 			}
 		}
 	}
-	return nil, false
+	return nil, "", false
+}
+
+// closeConnection is the request's own way to cut its connection (HTTP's close-after-commit), or nil.
+func closeConnection(req *mcp.CallToolRequest) func() {
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		if f, ok := req.Extra.TokenInfo.Extra[CloseKey].(func()); ok {
+			return f
+		}
+	}
+	return nil
 }
 
 func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	params, ok := sentParams(req)
+	params, principal, ok := sentParams(req)
 	if !ok {
 		return nil, errors.New("the request's params were not handed over")
 	}
@@ -148,7 +162,7 @@ func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) 
 	if !isString {
 		return ToolError("operation_id is required"), nil
 	}
-	result, refusal, err := t.call(map[string]any{"op": "status", "operation_id": operationID})
+	result, refusal, err := t.call(principal, map[string]any{"op": "status", "operation_id": operationID})
 	if refusal != nil || err != nil {
 		return refusal, err
 	}
@@ -156,7 +170,7 @@ func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) 
 }
 
 func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	params, ok := sentParams(req)
+	params, principal, ok := sentParams(req)
 	if !ok {
 		return nil, errors.New("the request's params were not handed over")
 	}
@@ -176,7 +190,7 @@ func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) 
 		if !isString || digestErr != nil {
 			return nil, StateRefusal()
 		}
-		opened, err := t.Codec.Open(token, requeststate.Binding{Tool: GuardedTool, ArgumentsDigest: digest, Principal: t.Config.Principal})
+		opened, err := t.Codec.Open(token, requeststate.Binding{Tool: GuardedTool, ArgumentsDigest: digest, Principal: principal})
 		if err != nil {
 			fmt.Fprintf(t.Log, "%s: %v\n", Name, err)
 			return nil, StateRefusal()
@@ -191,7 +205,7 @@ func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) 
 		if hasState {
 			return ToolError("requestState without input responses"), nil
 		}
-		return t.firstRound(params, args)
+		return t.firstRound(params, principal, args)
 	}
 	if !hasState {
 		return ToolError("unsupported continuation: input responses require requestState"), nil
@@ -200,20 +214,28 @@ func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) 
 	if err != nil {
 		return ToolError(err.Error()), nil
 	}
-	result, refusal, err := t.call(map[string]any{
+	result, refusal, err := t.call(principal, map[string]any{
 		"op": "apply", "operation_id": args.OperationID, "title": args.Title, "mode": args.Mode, "body": body,
 		"state": state.JSON(), "responses": guarded.NormalisedResponses(body),
 	})
 	if refusal != nil || err != nil {
 		return refusal, err
 	}
-	if t.Config.Fault == config.DropAfterCommit {
+	if t.Config.Fault == config.DropAfterCommit || t.Config.Fault == config.CloseAfterCommit {
 		var r struct {
 			Replayed *bool `json:"replayed"`
 		}
 		if json.Unmarshal(result, &r) == nil && r.Replayed != nil && !*r.Replayed {
-			fmt.Fprintln(t.Log, "drop-after-commit: the effect is committed; exiting before the reply")
-			t.Exit(DropAfterCommitExit)
+			if t.Config.Fault == config.DropAfterCommit {
+				fmt.Fprintln(t.Log, "drop-after-commit: the effect is committed; exiting before the reply")
+				t.Exit(DropAfterCommitExit)
+			}
+			// close-after-commit (HTTP only): the connection goes, the process keeps serving; the reply written
+			// afterwards has nowhere to go.
+			if cut := closeConnection(req); cut != nil {
+				fmt.Fprintln(t.Log, "close-after-commit: the effect is committed; closing the connection before the reply")
+				cut()
+			}
 		}
 	}
 	return Complete(result), nil
@@ -235,13 +257,13 @@ func declaresFormElicitation(params map[string]any) bool {
 	return form
 }
 
-func (t *Tools) firstRound(params map[string]any, args guarded.Arguments) (*mcp.CallToolResult, error) {
+func (t *Tools) firstRound(params map[string]any, principal string, args guarded.Arguments) (*mcp.CallToolResult, error) {
 	if !declaresFormElicitation(params) {
 		return nil, MissingElicitation()
 	}
 	c := t.Config
 	state := requeststate.NewState(args.OperationID, c.ClockEpoch, c.AuthorityTTL, c.ReplayRetentionTTL)
-	token, err := t.Codec.Mint(requeststate.Binding{Tool: GuardedTool, ArgumentsDigest: guarded.DigestOf(args), Principal: c.Principal}, state)
+	token, err := t.Codec.Mint(requeststate.Binding{Tool: GuardedTool, ArgumentsDigest: guarded.DigestOf(args), Principal: principal}, state)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,8 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/conformance-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, all or none (default: all).")
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, go, all or none (default: all)."
+            + " The Python fixture has no HTTP mode, so no conformance profile.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--client", split = ",", description = "The SDK clients: java, typescript, all or none (default: all).")
@@ -61,6 +62,10 @@ final class ConformanceCommand implements Callable<Integer> {
             + " the expiry check waits it out (without it, that check is not run).")
     Long stateTtl;
 
+    /** What {@code --sdk all} and {@code --client all} mean: the servers with a conformance profile, the SDK clients. */
+    private static final List<String> SERVERS = List.of("java", "typescript", "go");
+    private static final List<String> CLIENTS = List.of("java", "typescript");
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
@@ -71,14 +76,17 @@ final class ConformanceCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--url, --bearer, --other-bearer and --state-ttl go with --strict");
         }
         List<ServerKind> servers = new ArrayList<>();
-        for (String label : expand(sdks)) {
+        for (String label : expand(sdks, SERVERS)) {
             ServerKind server = ServerKind.fromLabel(label);
             if (server == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control has no conformance profile");
             }
+            if (!server.speaksHttp()) {
+                throw new IllegalArgumentException("the " + label + " fixture has no HTTP mode, so no conformance profile");
+            }
             servers.add(server);
         }
-        List<ClientKind> clientKinds = expand(clients).stream().map(ClientKind::fromLabel).toList();
+        List<ClientKind> clientKinds = expand(clients, CLIENTS).stream().map(ClientKind::fromLabel).toList();
         if (servers.isEmpty() && clientKinds.isEmpty()) {
             throw new IllegalArgumentException("--sdk none and --client none leave nothing to run");
         }
@@ -115,14 +123,14 @@ final class ConformanceCommand implements Callable<Integer> {
         return report.exitStatus();
     }
 
-    private static List<String> expand(List<String> labels) {
+    private static List<String> expand(List<String> labels, List<String> all) {
         if (labels.contains("none")) {
             if (labels.size() > 1) {
                 throw new IllegalArgumentException("'none' cannot be combined with other names");
             }
             return List.of();
         }
-        return labels.contains("all") ? List.of("java", "typescript") : labels;
+        return labels.contains("all") ? all : labels;
     }
 
     private static String nodeVersion(OfficialSuite suite) throws Exception {

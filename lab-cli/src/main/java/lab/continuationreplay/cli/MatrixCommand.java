@@ -109,7 +109,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         List<ServerKind> withoutHttp = kinds.stream().filter(k -> !k.speaksHttp()).toList();
         if (transport.equals("http") && withoutHttp.size() == kinds.size()) {
-            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Python and Go fixtures speak stdio only)");
+            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Python fixture speaks stdio only)");
         }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {

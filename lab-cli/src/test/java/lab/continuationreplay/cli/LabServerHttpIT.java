@@ -23,7 +23,7 @@ import lab.continuationreplay.core.servers.WireSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code lab server KIND --http 0}: both guarded servers reachable through the lab's own command, with a bearer principal. */
+/** {@code lab server KIND --http 0}: the guarded servers with an HTTP mode reachable through the lab's own command, with a bearer principal. */
 class LabServerHttpIT {
     private static final String TOKEN = "alice-token-0123456789abcdef0123456789abcdef";
     private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/mcp");
@@ -34,7 +34,7 @@ class LabServerHttpIT {
     @Test
     void bothServersAnswerAStatusCallForTheTokensPrincipalAndRefuseARequestWithoutAToken() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.json"), "{\"alice\":\"" + TOKEN + "\"}");
-        for (String kind : List.of("java", "typescript")) {
+        for (String kind : List.of("java", "typescript", "go")) {
             Map<String, String> environment = new java.util.HashMap<>(WireSettings.matrix(dir.resolve(kind + ".sqlite3"), "unused").environment());
             environment.remove("WIRE_PRINCIPAL");
             environment.put("WIRE_BEARER_TOKENS_FILE", tokens.toString());

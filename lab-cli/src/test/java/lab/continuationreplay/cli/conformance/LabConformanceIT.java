@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code lab conformance} end to end, as a user runs it: the pinned official suite on both servers' conformance
+ * {@code lab conformance} end to end, as a user runs it: the pinned official suite on the three servers' conformance
  * profiles and on both SDK clients, then the strict checks on each profile (about 45 s); and {@code --strict --url}
  * against a server the test starts itself, as anyone would check their own.
  */
@@ -51,6 +51,7 @@ class LabConformanceIT {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
         assertTrue(run.stdout().contains("server java        37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("server typescript  37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
+        assertTrue(run.stdout().contains("server go          37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("conformance every scored scenario passes or is an expected failure of its SDK;"
                 + " every strict check holds"), run.stdout());
         assertEquals("0.2.0-alpha.12", json.path("suite").path("version").asText());
@@ -60,7 +61,7 @@ class LabConformanceIT {
             if (!scenario.path("side").asText().equals("server")) {
                 continue;
             }
-            for (String sdk : List.of("java", "typescript")) {
+            for (String sdk : List.of("java", "typescript", "go")) {
                 assertEquals("pass", scenario.path("results").path(sdk).path("judgement").asText(), scenario.toString());
             }
             String name = scenario.path("scenario").asText();
@@ -68,7 +69,7 @@ class LabConformanceIT {
                 mrtrSeen.add(name.substring("input-required-result-".length()));
             }
         }
-        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on both servers");
+        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on the three servers");
         for (String sdk : List.of("java", "typescript")) {
             JsonNode client = scenario("client", "sep-2322-client-request-state").path("results").path(sdk);
             assertEquals("pass", client.path("judgement").asText(), client.toString());
@@ -82,8 +83,9 @@ class LabConformanceIT {
             assertTrue(strict.path("passed").asBoolean(), strict.toString());
             assertEquals("13 passed, 0 failed, 0 not run", strict.path("summary").asText(), "principal and expiry checks ran too");
         }
-        assertEquals(2, json.path("strict").size());
+        assertEquals(3, json.path("strict").size());
         assertTrue(run.stdout().contains("strict java        13 passed, 0 failed, 0 not run"), run.stdout());
+        assertTrue(run.stdout().contains("strict go          13 passed, 0 failed, 0 not run"), run.stdout());
     }
 
     @Test
@@ -134,6 +136,7 @@ class LabConformanceIT {
         assertRefused(List.of("conformance", "--url", "http://127.0.0.1:1/mcp"),
                 "lab conformance: --url, --bearer, --other-bearer and --state-ttl go with --strict");
         assertRefused(List.of("conformance", "--sdk", "unguarded"), "lab conformance: the unguarded control has no conformance profile");
+        assertRefused(List.of("conformance", "--sdk", "python"), "lab conformance: the python fixture has no HTTP mode, so no conformance profile");
         assertRefused(List.of("conformance", "--sdk", "none", "--client", "none"),
                 "lab conformance: --sdk none and --client none leave nothing to run");
         LabProcess.Result unreachable = LabProcess.run(List.of("conformance", "--strict", "--url", "http://127.0.0.1:9/mcp", "--out",

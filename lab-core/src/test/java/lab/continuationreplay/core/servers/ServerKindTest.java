@@ -33,6 +33,6 @@ class ServerKindTest {
         assertTrue(ServerKind.JAVA.speaksHttp());
         assertTrue(ServerKind.TYPESCRIPT.speaksHttp());
         assertFalse(ServerKind.PYTHON.speaksHttp(), "the Python fixture has no HTTP mode yet");
-        assertFalse(ServerKind.GO.speaksHttp(), "the Go fixture has no HTTP mode yet");
+        assertTrue(ServerKind.GO.speaksHttp());
     }
 }

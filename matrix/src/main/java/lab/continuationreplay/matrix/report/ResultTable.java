@@ -10,12 +10,18 @@ public final class ResultTable {
     public static String render(JsonNode comparison) {
         StringBuilder out = new StringBuilder();
         JsonNode sdks = comparison.path("sdks");
+        // At least one space after the longest column name: "typescript-http" followed by "go-http" ran together.
+        int longest = 0;
+        for (JsonNode s : sdks) {
+            longest = Math.max(longest, s.asText().length());
+        }
+        String cell = "%-" + Math.max(12, longest + 1) + "s";
         out.append(String.format(Locale.ROOT, "%-46s", "case"));
-        sdks.forEach(s -> out.append(String.format(Locale.ROOT, "%-12s", s.asText())));
+        sdks.forEach(s -> out.append(String.format(Locale.ROOT, cell, s.asText())));
         out.append("agree\n");
         for (JsonNode row : comparison.path("cases")) {
             out.append(String.format(Locale.ROOT, "%-46s", row.path("case_id").asText() + " " + row.path("name").asText()));
-            sdks.forEach(s -> out.append(String.format(Locale.ROOT, "%-12s", row.path(s.asText()).path("status").asText())));
+            sdks.forEach(s -> out.append(String.format(Locale.ROOT, cell, row.path(s.asText()).path("status").asText())));
             out.append(row.path("agree").asBoolean() ? "yes" : "NO").append('\n');
         }
         return out.toString();
