@@ -60,13 +60,12 @@ def read_bearer_tokens(path: str) -> BearerTokens:
     shape = f"{BEARER_TOKENS_FILE} must name a file holding a JSON object of principal to token"
     try:
         with open(path, "rb") as file:
-            parsed = json.loads(file.read().decode("utf-8"), object_pairs_hook=list)
+            # As JSON.parse: the last of repeated principals counts.
+            entries = json.loads(file.read().decode("utf-8"))
     except (OSError, ValueError):
         raise ConfigurationError(shape) from None
-    if not isinstance(parsed, list):
+    if not isinstance(entries, dict):
         raise ConfigurationError(shape)
-    # As JSON.parse: the last of repeated principals counts.
-    entries = dict(parsed)
     if not entries:
         raise ConfigurationError(f"{BEARER_TOKENS_FILE} names no principal")
     tokens: "dict[str, str]" = {}

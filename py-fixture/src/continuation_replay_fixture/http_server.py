@@ -90,7 +90,11 @@ async def _answer(send: Send, status: int, body: bytes, content_type: str, heade
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", content_type.encode("ascii")), *headers],
+            "headers": [
+                (b"content-type", content_type.encode("ascii")),
+                (b"content-length", str(len(body)).encode("ascii")),
+                *headers,
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})
@@ -113,11 +117,13 @@ class _Aborted:
 
 
 async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | _TooLarge | _TimedOut | _Aborted":
-    """The whole body, or why not. Past the limit the rest is read and dropped rather than cut off, so a client still
-    sending it gets to read the 413 (closing on unread data resets the connection before the answer is read); the read
-    timeout bounds how long that takes."""
+    """The whole body, or why not. A declared length over the limit is refused from the headers; a longer chunked body
+    is read and dropped past the limit rather than cut off, so a client still sending it gets to read the 413 (closing
+    on unread data resets the connection before the answer is read); the read timeout bounds how long that takes."""
     declared = _header_values(scope, b"content-length")
-    too_large = len(declared) == 1 and declared[0].strip().isdigit() and int(declared[0]) > MAX_BODY_BYTES
+    if len(declared) == 1 and declared[0].strip().isdigit() and int(declared[0]) > MAX_BODY_BYTES:
+        return _TooLarge()  # refused from the headers, nothing read
+    too_large = False
     chunks: "list[bytes]" = []
     size = 0
     try:

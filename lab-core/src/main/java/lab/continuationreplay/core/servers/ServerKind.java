@@ -52,9 +52,9 @@ public enum ServerKind {
         return this == TYPESCRIPT || this == PYTHON || this == GO;
     }
 
-    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Python and Go fixtures speak stdio only. */
+    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Go fixture speaks stdio only. */
     public boolean speaksHttp() {
-        return this != PYTHON && this != GO;
+        return this != GO;
     }
 
     /** The labels of {@link #SDKS}, in column order. */
