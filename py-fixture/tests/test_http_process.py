@@ -205,6 +205,22 @@ def test_a_body_the_gate_refuses_gets_400_and_has_no_effect(server, body, line):
     assert effects(server.db) == before
 
 
+def test_the_handshake_era_is_refused_before_the_sdks_legacy_transport(server):
+    initialize = json.dumps({"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode()
+    status, _, body = server.post(initialize, extra={"MCP-Protocol-Version": "2025-06-18"}, method="initialize")
+    assert (status, json.loads(body)) == (400, {"jsonrpc": "2.0", "id": 4, "error": {
+        "code": -32022, "message": "Unsupported protocol version",
+        "data": {"supported": ["2026-07-28"], "requested": "2025-06-18"}}})
+    # a GET without the header would open the legacy transport's event stream and hold it
+    status, _, body = server.raw(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n"
+                                 "Connection: close\r\n\r\n".encode(), timeout=10)
+    assert status == 400 and json.loads(body)["error"]["data"]["requested"] == ""
+    status, headers, _ = server.raw(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n"
+                                    "MCP-Protocol-Version: 2026-07-28\r\nConnection: close\r\n\r\n".encode())
+    assert (status, headers["allow"]) == (405, "POST")
+
+
 def test_no_answer_names_the_server_software(server):
     status, headers, _ = server.post(b"{}", token=None)
     assert status == 401 and "server" not in headers and "date" not in headers
@@ -283,6 +299,7 @@ def test_a_bad_tokens_file_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stderr.decode() == 'WIRE_BEARER_TOKENS_FILE: principals "alice" and "bob" share a token\n'
     assert done.stdout == b""
-    for argv in (["--http", "65536"], ["--http"], ["--http", "-1"], ["--nope"]):
+    for argv, line in ((["--http", "65536"], "--http needs a port from 0 to 65535\n"),
+                       (["--nope"], "unknown arguments --nope (none for stdio, or --http PORT)\n")):
         refused = subprocess.run([sys.executable, str(SERVER), *argv], env=env, capture_output=True, timeout=30)
-        assert refused.returncode == 2, argv
+        assert (refused.returncode, refused.stderr.decode()) == (2, line)

@@ -22,12 +22,13 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp_types import CallToolRequestParams, PaginatedRequestParams
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .bearer_tokens import BearerTokens
 from .bridge_client import BridgeClient
 from .guarded_tools import GuardedToolsContext, call_tool, tool_list
-from .strict_frames import PassBody, judge_http_body
+from .strict_frames import PROTOCOL_VERSION, PassBody, body_id_text, error_line, judge_http_body
 from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
 
 ENDPOINT = "/mcp"
@@ -263,6 +264,7 @@ class HttpGate:
             return await _plain(send, 401, "unauthorized", [(b"www-authenticate", challenge)])
         self.in_flight += 1
         try:
+            body = b""
             if scope["method"] == "POST":
                 read = await read_body(scope, receive, started + self._read_timeout_s)
                 if isinstance(read, _Aborted):
@@ -275,12 +277,31 @@ class HttpGate:
                 verdict = judge_http_body(read)
                 if not isinstance(verdict, PassBody):
                     return await _answer(send, 400, verdict.line.encode("utf-8"), "application/json")
-                receive = _replaying(verdict.body, receive)
+                body = verdict.body
+                receive = _replaying(body, receive)
+            refusal = _legacy_refusal(scope, body)
+            if refusal is not None:
+                return await _answer(send, 400, refusal.encode("utf-8"), "application/json")
             close = connection.close_now if connection is not None else _cannot_close
             # The token stays here: the SDK's handlers see only the principal it authenticated.
             await self._mcp({**scope, PRINCIPAL_KEY: principal, CLOSE_CONNECTION_KEY: close}, receive, send)
         finally:
             self.in_flight -= 1
+
+
+def _legacy_refusal(scope: dict, body: bytes) -> Optional[str]:
+    """The answer to a request of the handshake era, or None. The SDK's manager sends a request without
+    `MCP-Protocol-Version`, or with a handshake-era version, to its legacy transport (an initialize handshake, a GET
+    that opens an event stream and holds it), and has no option to refuse that era (the TypeScript fixture's
+    `legacy: 'reject'`); this fixture serves 2026-07-28 only, so such a request is refused here with the SDK's own
+    -32022 error and never reaches the legacy transport."""
+    versions = _header_values(scope, b"mcp-protocol-version")
+    legacy = [v for v in versions if v in HANDSHAKE_PROTOCOL_VERSIONS]
+    if versions and not legacy:
+        return None
+    requested = legacy[0] if legacy else ""
+    data = {"supported": [PROTOCOL_VERSION], "requested": requested}
+    return error_line(body_id_text(body), -32022, "Unsupported protocol version", data)
 
 
 def _cannot_close() -> None:
