@@ -300,6 +300,7 @@ def test_a_bad_tokens_file_is_one_line_and_exit_2(tmp_path):
     assert done.stderr.decode() == 'WIRE_BEARER_TOKENS_FILE: principals "alice" and "bob" share a token\n'
     assert done.stdout == b""
     for argv, line in ((["--http", "65536"], "--http needs a port from 0 to 65535\n"),
-                       (["--nope"], "unknown arguments --nope (none for stdio, or --http PORT)\n")):
+                       (["--nope"], "unknown arguments --nope (none for stdio, or --http PORT)\n"),
+                       (["--http", "0", "--conformance"], "--conformance: the Python fixture has no conformance profile yet\n")):
         refused = subprocess.run([sys.executable, str(SERVER), *argv], env=env, capture_output=True, timeout=30)
         assert (refused.returncode, refused.stderr.decode()) == (2, line)

@@ -123,6 +123,16 @@ class LabServerPythonHttpIT {
         }
     }
 
+    @Test
+    void conformanceForPythonIsRefusedByNameAndWritesNothing() throws Exception {
+        Path out = dir.resolve("conformance");
+        LabProcess.Result refused = LabProcess.run(List.of("conformance", "--sdk", "python", "--client", "none", "--out",
+                out.toString()), Map.of(), "");
+        assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertTrue(refused.stderr().contains("the python fixture has no conformance profile yet"), refused.stderr());
+        assertFalse(Files.exists(out), "nothing is written for a refused command");
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
