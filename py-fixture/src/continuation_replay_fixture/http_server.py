@@ -10,6 +10,7 @@ rules of the Java server's gate. A refused request never reaches a handler, so i
 import asyncio
 import contextlib
 import os
+import signal
 import socket
 import sys
 from typing import Any, Awaitable, Callable, Dict, Optional, Tuple
@@ -436,7 +437,7 @@ async def serve_http(
     def stop() -> None:
         uv.should_exit = True
 
-    for signum in (2, 15):  # SIGINT, SIGTERM
+    for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop)
     host, port = sock.getsockname()[:2]
 
