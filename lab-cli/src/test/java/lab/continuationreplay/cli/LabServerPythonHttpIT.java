@@ -123,6 +123,37 @@ class LabServerPythonHttpIT {
         }
     }
 
+    /**
+     * The python column of {@code lab matrix --transport http} in quick form (about 13 s): another principal's state
+     * (06), a crash after the commit recovered by a new process (09) and the connection closed after the commit (h1).
+     * The whole column, with its cross cells, is {@code ./lab matrix --transport http}.
+     */
+    @Test
+    void thePythonColumnPlaysOverHttpInTheMatrix() throws Exception {
+        Path out = dir.resolve("matrix");
+        LabProcess.Result run = LabProcess.run(List.of("matrix", "--transport", "http", "--sdk", "python", "--cases", "06,09,h1",
+                "--out", out.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(5));
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        assertTrue(Pattern.compile("(?m)^python-http +requested 2, executed 2, passed 2; checker \\(history only\\): no problem$")
+                .matcher(run.stdout()).find(), run.stdout());
+        assertTrue(Pattern.compile("(?m)^http-cases-python +HTTP-only cases: 1/1 passed; checker: no problem$")
+                .matcher(run.stdout()).find(), run.stdout());
+        JsonNode comparison = JSON.readTree(Files.readString(out.resolve("comparison.json")));
+        assertEquals("[\"python-http\"]", comparison.path("sdks").toString());
+        // the SDK maps the state refusal's -32602 to HTTP 400, as the Java server does (TypeScript: 200)
+        assertEquals("[\"jsonrpc_error -32602 (HTTP 400)\"]",
+                comparison.path("wire_differences").path("python-http").path("request_state_refusal").toString());
+        String h1 = Files.readString(out.resolve("http-cases-python/case-h1/server.transcript.log"));
+        assertTrue(h1.contains("<x {\"exchange\":"), "close-after-commit: an exchange without a response\n" + h1);
+        String bob = Files.readString(out.resolve("python-http/case-06/bob.transcript.log"));
+        assertTrue(bob.contains("Bearer [token of bob]"), bob);
+        try (var files = Files.walk(out)) {
+            for (Path file : files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".sqlite3")).toList()) {
+                assertFalse(Pattern.compile("Bearer [A-Za-z0-9_-]{43}").matcher(Files.readString(file)).find(), file + " holds a token");
+            }
+        }
+    }
+
     @Test
     void conformanceForPythonIsRefusedByNameAndWritesNothing() throws Exception {
         Path out = dir.resolve("conformance");
