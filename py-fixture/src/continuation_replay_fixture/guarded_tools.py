@@ -68,6 +68,8 @@ class GuardedToolsContext:
     bridge: BridgeCaller
     exit: Callable[[int], None] = os._exit
     log: Callable[[str], None] = lambda message: (sys.stderr.write(message + "\n"), sys.stderr.flush())
+    # HTTP mode only: closes this request's connection without a response (close-after-commit).
+    close_connection: Optional[Callable[[], None]] = None
 
 
 def invalid_request_state() -> MCPError:
@@ -187,6 +189,10 @@ async def create_guarded_issue(
     if config.fault == "drop-after-commit" and called.result.get("replayed") is False:
         context.log("drop-after-commit: the effect is committed; exiting before the reply")
         context.exit(DROP_AFTER_COMMIT_EXIT)
+    if config.fault == "close-after-commit" and called.result.get("replayed") is False and context.close_connection:
+        # The reply is lost with its connection; the process keeps serving (the lab's h1 case).
+        context.log("close-after-commit: the effect is committed; closing the connection before the reply")
+        context.close_connection()
     return complete(called.result)
 
 

@@ -1,6 +1,8 @@
 """The guarded Python fixture: an MCP server on the official Python SDK (`mcp`, low-level Server) speaking protocol
 2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
 stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
+
+With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http_server.py) and leaves stdout unused.
 """
 
 import logging
@@ -80,7 +82,54 @@ async def serve(config: FixtureConfig, argv: "list[str]") -> None:
         await bridge.close()
 
 
-def main() -> None:
+def http_port(text: "str | None") -> int:
+    """`--http PORT`: a decimal port, 0 for a free one."""
+    if text is None or not (1 <= len(text) <= 5 and text.isascii() and text.isdigit()) or int(text) > 65535:
+        sys.stderr.write("--http needs a port from 0 to 65535\n")
+        sys.stderr.flush()
+        os._exit(BAD_CONFIGURATION)
+    return int(text)
+
+
+def main_http(port_text: "str | None") -> None:
+    port = http_port(port_text)
+    # Imported for HTTP only: a stdio fixture, which the matrix starts many times a run, skips uvicorn and starlette.
+    from .bearer_tokens import read_bearer_tokens
+    from .http_server import listening_socket, serve_http
+    from .trusted_environment import read_http_config
+
+    try:
+        config = read_http_config(os.environ)
+        tokens = read_bearer_tokens(config.bearer_tokens_file)
+        argv = bridge_command(REPO_ROOT, os.environ)
+    except (ConfigurationError, BridgeCommandError) as error:
+        sys.stderr.write(f"{error}\n")
+        sys.stderr.flush()
+        os._exit(BAD_CONFIGURATION)
+    pin_request_state_clock(request_state_module, config.clock_epoch)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
+    try:
+        sock = listening_socket(port)
+    except OSError as error:
+        log(f"cannot listen on 127.0.0.1:{port}: {error.strerror}")
+        os._exit(1)
+    anyio.run(serve_http, config, tokens, argv, bridge_environment(os.environ), sock, SERVER_NAME, SERVER_VERSION, log)
+
+
+def main(args: "list[str] | None" = None) -> None:
+    args = sys.argv[1:] if args is None else args
+    if "--conformance" in args:
+        # Said by name rather than as an unknown argument: the lab's other HTTP servers have this profile.
+        sys.stderr.write("--conformance: the Python fixture has no conformance profile yet\n")
+        sys.stderr.flush()
+        os._exit(BAD_CONFIGURATION)
+    if args[:1] == ["--http"] and len(args) <= 2:
+        main_http(args[1] if len(args) == 2 else None)
+        return
+    if args:
+        sys.stderr.write(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT)\n")
+        sys.stderr.flush()
+        os._exit(BAD_CONFIGURATION)
     config, argv = configure()
     pin_request_state_clock(request_state_module, config.clock_epoch)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")

@@ -327,3 +327,49 @@ class GatedInput:
                     yield self._ready.pop(0)
                 return
             self._splitter.push(chunk)
+
+
+@dataclass(frozen=True)
+class PassBody:
+    """A body that may reach the SDK, as the bytes that were checked."""
+
+    body: bytes
+
+
+@dataclass(frozen=True)
+class RefuseBody:
+    """A body refused before the SDK: answered with HTTP 400 and this line."""
+
+    line: str
+
+
+def judge_http_body(body: bytes) -> "PassBody | RefuseBody":
+    """The HTTP mode's gate for one request body: the rules of the Java server's HTTP gate (GateServlet), answered with
+    this gate's lines, as ts-fixture's judgeHttpBody. Strict UTF-8 and exactly one JSON value, else -32700; an object,
+    else -32600 without id; "jsonrpc" exactly "2.0" (the last such member, as json.loads keeps it), else -32600 with
+    the id when it is a valid one. The rest of judge_frame stays with stdio: over HTTP the SDK answers what it cannot
+    take (400) instead of leaving it unanswered as its stdio transport does.
+
+    The SDK parses the passed bytes again with json.loads; for a body that passed here that reads the same value
+    (strict UTF-8 without a BOM is what json.loads detects as UTF-8, and both keep the last of repeated members)."""
+    try:
+        text = body.decode("utf-8")
+        message = _parse(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return RefuseBody(PARSE_ERROR)
+    if not isinstance(message, dict):
+        return RefuseBody(INVALID_REQUEST)
+    if message.get("jsonrpc") != "2.0":
+        id_member = _last_member(top_level_members(text), "id")
+        id_text = None if id_member is None else valid_id(id_member.value)
+        return RefuseBody(error_line(id_text, -32600, "Invalid Request"))
+    return PassBody(body)
+
+
+def body_id_text(body: bytes) -> Optional[str]:
+    """The JSON text of a body's id when it is a valid one (for an error the SDK never sees), else None. Only for a
+    body judge_http_body passed (strict UTF-8, one JSON object), or an empty one."""
+    if not body:
+        return None
+    id_member = _last_member(top_level_members(body.decode("utf-8")), "id")
+    return None if id_member is None else valid_id(id_member.value)

@@ -20,6 +20,8 @@ REQUEST_STATE_TTL = "WIRE_REQUEST_STATE_TTL"
 STATE_KEY_HEX = "WIRE_STATE_KEY_HEX"
 FINGERPRINT_KEY_HEX = "WIRE_FINGERPRINT_KEY_HEX"
 FAULT = "WIRE_FAULT"
+BEARER_TOKENS_FILE = "WIRE_BEARER_TOKENS_FILE"
+HTTP_READ_TIMEOUT_MS = "WIRE_HTTP_READ_TIMEOUT_MS"
 
 MIN_KEY_BYTES = 32
 MAX_SAFE = 9007199254740991
@@ -34,6 +36,11 @@ LAB_FAULTS = (
     "exit-after-issue-insert",
     "exit-after-partial-first-commit",
 )
+
+# HTTP mode also knows close-after-commit: a connection to close after the commit.
+HTTP_FAULTS = (*LAB_FAULTS, "close-after-commit")
+DEFAULT_HTTP_READ_TIMEOUT_MS = 10_000
+_MAX_TIMER_MS = 2**31 - 1
 
 
 class ConfigurationError(ValueError):
@@ -73,6 +80,75 @@ def read_config(env: Mapping[str, str]) -> FixtureConfig:
     )
 
 
+@dataclass(frozen=True)
+class HttpFixtureConfig:
+    """HTTP mode's configuration: the stdio one without WIRE_PRINCIPAL (each request's principal comes from its
+    bearer token), plus the tokens file and the read timeout."""
+
+    database: str
+    backend_id: str
+    clock_epoch: int
+    authority_ttl: int
+    replay_retention_ttl: int
+    request_state_ttl: int
+    state_key: bytes
+    fingerprint_key: bytes
+    fault: Optional[str]
+    bearer_tokens_file: str
+    read_timeout_ms: int
+
+    def for_principal(self, principal: str) -> FixtureConfig:
+        """The configuration the guarded tools see for one request of `principal`."""
+        return FixtureConfig(
+            database=self.database,
+            backend_id=self.backend_id,
+            principal=principal,
+            clock_epoch=self.clock_epoch,
+            authority_ttl=self.authority_ttl,
+            replay_retention_ttl=self.replay_retention_ttl,
+            request_state_ttl=self.request_state_ttl,
+            state_key=self.state_key,
+            fingerprint_key=self.fingerprint_key,
+            fault=self.fault,
+        )
+
+    def __repr__(self) -> str:  # the keys are secrets: never in a log line
+        return f"HttpFixtureConfig(clock_epoch={self.clock_epoch}, fault={self.fault!r})"
+
+
+def read_http_config(env: Mapping[str, str]) -> HttpFixtureConfig:
+    """HTTP mode's variables, in read_config's order without WIRE_PRINCIPAL, the HTTP ones last (as the TypeScript
+    fixture's readHttpConfig)."""
+    return HttpFixtureConfig(
+        database=required(env, SERVER_DB),
+        backend_id=required(env, BACKEND_ID),
+        clock_epoch=clock_epoch(env),
+        authority_ttl=positive_seconds(env, AUTHORITY_TTL),
+        replay_retention_ttl=positive_seconds(env, REPLAY_RETENTION_TTL),
+        request_state_ttl=positive_seconds(env, REQUEST_STATE_TTL),
+        state_key=key_bytes(env, STATE_KEY_HEX),
+        fingerprint_key=key_bytes(env, FINGERPRINT_KEY_HEX),
+        fault=fault(env, HTTP_FAULTS),
+        bearer_tokens_file=required(env, BEARER_TOKENS_FILE),
+        read_timeout_ms=read_timeout_ms(env),
+    )
+
+
+def read_timeout_ms(env: Mapping[str, str]) -> int:
+    """Optional; whole milliseconds read like the TTLs, so the same spellings are accepted everywhere."""
+    value = env.get(HTTP_READ_TIMEOUT_MS)
+    if value is None or value == "":
+        return DEFAULT_HTTP_READ_TIMEOUT_MS
+    unscaled, scale = _decimal(env, HTTP_READ_TIMEOUT_MS)
+    if unscaled <= 0:
+        raise ConfigurationError(f"{HTTP_READ_TIMEOUT_MS} must be positive")
+    millis = _whole_seconds(HTTP_READ_TIMEOUT_MS, unscaled, scale, unit="milliseconds")
+    # The TypeScript fixture's limit (Node's timers), kept so both accept the same values.
+    if millis > _MAX_TIMER_MS:
+        raise ConfigurationError(f"{HTTP_READ_TIMEOUT_MS} is too large")
+    return millis
+
+
 def required(env: Mapping[str, str], name: str) -> str:
     value = env.get(name)
     if value is None or value == "":
@@ -104,12 +180,12 @@ def key_bytes(env: Mapping[str, str], name: str) -> bytes:
     return key
 
 
-def fault(env: Mapping[str, str]) -> Optional[str]:
+def fault(env: Mapping[str, str], allowed: "tuple[str, ...]" = LAB_FAULTS) -> Optional[str]:
     value = env.get(FAULT)
     if value is None or value == "":
         return None
-    if value not in LAB_FAULTS:
-        raise ConfigurationError(f"{FAULT} must be one of [{', '.join(LAB_FAULTS)}]")
+    if value not in allowed:
+        raise ConfigurationError(f"{FAULT} must be one of [{', '.join(allowed)}]")
     return value
 
 
@@ -200,14 +276,14 @@ def _parse_big_decimal(text: str) -> "tuple[int, int] | None":
     return (-magnitude if negative else magnitude), scale
 
 
-def _whole_seconds(name: str, unscaled: int, scale: int) -> int:
+def _whole_seconds(name: str, unscaled: int, scale: int, unit: str = "seconds") -> int:
     magnitude = abs(unscaled)
     if magnitude == 0:
         return 0
     digits = str(magnitude)
     trailing_zeros = len(digits) - len(digits.rstrip("0"))
     if scale > trailing_zeros:
-        raise ConfigurationError(f"{name} must be a whole number of seconds")
+        raise ConfigurationError(f"{name} must be a whole number of {unit}")
     # 2^53-1 has 16 digits: more digits after scaling is too large, decided without computing 10^-scale.
     if len(digits) - scale > 16:
         raise ConfigurationError(f"{name} is too large")

@@ -81,8 +81,8 @@ final class ConformanceCommand implements Callable<Integer> {
             if (server == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control has no conformance profile");
             }
-            if (!server.speaksHttp()) {
-                throw new IllegalArgumentException("the " + label + " fixture has no HTTP mode, so no conformance profile");
+            if (server == ServerKind.PYTHON) {
+                throw new IllegalArgumentException("the python fixture has no conformance profile yet (docs/python-fixture.md)");
             }
             servers.add(server);
         }

@@ -109,7 +109,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         List<ServerKind> withoutHttp = kinds.stream().filter(k -> !k.speaksHttp()).toList();
         if (transport.equals("http") && withoutHttp.size() == kinds.size()) {
-            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (the Python fixture speaks stdio only)");
+            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (" + stdioOnly(withoutHttp) + ")");
         }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
@@ -291,5 +291,11 @@ final class MatrixCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return ExactJson.mapper().createObjectNode().put("unavailable", e.getMessage());
         }
+    }
+
+    /** "the go fixture speaks stdio only", "the python and go fixtures speak stdio only", from the kinds themselves. */
+    static String stdioOnly(List<ServerKind> withoutHttp) {
+        List<String> labels = withoutHttp.stream().map(ServerKind::label).toList();
+        return "the " + String.join(" and ", labels) + (labels.size() == 1 ? " fixture speaks" : " fixtures speak") + " stdio only";
     }
 }

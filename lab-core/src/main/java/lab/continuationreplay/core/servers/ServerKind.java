@@ -52,9 +52,9 @@ public enum ServerKind {
         return this == TYPESCRIPT || this == PYTHON || this == GO;
     }
 
-    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); the Python fixture speaks stdio only. */
+    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); every server the lab runs has one today. */
     public boolean speaksHttp() {
-        return this != PYTHON;
+        return true;
     }
 
     /** The labels of {@link #SDKS}, in column order. */

@@ -32,7 +32,7 @@ class ServerKindTest {
                 ServerKind.SDKS.stream().filter(ServerKind::reachesLedgerThroughBridge).toList());
         assertTrue(ServerKind.JAVA.speaksHttp());
         assertTrue(ServerKind.TYPESCRIPT.speaksHttp());
-        assertFalse(ServerKind.PYTHON.speaksHttp(), "the Python fixture has no HTTP mode yet");
+        assertTrue(ServerKind.PYTHON.speaksHttp());
         assertTrue(ServerKind.GO.speaksHttp());
     }
 }
