@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * How each official client tells the application that a reply never came, written down from the probe facts before
  * any run (docs/clients.md), and over HTTP from what the SDKs raised when measured (docs/client-drivers.md, "Over
- * HTTP"): the exception type, for the TypeScript client the {@code SdkError} code, and where the type alone says too
- * little, the message and the cause. A thrown error that carries a JSON-RPC error from the server is read by its code
+ * HTTP"): the exception type, for the TypeScript client the {@code SdkError} code (for the Python client the SDK's own
+ * JSON-RPC code, for the Go client the sentinel error in the chain), and where the type alone says too little, the
+ * message and the cause. A thrown error that carries a JSON-RPC error from the server is read by its code
  * and message instead, the same for both.
  */
 public final class ClientVocabulary {
@@ -35,7 +36,16 @@ public final class ClientVocabulary {
             // JavaScript, and "fetch failed" any failure to reach the server (a refused connection, a DNS error), so
             // only the three together say the connection closed after the request went out without a response.
             new Word("typescript", ClientTransport.HTTP, "TypeError", null, "fetch failed", "SocketError: other side closed",
-                    Seen.Kind.LOST));
+                    Seen.Kind.LOST),
+            // The Python SDK raises its MCPError with the SDK's own codes (mcp_types CONNECTION_CLOSED -32000 and
+            // REQUEST_TIMEOUT -32001), the same type a server's JSON-RPC error has: so the code and the SDK's exact
+            // message together, as measured (docs/clients.md, "The Python and Go clients").
+            new Word("python", null, "MCPError", "-32000", "Connection closed", null, Seen.Kind.LOST),
+            new Word("python", null, "MCPError", "-32001", "Request 'tools/call' timed out", null, Seen.Kind.TIMEOUT),
+            // The Go SDK returns the stdio pipe's io.EOF wrapped by the call (fmt.Errorf %w), not its ErrConnectionClosed;
+            // the driver names a sentinel found in the chain as the code. A timeout is the context's deadline.
+            new Word("go", ClientTransport.STDIO, "*fmt.wrapError", "EOF", "calling \"tools/call\": EOF", null, Seen.Kind.LOST),
+            new Word("go", null, "context.deadlineExceededError", "DeadlineExceeded", null, null, Seen.Kind.TIMEOUT));
 
     private ClientVocabulary() {}
 
