@@ -15,14 +15,21 @@ public final class ClientVocabulary {
     public record Thrown(String type, String code, String message, String cause) {}
 
     /**
-     * One way a client says the outcome is unknown. A null {@code transport}, {@code code}, {@code message} or
-     * {@code cause} matches anything; every other member must be equal.
+     * One way a client says the outcome is unknown. A null {@code transport}, {@code code}, {@code message},
+     * {@code cause} or {@code messagePattern} matches anything; every other member must be equal, and the whole message
+     * must match {@code messagePattern} (for a message that names a URL with the run's port).
      */
-    record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
+    record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind,
+            java.util.regex.Pattern messagePattern) {
+        Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
+            this(client, transport, type, code, message, cause, kind, null);
+        }
+
         boolean says(String client, ClientTransport transport, Thrown thrown) {
             return this.client.equals(client) && (this.transport == null || this.transport == transport)
                     && type.equals(thrown.type()) && (code == null || code.equals(thrown.code()))
-                    && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()));
+                    && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()))
+                    && (messagePattern == null || (thrown.message() != null && messagePattern.matcher(thrown.message()).matches()));
         }
     }
 
@@ -45,7 +52,13 @@ public final class ClientVocabulary {
             // The Go SDK returns the stdio pipe's io.EOF wrapped by the call (fmt.Errorf %w), not its ErrConnectionClosed;
             // the driver names a sentinel found in the chain as the code. A timeout is the context's deadline.
             new Word("go", ClientTransport.STDIO, "*fmt.wrapError", "EOF", "calling \"tools/call\": EOF", null, Seen.Kind.LOST),
-            new Word("go", null, "context.deadlineExceededError", "DeadlineExceeded", null, null, Seen.Kind.TIMEOUT));
+            new Word("go", null, "context.deadlineExceededError", "DeadlineExceeded", null, null, Seen.Kind.TIMEOUT),
+            // Over HTTP the Go SDK wraps every failed POST in its jsonrpc2.ErrRejected (-32005, "rejected by
+            // transport"), a refused connection too; only a POST that met end of file after it was sent says the
+            // connection closed without a response: "calling "tools/call": sending "tools/call": rejected by
+            // transport: Post "<url>": EOF".
+            new Word("go", ClientTransport.HTTP, "*fmt.wrapError", "-32005", null, null, Seen.Kind.LOST, java.util.regex.Pattern.compile(
+                    "calling \"tools/call\": sending \"tools/call\": rejected by transport: Post \"http://[^\"]+\": EOF")));
 
     private ClientVocabulary() {}
 
