@@ -38,7 +38,7 @@ final class ClientWords {
         String type = threw.path("type").asText();
         JsonNode code = threw.path("code");
         Seen.Kind unknown = ClientVocabulary.unknownOutcome(client, transport, new ClientVocabulary.Thrown(type,
-                code.isTextual() ? code.asText() : null, threw.path("message").textValue(), threw.path("cause").textValue()));
+                code.isNull() || code.isMissingNode() ? null : code.asText(), threw.path("message").textValue(), threw.path("cause").textValue()));
         if (unknown != null) {
             return Seen.of(unknown);
         }

@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
         name = "clients",
         mixinStandardHelpOptions = true,
         description = {
-            "Drives both guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
-                    + " 2.4.0) over stdio or Streamable HTTP, through a recording relay: the client cases (manual rounds, the automatic"
+            "Drives the four guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
+                    + " 2.4.0, Python mcp 2.3.0, Go go-sdk v1.8.0) over stdio or Streamable HTTP, through a recording relay: the client cases (manual rounds, the automatic"
                     + " retry after a lost reply, a reply dropped while the server stays up, ...) in each client x"
                     + " server cell. The runner keeps the history (client records, transcripts, databases, exits); the"
                     + " checker judges every step against what the application was expected to see.",
@@ -42,10 +42,10 @@ final class ClientsCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/clients-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--client", split = ",", description = "java, typescript or all (default: all).")
+    @Option(names = "--client", split = ",", description = "java, typescript, python, go or all (default: all).")
     List<String> clients = List.of("all");
 
-    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript or all (default: all).")
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go or all (default: all).")
     List<String> sdks = List.of("all");
 
     @Option(names = "--transport", description = "stdio (the client starts each server), http (the lab starts each server"
@@ -77,10 +77,10 @@ final class ClientsCommand implements Callable<Integer> {
         if (requestTimeoutMs < 100 || requestTimeoutMs > 600_000) {
             throw new IllegalArgumentException("--request-timeout-ms must be between 100 and 600000");
         }
-        List<ClientKind> clientKinds = (clients.contains("all") ? List.of("java", "typescript") : clients).stream()
-                .map(ClientKind::fromLabel).toList();
+        List<ClientKind> clientKinds = clients.contains("all") ? ClientKind.ALL
+                : clients.stream().map(ClientKind::fromLabel).toList();
         List<ServerKind> servers = new ArrayList<>();
-        for (String label : sdks.contains("all") ? List.of("java", "typescript") : sdks) {
+        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
             ServerKind server = ServerKind.fromLabel(label);
             if (server == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
@@ -96,6 +96,10 @@ final class ClientsCommand implements Callable<Integer> {
         if (cross && clientKinds.stream().allMatch(c -> servers.stream().allMatch(s -> s.label().equals(c.label())))) {
             throw new IllegalArgumentException("--cross leaves no cell: the clients and the servers are the same SDK");
         }
+        if (transports.stream().noneMatch(over -> over == Transport.STDIO || servers.stream().anyMatch(ServerKind::speaksHttp))) {
+            throw new IllegalArgumentException("--transport http leaves no cell: none of the servers "
+                    + servers.stream().map(ServerKind::label).toList() + " has a Streamable HTTP mode");
+        }
         Path folder = OutputFolder.of(out, home, "clients");
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
@@ -105,12 +109,18 @@ final class ClientsCommand implements Callable<Integer> {
         Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         boolean ok = true;
         List<String> lines = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         // one set of tokens for the whole run, deleted with it; only an HTTP cell asks for any
         try (BearerCredentials credentials = new BearerCredentials()) {
             for (Transport over : transports) {
                 for (ClientKind client : clientKinds) {
                     for (ServerKind server : servers) {
                         if (cross && client.label().equals(server.label())) {
+                            continue;
+                        }
+                        // An HTTP cell needs a server with a Streamable HTTP mode; the stdio cell of the pair still runs.
+                        if (over == Transport.HTTP && !server.speaksHttp()) {
+                            skipped.add(ClientsRunner.cell(client, server, over));
                             continue;
                         }
                         String cell = ClientsRunner.cell(client, server, over);
@@ -142,6 +152,9 @@ final class ClientsCommand implements Callable<Integer> {
         lines.forEach(Streams.stdout()::println);
         Streams.stdout().println("differences " + (differing.isEmpty() ? "none: every cell saw the same in every case"
                 : "cases " + String.join(", ", differing) + " (expected per cell; see CLIENTS.md)"));
+        if (!skipped.isEmpty()) {
+            Streams.stdout().println("not run    " + String.join(", ", skipped) + " (the server has no Streamable HTTP mode)");
+        }
         Streams.stdout().println("evidence   " + folder);
         Streams.stdout().flush();
         return ok ? 0 : 1;

@@ -191,6 +191,11 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
                     .differing(client + "-client/typescript-server", there, because);
         }
 
+        /** The last expectation, except that {@code cell} (a pair, on every transport) sees {@code there}, for the reason given. */
+        public Builder alsoIn(String cell, Seen there, String because) {
+            return differing(cell, there, because);
+        }
+
         /** The last expectation, except that every cell over HTTP sees {@code there}, for the reason given. */
         public Builder overHttp(Seen there, String because) {
             return differing(ClientTransport.HTTP.label(), there, because);

@@ -122,8 +122,18 @@ public final class ClientCases {
                                     + " the TypeScript transport reads such a body as JSON-RPC only for a modern request,"
                                     + " not for the legacy initialize this mode sends: it throws an SdkHttpError with the"
                                     + " error as text (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
+                    .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32602"),
+                            "the Go fixture refuses the legacy initialize with -32602 (missing or invalid _meta field"
+                                    + " \"io.modelcontextprotocol/protocolVersion\"), not -32022; the Python fixture accepts"
+                                    + " it (docs/findings/ts-client-default-version-negotiation.md)")
                     .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                             "after the refused connect the client is not connected")
+                    .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                            "after the Go fixture's refused connect the client is not connected")
+                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32603"),
+                            "the Python fixture accepted the 2025-11-25 initialize, and on that legacy session its SDK"
+                                    + " refuses the tool's input_required answer as \"Handler returned an invalid result\""
+                                    + " (-32603); nothing is written (docs/findings/ts-client-default-version-negotiation.md)")
                     .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
                             "after the refused connect over HTTP the client is not connected either, but says so with a"
                                     + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"

@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * How each official client tells the application that a reply never came, written down from the probe facts before
  * any run (docs/clients.md), and over HTTP from what the SDKs raised when measured (docs/client-drivers.md, "Over
- * HTTP"): the exception type, for the TypeScript client the {@code SdkError} code, and where the type alone says too
- * little, the message and the cause. A thrown error that carries a JSON-RPC error from the server is read by its code
+ * HTTP"): the exception type, for the TypeScript client the {@code SdkError} code (for the Python client the SDK's own
+ * JSON-RPC code, for the Go client the sentinel error in the chain), and where the type alone says too little, the
+ * message and the cause. A thrown error that carries a JSON-RPC error from the server is read by its code
  * and message instead, the same for both.
  */
 public final class ClientVocabulary {
@@ -14,14 +15,21 @@ public final class ClientVocabulary {
     public record Thrown(String type, String code, String message, String cause) {}
 
     /**
-     * One way a client says the outcome is unknown. A null {@code transport}, {@code code}, {@code message} or
-     * {@code cause} matches anything; every other member must be equal.
+     * One way a client says the outcome is unknown. A null {@code transport}, {@code code}, {@code message},
+     * {@code cause} or {@code messagePattern} matches anything; every other member must be equal, and the whole message
+     * must match {@code messagePattern} (for a message that names a URL with the run's port).
      */
-    record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
+    record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind,
+            java.util.regex.Pattern messagePattern) {
+        Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
+            this(client, transport, type, code, message, cause, kind, null);
+        }
+
         boolean says(String client, ClientTransport transport, Thrown thrown) {
             return this.client.equals(client) && (this.transport == null || this.transport == transport)
                     && type.equals(thrown.type()) && (code == null || code.equals(thrown.code()))
-                    && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()));
+                    && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()))
+                    && (messagePattern == null || (thrown.message() != null && messagePattern.matcher(thrown.message()).matches()));
         }
     }
 
@@ -35,7 +43,22 @@ public final class ClientVocabulary {
             // JavaScript, and "fetch failed" any failure to reach the server (a refused connection, a DNS error), so
             // only the three together say the connection closed after the request went out without a response.
             new Word("typescript", ClientTransport.HTTP, "TypeError", null, "fetch failed", "SocketError: other side closed",
-                    Seen.Kind.LOST));
+                    Seen.Kind.LOST),
+            // The Python SDK raises its MCPError with the SDK's own codes (mcp_types CONNECTION_CLOSED -32000 and
+            // REQUEST_TIMEOUT -32001), the same type a server's JSON-RPC error has: so the code and the SDK's exact
+            // message together, as measured (docs/clients.md, "The Python and Go clients").
+            new Word("python", null, "MCPError", "-32000", "Connection closed", null, Seen.Kind.LOST),
+            new Word("python", null, "MCPError", "-32001", "Request 'tools/call' timed out", null, Seen.Kind.TIMEOUT),
+            // The Go SDK returns the stdio pipe's io.EOF wrapped by the call (fmt.Errorf %w), not its ErrConnectionClosed;
+            // the driver names a sentinel found in the chain as the code. A timeout is the context's deadline.
+            new Word("go", ClientTransport.STDIO, "*fmt.wrapError", "EOF", "calling \"tools/call\": EOF", null, Seen.Kind.LOST),
+            new Word("go", null, "context.deadlineExceededError", "DeadlineExceeded", null, null, Seen.Kind.TIMEOUT),
+            // Over HTTP the Go SDK wraps every failed POST in its jsonrpc2.ErrRejected (-32005, "rejected by
+            // transport"), a refused connection too; only a POST that met end of file after it was sent says the
+            // connection closed without a response: "calling "tools/call": sending "tools/call": rejected by
+            // transport: Post "<url>": EOF".
+            new Word("go", ClientTransport.HTTP, "*fmt.wrapError", "-32005", null, null, Seen.Kind.LOST, java.util.regex.Pattern.compile(
+                    "calling \"tools/call\": sending \"tools/call\": rejected by transport: Post \"http://[^\"]+\": EOF")));
 
     private ClientVocabulary() {}
 

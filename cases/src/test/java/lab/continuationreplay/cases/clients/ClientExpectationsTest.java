@@ -85,4 +85,38 @@ class ClientExpectationsTest {
                     new ClientVocabulary.Thrown("SdkError", "NOT_CONNECTED", "Not connected", null)));
         }
     }
+
+    /** The Python client's codes are its SDK's own; a server's JSON-RPC error with the same code and another message is no lost reply. */
+    @Test
+    void thePythonClientIsReadByItsSdksCodeAndExactMessage() {
+        for (ClientTransport transport : ClientTransport.values()) {
+            assertEquals(Seen.Kind.LOST, ClientVocabulary.unknownOutcome("python", transport,
+                    new ClientVocabulary.Thrown("MCPError", "-32000", "Connection closed", null)));
+            assertEquals(Seen.Kind.TIMEOUT, ClientVocabulary.unknownOutcome("python", transport,
+                    new ClientVocabulary.Thrown("MCPError", "-32001", "Request 'tools/call' timed out", null)));
+            assertNull(ClientVocabulary.unknownOutcome("python", transport,
+                    new ClientVocabulary.Thrown("MCPError", "-32000", "operation_conflict", null)));
+            assertNull(ClientVocabulary.unknownOutcome("go", transport,
+                    new ClientVocabulary.Thrown("MCPError", "-32000", "Connection closed", null)));
+        }
+    }
+
+    /** The Go client: io.EOF over stdio, ErrRejected with a POST's EOF over HTTP, never a refused connection. */
+    @Test
+    void theGoClientIsReadByTheErrorChainAndOverHttpOnlyByAPostThatMetEndOfFile() {
+        ClientVocabulary.Thrown eof = new ClientVocabulary.Thrown("*fmt.wrapError", "EOF", "calling \"tools/call\": EOF", "*errors.errorString: EOF");
+        assertEquals(Seen.Kind.LOST, ClientVocabulary.unknownOutcome("go", ClientTransport.STDIO, eof));
+        assertNull(ClientVocabulary.unknownOutcome("go", ClientTransport.HTTP, eof));
+        String post = "calling \"tools/call\": sending \"tools/call\": rejected by transport: Post \"http://127.0.0.1:39151/mcp\": ";
+        assertEquals(Seen.Kind.LOST, ClientVocabulary.unknownOutcome("go", ClientTransport.HTTP,
+                new ClientVocabulary.Thrown("*fmt.wrapError", "-32005", post + "EOF", null)));
+        assertNull(ClientVocabulary.unknownOutcome("go", ClientTransport.HTTP, new ClientVocabulary.Thrown("*fmt.wrapError", "-32005",
+                post + "dial tcp 127.0.0.1:39151: connect: connection refused", null)), "a refused connection never reached the server");
+        assertNull(ClientVocabulary.unknownOutcome("go", ClientTransport.STDIO,
+                new ClientVocabulary.Thrown("*fmt.wrapError", "-32005", post + "EOF", null)));
+        for (ClientTransport transport : ClientTransport.values()) {
+            assertEquals(Seen.Kind.TIMEOUT, ClientVocabulary.unknownOutcome("go", transport,
+                    new ClientVocabulary.Thrown("context.deadlineExceededError", "DeadlineExceeded", "context deadline exceeded", null)));
+        }
+    }
 }

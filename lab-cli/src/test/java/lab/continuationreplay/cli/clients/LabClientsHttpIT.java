@@ -51,7 +51,8 @@ class LabClientsHttpIT {
     @BeforeAll
     static void runTheClientsOverHttp() throws Exception {
         out = dir.resolve("clients-http");
-        run = LabProcess.run(List.of("clients", "--transport", "http", "--cross", "--out", out.toString()), Map.of(), new byte[0],
+        run = LabProcess.run(List.of("clients", "--transport", "http", "--cross", "--client", "java,typescript", "--sdk",
+                "java,typescript", "--out", out.toString()), Map.of(), new byte[0],
                 Duration.ofMinutes(10));
     }
 

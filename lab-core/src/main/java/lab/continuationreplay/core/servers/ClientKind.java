@@ -9,7 +9,14 @@ public enum ClientKind {
     /** The Java SDK 2.2.0 modern client. */
     JAVA("java", "clients/target/clients.jar"),
     /** {@code @modelcontextprotocol/client} 2.4.0. */
-    TYPESCRIPT("typescript", "ts-client/dist/driver.js");
+    TYPESCRIPT("typescript", "ts-client/dist/driver.js"),
+    /** The Python SDK {@code mcp} 2.3.0's {@code Client}, run by the py-fixture's virtual environment (the same lock). */
+    PYTHON("python", "py-client/src/driver.py"),
+    /** The Go SDK v1.8.0's {@code Client} (go build). */
+    GO("go", "go-client/target/bin/go-client");
+
+    /** Every client, in the order of the client axis: what {@code --client all} means. */
+    public static final List<ClientKind> ALL = List.of(values());
 
     private final String label;
     private final String artifact;
@@ -34,7 +41,7 @@ public enum ClientKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown client '" + label + "' (java or typescript)");
+        throw new IllegalArgumentException("unknown client '" + label + "' (java, typescript, python or go)");
     }
 
     /** The driver's command line for a script and a records file; fails clearly when the driver is not built. */
@@ -43,6 +50,10 @@ public enum ClientKind {
         return switch (this) {
             case JAVA -> JavaCommand.of(List.of(), "-jar", built.toString(), script.toString(), records.toString());
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString(), script.toString(), records.toString());
+            case PYTHON -> List.of(LabHome.requireFile(home.resolve("py-fixture/.venv/bin/python"),
+                    "build the lab first (the py-fixture module creates its virtual environment)").toString(), built.toString(),
+                    script.toString(), records.toString());
+            case GO -> List.of(built.toString(), script.toString(), records.toString());
         };
     }
 }

@@ -121,6 +121,24 @@ public final class ClientsReport {
         return md.toString();
     }
 
+    /** The SDKs in the order of the client axis; a label the lab does not know yet comes after them. */
+    private static final List<String> SDK_ORDER = List.of("java", "typescript", "python", "go");
+    private static final java.util.regex.Pattern CELL = java.util.regex.Pattern.compile("client-(.+)-server-(.+?)(" + java.util.regex.Pattern.quote(Layout.HTTP_SUFFIX) + ")?");
+
+    /** The clients ({@code group} 1) or the servers (2) that the folder's cells name, in the SDKs' order. */
+    static List<String> sides(JsonNode clients, int group) {
+        Set<String> found = new LinkedHashSet<>();
+        clients.path("cells").forEach(c -> {
+            java.util.regex.Matcher m = CELL.matcher(c.asText());
+            if (m.matches()) {
+                found.add(m.group(group));
+            }
+        });
+        List<String> ordered = new ArrayList<>(SDK_ORDER.stream().filter(found::contains).toList());
+        found.stream().filter(label -> !ordered.contains(label)).forEach(ordered::add);
+        return ordered;
+    }
+
     /** {@code crash 2, restart 2}: how often each named server command was started (a client may start one twice). */
     private static String starts(JsonNode starts) {
         List<String> parts = new ArrayList<>();
@@ -141,22 +159,24 @@ public final class ClientsReport {
                 transports.add(t.asText());
             }
         });
+        List<String> clientLabels = sides(clients, 1);
+        List<String> servers = sides(clients, 2);
         for (JsonNode row : clients.path("cases")) {
             boolean same = row.path("same_seen").asBoolean();
             h.append("<h2>").append(HtmlPage.escape(row.path("case_id").asText() + " " + row.path("name").asText()))
                     .append(same ? "" : " (differs)").append("</h2>\n<table class=\"").append(same ? "" : "differs")
                     .append("\"><tr><th>client \\ server</th>");
             for (String transport : transports) {
-                for (String server : List.of("java", "typescript")) {
+                for (String server : servers) {
                     h.append("<th>").append(server).append(" (").append(transport).append(")</th>");
                 }
             }
             h.append("</tr>\n");
-            for (String client : List.of("java", "typescript")) {
+            for (String client : clientLabels) {
                 h.append("<tr><th>").append(client).append("</th>");
                 List<String> columns = new ArrayList<>();
                 for (String transport : transports) {
-                    for (String server : List.of("java", "typescript")) {
+                    for (String server : servers) {
                         columns.add(Layout.clientCell(client, server) + (transport.equals("http") ? Layout.HTTP_SUFFIX : ""));
                     }
                 }

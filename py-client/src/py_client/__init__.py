@@ -1,0 +1,1 @@
+"""The Python SDK client driver (docs/client-drivers.md)."""
