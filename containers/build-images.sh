@@ -205,8 +205,17 @@ python_paths() {
   done | grep -v -E '^/usr/share/(doc|man|lintian)(/|$)|^/\.$' | while IFS= read -r f; do
     # Debian's merged /usr: a package lists /lib/... while the base has /lib -> usr/lib, so every path is named
     # through its real folder (copying a /lib folder over the base's /lib link would break the image).
-    [[ -f "$f" || -L "$f" ]] && echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
+    [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]] && echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
   done | LC_ALL=C sort -u
+}
+
+# The Python files and their content hash, once per run (every cell copies the same Python).
+python=()
+python_hash=""
+python_inputs() {
+  [[ -n "$python_hash" ]] && return
+  mapfile -t python < <(python_paths)
+  python_hash="$(printf '%s\n' "${python[@]}" | xargs -d '\n' sha256sum | sha)"
 }
 
 # --- level 2: the runtime image of one cell ------------------------------------------------------------------------
@@ -229,15 +238,15 @@ runtime_image() {
     java_home="$jdk_dir"
   fi
   base_id="$(image_id "$base")"
-  local paths=() python=()
+  local paths=()
   [[ -z "$jdk_dir" ]] || mapfile -t paths < <(jdk_paths "$jdk_dir")
-  mapfile -t python < <(python_paths)
+  python_inputs
   inputs="$( {
     echo "base $base_id"; echo "java_home $java_home"
     sha256sum <"$home/containers/runtime/Dockerfile"
     [[ -z "$jdk_dir" ]] || content_hash "${paths[@]}"
     echo "node $(content_hash "$node_bin")"
-    echo "python $(printf '%s\n' "${python[@]}" | xargs -d '\n' sha256sum | sha)"
+    echo "python $python_hash"
   } | sha)"
   tag="local/lab-runtime:$cell-${inputs:0:12}"
   if image_id "$tag" >/dev/null; then
@@ -352,6 +361,7 @@ prune_other_tags() {
 }
 
 started=$SECONDS
+python_inputs   # here, not in runtime_image: that runs in a subshell per cell, which would forget it
 for cell in "${cells[@]}"; do
   runtime="$(runtime_image "$cell")"
   runner="$(runner_image "$cell" "$runtime")"
