@@ -7,10 +7,14 @@
 # Three levels, each tagged with a hash of its inputs, so an unchanged level is never rebuilt:
 #   local/lab-base:bookworm-minbase-<h>   debootstrap --variant=minbase bookworm from the Debian archive, docker import
 #                                         (the root file system is also kept as a tarball in the cache folder)
-#   local/lab-runtime:<cell>-<h>          containers/runtime/Dockerfile: base + one JDK + one Node.js, copied from
-#                                         this machine (h: base image id, JDK and node content hashes, Dockerfile)
-#   local/lab-runner:<cell>-<h>           containers/runner/Dockerfile: runtime + the built lab (h: runtime image id,
-#                                         lab content hash, Dockerfile, entrypoint)
+#   local/lab-runtime:<cell>-<h>          containers/runtime/Dockerfile: base + one JDK + one Node.js + this machine's
+#                                         Python 3 (its Debian packages' files), copied from this machine (h: base
+#                                         image id, JDK, node and Python content hashes, Dockerfile)
+#   local/lab-runner:<cell>-<h>           containers/runner/Dockerfile: runtime + the built lab (the Go fixture's static
+#                                         binary among it) + the py-fixture's virtual environment, installed in the
+#                                         build from requirements.lock (--require-hashes) out of wheels downloaded on
+#                                         this machine, because the build has no network (h: runtime image id, lab
+#                                         content hash, wheel hashes, Dockerfile, entrypoint)
 #
 # Environment (all optional):
 #   LAB_CONTAINER_CACHE      cache folder (default ${XDG_CACHE_HOME:-~/.cache}/continuation-replay-lab)
@@ -186,6 +190,34 @@ node_binary() {
   echo "$binary"
 }
 
+# This machine's Python 3 as an overlay tree: the files of its Debian packages (interpreter, standard library, pip's
+# wheel for installing without ensurepip) and of the two libraries the base lacks (libexpat for the interpreter,
+# libssl3 for ssl/hashlib). Debian's python3 on Debian's base: the same glibc, so nothing else is needed.
+python_paths() {
+  local version package
+  # Debian's own interpreter, not whichever python3 comes first on PATH (a pyenv build, say): only a packaged one
+  # can be copied file by file.
+  version="$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')" || die "no /usr/bin/python3 (Debian's python3) on this machine"
+  for package in "python$version-minimal" "libpython$version-minimal" "libpython$version-stdlib" python3-minimal \
+      python3-pip-whl libexpat1 libssl3; do
+    dpkg -L "$package" >/dev/null 2>&1 || die "the Debian package $package is not installed (the runtime image copies Python 3 from it)"
+    dpkg -L "$package"
+  done | grep -v -E '^/usr/share/(doc|man|lintian)(/|$)|^/\.$' | while IFS= read -r f; do
+    # Debian's merged /usr: a package lists /lib/... while the base has /lib -> usr/lib, so every path is named
+    # through its real folder (copying a /lib folder over the base's /lib link would break the image).
+    [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]] && echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
+  done | LC_ALL=C sort -u
+}
+
+# The Python files and their content hash, once per run (every cell copies the same Python).
+python=()
+python_hash=""
+python_inputs() {
+  [[ -n "$python_hash" ]] && return
+  mapfile -t python < <(python_paths)
+  python_hash="$(printf '%s\n' "${python[@]}" | xargs -d '\n' sha256sum | sha)"
+}
+
 # --- level 2: the runtime image of one cell ------------------------------------------------------------------------
 runtime_image() {
   local cell="$1" jdk="${1%%-*}" node="${1##*-}" base base_id java_home jdk_dir node_bin inputs tag context
@@ -208,11 +240,13 @@ runtime_image() {
   base_id="$(image_id "$base")"
   local paths=()
   [[ -z "$jdk_dir" ]] || mapfile -t paths < <(jdk_paths "$jdk_dir")
+  python_inputs
   inputs="$( {
     echo "base $base_id"; echo "java_home $java_home"
     sha256sum <"$home/containers/runtime/Dockerfile"
     [[ -z "$jdk_dir" ]] || content_hash "${paths[@]}"
     echo "node $(content_hash "$node_bin")"
+    echo "python $python_hash"
   } | sha)"
   tag="local/lab-runtime:$cell-${inputs:0:12}"
   if image_id "$tag" >/dev/null; then
@@ -220,13 +254,14 @@ runtime_image() {
     echo "$tag"; return
   fi
   context="$work/runtime-$cell"
-  mkdir -p "$context/jdk" "$context/node/usr/local/bin"
+  mkdir -p "$context/jdk" "$context/node/usr/local/bin" "$context/python"
+  printf '%s\n' "${python[@]#/}" | tar -C / --no-recursion -cf - -T - | tar -C "$context/python" -xf -
   cp "$home/containers/runtime/Dockerfile" "$context/"
   if [[ -n "$jdk_dir" ]]; then
     for p in "${paths[@]}"; do overlay_copy "$p" "$context/jdk"; done
   fi
   cp -a --link "$node_bin" "$context/node/usr/local/bin/node" 2>/dev/null || cp -a "$node_bin" "$context/node/usr/local/bin/node"
-  log "runtime $tag: building (JDK $jdk from ${jdk_dir:-$base}, Node.js $("$node_bin" --version))"
+  log "runtime $tag: building (JDK $jdk from ${jdk_dir:-$base}, Node.js $("$node_bin" --version), $(/usr/bin/python3 --version))"
   quiet "$work/build-$cell.log" docker build --network none -t "$tag" --label "lab.inputs.sha256=$inputs" \
     --label "lab.cell=$cell" --build-arg "BASE_IMAGE=$base" --build-arg "JAVA_HOME_IN_IMAGE=$java_home" "$context"
   rm -rf "$context"
@@ -238,11 +273,18 @@ runtime_image() {
 lab_files() {
   local f
   for f in lab-cli/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
-      ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js; do
+      ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js go-fixture/target/bin/go-fixture py-fixture/src/server.py; do
     [[ -f "$home/$f" ]] || die "$f is missing; build the lab first (mvn -B -DskipTests install, or ./lab --help)"
   done
+  # The Go fixture must be the static binary the Maven build makes (CGO_ENABLED=0), not one linked to this machine.
+  file -b "$home/go-fixture/target/bin/go-fixture" 2>/dev/null | grep -q 'statically linked' \
+    || ! ldd "$home/go-fixture/target/bin/go-fixture" >/dev/null 2>&1 \
+    || die "go-fixture/target/bin/go-fixture is not static; rebuild it with the Maven build (CGO_ENABLED=0)"
+  # py-fixture: the sources and the lock only; its virtual environment is built inside the image. The Go fixture
+  # finds the bridge jar above vectors/rules when no LAB_BRIDGE_COMMAND is given.
   printf '%s\n' lab-cli/target/lab.jar lab-cli/target/lib java-server/target/java-server.jar java-server/target/lib \
-    bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json
+    bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json \
+    go-fixture/target/bin/go-fixture py-fixture/src py-fixture/requirements.lock vectors/rules
 }
 
 stage_lab() {
@@ -254,9 +296,28 @@ stage_lab() {
   done < <(lab_files)
   # Production dependencies only, from the lock file (npm's cache makes this offline after the first build).
   (cd "$target/ts-fixture" && quiet "$work/npm-ci.log" npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund)
+  find "$target/py-fixture" -name __pycache__ -prune -exec rm -rf {} +
   mkdir -p "$target/bin"
   cp "$home/containers/runner/lab-entrypoint.sh" "$target/bin/lab"
   chmod 755 "$target/bin/lab"
+}
+
+# The wheels of py-fixture/requirements.lock, downloaded on this machine (pip's cache makes it offline after the first
+# time) and checked against the lock's hashes here and again by pip inside the image build, which has no network.
+# Kept in the cache folder per lock hash.
+wheelhouse() {
+  local lock_hash dir
+  lock_hash="$(sha <"$home/py-fixture/requirements.lock")"
+  dir="$cache/wheels/${lock_hash:0:16}"
+  if [[ ! -f "$dir/.complete" ]]; then
+    log "py-fixture: downloading the wheels of requirements.lock into $dir"
+    rm -rf "$dir"; mkdir -p "$dir"
+    [[ -x "$home/py-fixture/.venv/bin/python" ]] || die "py-fixture/.venv is missing; build the lab first"
+    quiet "$work/pip-download.log" "$home/py-fixture/.venv/bin/python" -m pip download --disable-pip-version-check --no-input --quiet --no-deps \
+      --require-hashes --only-binary=:all: --dest "$dir" -r "$home/py-fixture/requirements.lock"
+    touch "$dir/.complete"
+  fi
+  echo "$dir"
 }
 
 lab_hash=""
@@ -265,8 +326,11 @@ runner_image() {
   if [[ -z "$lab_hash" ]]; then
     lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && content_hash "${files[@]}")"
   fi
+  local wheels
+  wheels="$(wheelhouse)"
   inputs="$( {
     echo "runtime $(image_id "$runtime")"; echo "lab $lab_hash"
+    echo "wheels $(cd "$wheels" && sha256sum ./*.whl | sha)"
     sha256sum <"$home/containers/runner/Dockerfile"; sha256sum <"$home/containers/runner/lab-entrypoint.sh"
   } | sha)"
   tag="local/lab-runner:$cell-${inputs:0:12}"
@@ -277,6 +341,8 @@ runner_image() {
   if [[ ! -d "$work/lab" ]]; then
     log "runner: staging the built lab"
     stage_lab "$work/lab/lab"
+    mkdir -p "$work/lab/wheels"
+    cp -a "$wheels"/*.whl "$work/lab/wheels/"
     cp "$home/containers/runner/Dockerfile" "$work/lab/"
   fi
   log "runner $tag: building"
@@ -295,6 +361,7 @@ prune_other_tags() {
 }
 
 started=$SECONDS
+python_inputs   # here, not in runtime_image: that runs in a subshell per cell, which would forget it
 for cell in "${cells[@]}"; do
   runtime="$(runtime_image "$cell")"
   runner="$(runner_image "$cell" "$runtime")"

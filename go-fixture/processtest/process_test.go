@@ -269,6 +269,15 @@ func TestBadInputIsRefusedWithoutAnEffect(t *testing.T) {
 	if status := structured(t, result(t, f.reply(), 8)); status["state"] == "applied" {
 		t.Fatalf("an effect from refused input: %v", status)
 	}
+	// A requestState sent to the single-round status tool is refused, never ignored (lab faults, token-attacks):
+	// a valid create_guarded_issue state, a string that was never a state, and null (the frame gate's rule).
+	for id, extra := range map[int]string{10: `,"requestState":"` + state + `"`, 11: `,"requestState":"anything"`,
+		12: `,"requestState":null`} {
+		f.send(call(id, "get_operation_status", `{"operation_id":"p-bad"}`, extra))
+		if reply := f.reply(); reply["id"] != float64(id) || fmt.Sprint(reply["error"]) != fmt.Sprint(stateRefusal) {
+			t.Errorf("status with a requestState, %d: %v", id, reply)
+		}
+	}
 	// Garbage on the wire is answered and the session goes on.
 	f.send("garbage")
 	if reply := f.reply(); fmt.Sprint(reply["error"]) != fmt.Sprint(map[string]any{"code": -32700.0, "message": "Parse error"}) {

@@ -157,6 +157,14 @@ func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) 
 	if !ok {
 		return nil, errors.New("the request's params were not handed over")
 	}
+	// A single-round tool mints no state, so no requestState can be valid for it: refused like any state that does
+	// not open, as the Java server and the Python and TypeScript fixtures do. It used to be ignored and the status
+	// answered (found by lab faults, token-attacks). A non-string one (null included) never gets here: the frame gate
+	// refuses it for every tool.
+	if _, present := params["requestState"]; present {
+		fmt.Fprintf(t.Log, "%s: requestState refused: %s has no continuation\n", Name, StatusTool)
+		return nil, StateRefusal()
+	}
 	args, _ := params["arguments"].(map[string]any)
 	operationID, isString := args["operation_id"].(string)
 	if !isString {

@@ -56,17 +56,27 @@ public record CellVerdict(
                 problems.add(name + ": passed " + verdict.passed() + " of " + verdict.requested());
             }
         });
+        // Every SDK column the cell played must give the first column's outcome for every case.
         boolean agree = true;
-        if (attempts.containsKey("java") && attempts.containsKey("typescript")) {
-            Map<String, String> java = outcomes(attempts.get("java"));
-            Map<String, String> typescript = outcomes(attempts.get("typescript"));
-            for (String id : java.keySet()) {
-                if (!java.get(id).equals(typescript.get(id))) {
+        Map<String, String> reference = null;
+        String referenceName = null;
+        for (String sdk : InContainerMatrix.SDKS_IN_IMAGES) {
+            if (!attempts.containsKey(sdk)) {
+                continue;
+            }
+            Map<String, String> these = outcomes(attempts.get(sdk));
+            if (reference == null) {
+                reference = these;
+                referenceName = sdk;
+                continue;
+            }
+            for (String id : reference.keySet()) {
+                if (!reference.get(id).equals(these.get(id))) {
                     agree = false;
-                    problems.add("case " + id + ": the SDKs' outcomes differ");
+                    problems.add("case " + id + ": the SDKs' outcomes differ (" + referenceName + ", " + sdk + ")");
                 }
             }
-            agree &= java.keySet().equals(typescript.keySet());
+            agree &= reference.keySet().equals(these.keySet());
         }
         // Each attempt records the runtimes that ran it; all of them must be the cell's.
         JsonNode first = null;

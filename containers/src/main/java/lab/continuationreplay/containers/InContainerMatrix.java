@@ -15,8 +15,12 @@ import lab.continuationreplay.checker.Verdict;
  * writes; {@code OUT/runtimes.*} compares the cells.
  */
 public final class InContainerMatrix {
-    /** The SDK columns the runtime images carry (containers/build-images.sh copies their artifacts in). */
-    public static final List<String> SDKS_IN_IMAGES = List.of("java", "typescript");
+    /**
+     * The SDK columns the runtime images carry (containers/build-images.sh copies their artifacts in: the Java server,
+     * the TypeScript fixture, the py-fixture with its virtual environment built in the image, the Go fixture's static
+     * binary), in the matrix's column order.
+     */
+    public static final List<String> SDKS_IN_IMAGES = List.of("java", "typescript", "python", "go");
 
     /** Generous: a cell takes about two minutes on two cores. */
     public static final Duration CELL_TIMEOUT = Duration.ofMinutes(20);

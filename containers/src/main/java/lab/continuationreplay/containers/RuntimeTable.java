@@ -240,7 +240,7 @@ public final class RuntimeTable {
     public static String markdown(JsonNode table) {
         StringBuilder md = new StringBuilder();
         md.append("# The matrix across runtimes\n\n");
-        md.append("Each cell ran `lab matrix` (both SDKs, the cross-SDK cells and the controls) in its own container, network")
+        md.append("Each cell ran `lab matrix` (every SDK asked for, the cross-SDK cells and the controls) in its own container, network")
                 .append(" `none`, from a runner image built on this machine. The host then verified every attempt again from")
                 .append(" its artifacts alone, trusting nothing the container concluded.\n\n");
         md.append(cellTable(table)).append('\n').append(verdictLines(table)).append('\n');
@@ -310,8 +310,8 @@ public final class RuntimeTable {
     /** The per-cell table (markdown), also printed by {@code lab matrix --in-container}. */
     public static String cellTable(JsonNode table) {
         StringBuilder md = new StringBuilder();
-        md.append("| cell | Java | Node.js | java | typescript | cross-SDK | SDKs agree | host verification | exit | wall time |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| cell | Java | Node.js | java | typescript | python | go | cross-SDK | SDKs agree | host verification | exit | wall time |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (JsonNode c : table.path("cells")) {
             JsonNode attempts = c.path("attempts");
             int crossPassed = 0;
@@ -330,6 +330,8 @@ public final class RuntimeTable {
                     .append(" | ").append(c.path("node_version").asText("?"))
                     .append(" | ").append(fraction(attempts.path("java")))
                     .append(" | ").append(fraction(attempts.path("typescript")))
+                    .append(" | ").append(fraction(attempts.path("python")))
+                    .append(" | ").append(fraction(attempts.path("go")))
                     .append(" | ").append(crossRequested == 0 ? "–" : crossPassed + "/" + crossRequested)
                     .append(" | ").append(c.path("outcomes_agree").asBoolean() ? "yes" : "**no**")
                     .append(" | ").append(attempts.isEmpty() ? "**nothing to verify**" : verified ? "agrees" : "**problems**")

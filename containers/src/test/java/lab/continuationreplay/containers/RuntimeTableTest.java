@@ -33,7 +33,7 @@ class RuntimeTableTest {
         assertTrue(table.path("outcomes_identical_across_cells").asBoolean());
         assertTrue(table.path("records_identical_across_cells").asBoolean());
         String md = RuntimeTable.markdown(table);
-        assertTrue(md.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | – | yes | agrees | 0 | 60 s |"), md);
+        assertTrue(md.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | – | yes | agrees | 0 | 60 s |"), md);
         assertTrue(md.contains("None: the same outcomes, records and diagnostics on every runtime."), md);
     }
 
@@ -87,6 +87,16 @@ class RuntimeTableTest {
     }
 
     @Test
+    void theCellTableHasAColumnPerSdkTheImagesCarry() throws Exception {
+        ObjectNodes r = new ObjectNodes();
+        JsonNode table = RuntimeTable.summarise(List.of(cell(17, 20, r.record("01", "{\"effects\":1}", false), List.of())), 0);
+        String cells = RuntimeTable.cellTable(table);
+        assertEquals(List.of("java", "typescript", "python", "go"), InContainerMatrix.SDKS_IN_IMAGES);
+        assertTrue(cells.startsWith("| cell | Java | Node.js | java | typescript | python | go | cross-SDK |"), cells);
+        assertTrue(cells.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | – |"), cells);
+    }
+
+    @Test
     void cellsParseAndMatchTheirRecordedRuntimes() {
         assertEquals(RuntimeCell.ALL, RuntimeCell.parseAll(List.of("all")));
         assertEquals(List.of(new RuntimeCell(17, 20), new RuntimeCell(25, 22)), RuntimeCell.parseAll(List.of("jdk25-node22", "jdk17-node20")));
@@ -102,7 +112,7 @@ class RuntimeTableTest {
         Path folder = dir.resolve(cell.id());
         Files.createDirectories(folder);
         Map<String, Verdict> attempts = new LinkedHashMap<>();
-        for (String sdk : List.of("java", "typescript")) {
+        for (String sdk : InContainerMatrix.SDKS_IN_IMAGES) {
             attempts.put(sdk, new Verdict(sdk, 1, 1, problems.isEmpty() ? 1 : 0, List.of(), List.of(record)));
         }
         return new CellVerdict(cell, "local/lab-runner:" + cell.id() + "-0", problems.isEmpty() ? 0 : 1, 60.0, folder,

@@ -88,7 +88,7 @@ final class CutPointsExperiment implements FaultExperiment {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         int repetitions = session.size(1, 3);
-        for (ServerKind sdk : session.sdks()) {
+        for (ServerKind sdk : session.servedSdks()) {
             int runs = 0;
             int matched = 0;
             long duplicates = 0;
@@ -179,15 +179,16 @@ final class CutPointsExperiment implements FaultExperiment {
     }
 
     /**
-     * The continuation whose reply the fault loses. Java exits at every cut; the TypeScript fixture exits at 70 (it
-     * drops its own reply) and survives 71–73, which kill its bridge child and fail the call with the child's status.
+     * The continuation whose reply the fault loses. Java exits at every cut; a bridge fixture (TypeScript, Python, Go)
+     * exits at 70 (it drops its own reply) and survives 71–73, which kill its bridge child and fail the call with the
+     * child's status.
      */
     private static String lostReply(ToolClient faulty, ObjectNode arguments, String state, ServerKind sdk, Cut cut) throws Exception {
         try {
             Reply reply = faulty.commit(arguments, state, "fault body");
             String text = reply.refusalText();
             String prefix = "bridge machinery failure: ";
-            if (sdk == ServerKind.TYPESCRIPT && text != null && text.startsWith(prefix)) {
+            if (sdk.reachesLedgerThroughBridge() && text != null && text.startsWith(prefix)) {
                 return text.substring(prefix.length()).split(";", 2)[0];
             }
             return "none (a terminal reply arrived: " + reply.raw() + ")";

@@ -36,6 +36,15 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
     }
 
     /**
+     * The SDKs under test whose servers speak the current transport, in column order: all of them over stdio, over
+     * HTTP only those with an HTTP mode (the Python and Go fixtures speak stdio only, so an HTTP experiment has no
+     * server of theirs to run against).
+     */
+    public List<ServerKind> servedSdks() {
+        return sdks.stream().filter(sdk -> transport == Transport.STDIO || sdk.speaksHttp()).toList();
+    }
+
+    /**
      * The evidence folder name of one SDK over the current transport: {@code java} over stdio, {@code java-http} over
      * HTTP, so an experiment that runs over both keeps the two apart.
      */

@@ -46,7 +46,7 @@ final class KillSoakExperiment implements FaultExperiment {
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
-        for (ServerKind sdk : session.sdks()) {
+        for (ServerKind sdk : session.servedSdks()) {
             figures.set(sdk.label(), soak(session, sdk, findings));
         }
         return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
@@ -96,7 +96,7 @@ final class KillSoakExperiment implements FaultExperiment {
             server.close();
             ObjectNode sdkFigures = JsonNodeFactory.instance.objectNode();
             sdkFigures.put("operations", operations).put("kills", killer.serverKills() + killer.bridgeKills());
-            if (sdk == ServerKind.TYPESCRIPT) {
+            if (sdk.reachesLedgerThroughBridge()) {
                 sdkFigures.put("bridge_kills", killer.bridgeKills());
             }
             server.awaitOrphans(killer.orphans());
@@ -160,7 +160,7 @@ final class KillSoakExperiment implements FaultExperiment {
         Thread.sleep(Math.min(200, 10L * (attempt + 1)));
     }
 
-    /** The TypeScript fixture's answer when its bridge child died mid-call: the outcome is unknown, as for a lost reply. */
+    /** A bridge fixture's answer (TypeScript, Python, Go) when its bridge child died mid-call: the outcome is unknown, as for a lost reply. */
     private static boolean isMachineryFailure(Reply reply) {
         String text = reply.refusalText();
         return text != null && text.startsWith("bridge machinery failure");

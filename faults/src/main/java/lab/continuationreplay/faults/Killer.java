@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import lab.continuationreplay.core.wire.ServerWire;
 
 /**
- * Sends SIGKILL at random moments to the serving process, or (for the TypeScript fixture) sometimes to its bridge
+ * Sends SIGKILL at random moments to the serving process, or (for a bridge fixture: TypeScript, Python, Go) sometimes to its bridge
  * child instead. It waits until the driver marks a server ready, so every kill lands on a serving process.
  */
 final class Killer implements AutoCloseable {

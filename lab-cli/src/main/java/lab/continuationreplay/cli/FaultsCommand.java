@@ -41,7 +41,8 @@ final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
     long seed = 20260728L;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all).")
+    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all). Over HTTP only the"
+            + " SDKs whose servers speak HTTP (java, typescript) run; the Python and Go fixtures speak stdio only.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--only", split = ",", paramLabel = "EXPERIMENT", description = "Only these experiments, by name.")
@@ -58,12 +59,19 @@ final class FaultsCommand implements Callable<Integer> {
                 : List.of(Transport.fromLabel(transport));
         List<FaultExperiments.Planned> plan = FaultExperiments.plan(only, transports);
         List<ServerKind> kinds = new ArrayList<>();
-        for (String label : sdks.contains("all") ? List.of("java", "typescript") : sdks) {
+        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
             ServerKind kind = ServerKind.fromLabel(label);
             if (kind == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control is not an SDK under test");
             }
+            if (kinds.contains(kind)) {
+                throw new IllegalArgumentException("--sdk names " + label + " twice");
+            }
             kinds.add(kind);
+        }
+        if (kinds.stream().noneMatch(kind -> transports.stream().anyMatch(t -> t == Transport.STDIO || kind.speaksHttp()))) {
+            throw new IllegalArgumentException("--sdk " + String.join(",", sdks) + " has no server that speaks --transport " + transport
+                    + " (the Python and Go fixtures speak stdio only)");
         }
         Path folder = OutputFolder.of(out, home, "faults");
         OutputFolder.requireNewOrEmpty(folder);

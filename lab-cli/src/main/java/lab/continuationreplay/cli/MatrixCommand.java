@@ -117,7 +117,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
         if (inContainer) {
             List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
-            // The images carry the Java server and the TypeScript fixture only (containers/build-images.sh).
+            // The images carry the four SDK columns (containers/build-images.sh).
             List<String> inImages = InContainerMatrix.SDKS_IN_IMAGES;
             List<String> missing = this.sdks.contains("all") ? List.of() : sdks.stream().filter(l -> !inImages.contains(l)).toList();
             if (!missing.isEmpty()) {

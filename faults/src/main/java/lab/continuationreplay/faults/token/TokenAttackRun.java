@@ -26,8 +26,8 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /** The attacks on one SDK's server: minting the material, sending each attack, judging the reply and the rows. */
 final class TokenAttackRun {
-    /** A token and the arguments it was minted for. */
-    record Minted(ObjectNode arguments, String token) {}
+    /** A token, the arguments it was minted for, and which server minted it (own, other-key, python, …). */
+    record Minted(ObjectNode arguments, String token, String source) {}
 
     /** One attack: the tool called, the arguments sent, the requestState value sent, and where it goes. */
     record Attack(String kind, String variant, String tool, ObjectNode arguments, JsonNode requestState, ServerWire target) {}
@@ -40,7 +40,7 @@ final class TokenAttackRun {
     private final Path folder;
     private final Random random;
     private final ServerWire main;
-    private final ServerWire otherSdk;
+    private final Map<ServerKind, ServerWire> otherSdks;
     private final List<ServerWire> extra;
     private final TokenMutator mutator;
     private final TokenForge forge = new TokenForge(WireSettings.STATE_KEY_HEX);
@@ -51,14 +51,14 @@ final class TokenAttackRun {
     private int noReply;
     private int sequence;
 
-    TokenAttackRun(FaultSession session, ServerKind sdk, Path folder, Random random, ServerWire main, ServerWire otherSdk,
+    TokenAttackRun(FaultSession session, ServerKind sdk, Path folder, Random random, ServerWire main, Map<ServerKind, ServerWire> otherSdks,
             List<ServerWire> extra) {
         this.session = session;
         this.sdk = sdk;
         this.folder = folder;
         this.random = random;
         this.main = main;
-        this.otherSdk = otherSdk;
+        this.otherSdks = otherSdks;
         this.extra = extra;
         this.mutator = new TokenMutator(random);
     }
@@ -74,7 +74,12 @@ final class TokenAttackRun {
     ObjectNode attack(int count) throws Exception {
         WireSettings alice = WireSettings.matrix(folder.resolve("main.sqlite3"), "alice");
         List<Minted> own = mint(main, "own", session.size(6, 12));
-        List<Minted> foreignSdk = mint(otherSdk, "other-sdk", 3);
+        // Tokens of every other SDK's server under the same state key: the Java server's and the Python SDK's share
+        // a sealed format, so a Java token opens under Python's codec and must fail its claims instead.
+        List<Minted> foreignSdk = new ArrayList<>();
+        for (Map.Entry<ServerKind, ServerWire> other : otherSdks.entrySet()) {
+            foreignSdk.addAll(mint(other.getValue(), other.getKey().label(), otherSdks.size() > 1 ? 2 : 3));
+        }
         ServerWire otherKeyServer = start("other-key", new WireSettings(folder.resolve("other-key.sqlite3"), WireSettings.BACKEND,
                 "alice", WireSettings.T0, 300, 360, 600, OTHER_STATE_KEY_HEX, WireSettings.FINGERPRINT_KEY_HEX, null));
         List<Minted> otherKey = mint(otherKeyServer, "other-key", 3);
@@ -82,7 +87,7 @@ final class TokenAttackRun {
         List<Minted> otherPrincipal = mint(bobServer, "other-principal", 3);
         long later = WireSettings.T0 + alice.requestStateTtl() + 1 + random.nextInt(5000);
         ServerWire laterServer = start("later-clock", WireSettings.matrix(folder.resolve("later-clock.sqlite3"), "alice").at(later));
-        if (sdk == ServerKind.TYPESCRIPT && !forge.signsLike(own.get(0).token())) {
+        if (!forgeHoldsTheKey(own.get(0).token())) {
             findings.add(sdk.label() + ": the forge does not hold the server's key; forged-claims attacks test only the seal");
         }
 
@@ -141,7 +146,8 @@ final class TokenAttackRun {
         } else if (roll < 15) {
             return attack("other-principal", "", pick(otherPrincipal), null);
         } else if (roll < 16) {
-            return attack("other-sdk", "", pick(foreignSdk), null);
+            Minted foreign = pick(foreignSdk);
+            return attack("other-sdk", foreign.source(), foreign, null);
         } else if (roll < 18) {
             return otherArguments(base);
         } else if (roll < 19) {
@@ -200,26 +206,67 @@ final class TokenAttackRun {
                 base.arguments(), value, main);
     }
 
-    /** A token sealed or signed with the right key whose claims are wrong in one way. */
+    /** A token sealed or signed with the right key whose claims are wrong in one way, in the SDK's own format. */
     private Attack forged(Minted base) throws Exception {
+        return switch (sdk) {
+            case JAVA -> forgedJava(base);
+            case PYTHON -> forgedPython(base);
+            case GO -> forgedGo(base);
+            default -> forgedTypeScript(base);
+        };
+    }
+
+    private Attack forgedJava(Minted base) throws Exception {
         long now = WireSettings.T0;
-        if (sdk == ServerKind.JAVA) {
-            ObjectNode claims = forge.openJava(base.token());
-            String variant;
-            switch (random.nextInt(10)) {
-                case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
-                case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
-                case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
-                case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
-                case 4 -> { claims.put("exp", now - random.nextInt(2)); variant = "expired (exp <= now)"; }
-                case 5 -> { claims.put("v", 2); variant = "version"; }
-                case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
-                case 7 -> { claims.remove("p"); variant = "no principal"; }
-                case 8 -> { claims.put("x", 1); variant = "extra claim"; }
-                default -> { claims.put("s", 5); variant = "state not a string"; }
-            }
-            return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
+        ObjectNode claims = forge.openJava(base.token());
+        String variant;
+        switch (random.nextInt(10)) {
+            case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
+            case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
+            case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
+            case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
+            case 4 -> { claims.put("exp", now - random.nextInt(2)); variant = "expired (exp <= now)"; }
+            case 5 -> { claims.put("v", 2); variant = "version"; }
+            case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
+            case 7 -> { claims.remove("p"); variant = "no principal"; }
+            case 8 -> { claims.put("x", 1); variant = "extra claim"; }
+            default -> { claims.put("s", 5); variant = "state not a string"; }
         }
+        return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
+    }
+
+    /**
+     * The Python SDK's envelope (the Java format, sealed by the SDK's boundary), wrong in one claim, or right in every
+     * claim with the fixture's own payload inside ({@code s}) wrong in one member: the boundary checks the first kind,
+     * the fixture's binding the second. An extra envelope claim is not among them: the SDK's boundary ignores claims it
+     * does not know (by design; a key holder gains nothing by adding one), which docs/faults.md records.
+     */
+    private Attack forgedPython(Minted base) throws Exception {
+        long now = WireSettings.T0;
+        ObjectNode claims = forge.openJava(base.token());
+        ObjectNode payload = (ObjectNode) ExactJson.parse(claims.path("s").asText());
+        String variant;
+        switch (random.nextInt(13)) {
+            case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
+            case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
+            case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
+            case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
+            case 4 -> { claims.put("exp", now - random.nextInt(2)); variant = "expired (exp <= now)"; }
+            case 5 -> { claims.put("v", 2); variant = "version"; }
+            case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
+            case 7 -> { claims.remove("p"); variant = "no principal"; }
+            case 8 -> { claims.put("s", 5); variant = "state not a string"; }
+            case 9 -> { claims.put("a", claims.path("a").asText().equals("AAAAAAAAAAAAAAAAAAAAAA") ? "AQAAAAAAAAAAAAAAAAAAAA"
+                    : "AAAAAAAAAAAAAAAAAAAAAA"); variant = "arguments digest"; }
+            case 10 -> { claims.put("s", payload.put("tool", ToolClient.STATUS).toString()); variant = "payload tool"; }
+            case 11 -> { claims.put("s", payload.put("principal", "bob").toString()); variant = "payload principal bob"; }
+            default -> { claims.put("s", payload.put("expires_at", now - random.nextInt(2)).toString()); variant = "payload expired"; }
+        }
+        return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
+    }
+
+    private Attack forgedTypeScript(Minted base) throws Exception {
+        long now = WireSettings.T0;
         ObjectNode envelope = TokenForge.readTypeScript(base.token());
         String variant;
         switch (random.nextInt(6)) {
@@ -231,6 +278,26 @@ final class TokenAttackRun {
             default -> { ((ObjectNode) envelope.path("p")).put("arguments_digest", sha256Hex("other arguments")); variant = "arguments digest"; }
         }
         return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.signTypeScript(envelope.toString())), main);
+    }
+
+    /** The Go fixture's own payload, signed again with the key after one member went wrong. */
+    private Attack forgedGo(Minted base) throws Exception {
+        long now = WireSettings.T0;
+        ObjectNode payload = TokenForge.readGo(base.token());
+        String variant;
+        switch (random.nextInt(10)) {
+            case 0 -> { payload.put("method", "prompts/get"); variant = "method"; }
+            case 1 -> { payload.put("audience", "continuation-replay-ts-fixture"); variant = "audience"; }
+            case 2 -> { payload.put("tool", ToolClient.STATUS); variant = "tool"; }
+            case 3 -> { payload.put("arguments_digest", sha256Hex("other arguments")); variant = "arguments digest"; }
+            case 4 -> { payload.put("principal", "bob"); variant = "principal bob"; }
+            case 5 -> { payload.put("expires_at", now - random.nextInt(2)); variant = "expired (expires_at <= now)"; }
+            case 6 -> { payload.put("expires_at", String.valueOf(now + 600)); variant = "expires_at not a number"; }
+            case 7 -> { payload.put("x", 1); variant = "extra member"; }
+            case 8 -> { payload.remove("principal"); variant = "no principal"; }
+            default -> { ((ObjectNode) payload.path("state")).put("operation_id", 7); variant = "state operation_id not a string"; }
+        }
+        return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.signGo(payload.toString())), main);
     }
 
     private String send(Attack attack) throws Exception {
@@ -256,6 +323,19 @@ final class TokenAttackRun {
         return "other_refusal";
     }
 
+    /** Whether the forge reproduces the server's own token with the lab key, so a forged token is not refused for its seal alone. */
+    private boolean forgeHoldsTheKey(String token) {
+        try {
+            return switch (sdk) {
+                case JAVA, PYTHON -> forge.openJava(token) != null;
+                case GO -> forge.signsLikeGo(token);
+                default -> forge.signsLike(token);
+            };
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** A valid continuation after all attacks still commits: the server refused attacks, not everything. */
     private boolean control() throws Exception {
         ObjectNode arguments = ToolClient.arguments("ta-" + sdk.label() + "-control", "token-attacks control", "atomic");
@@ -274,7 +354,7 @@ final class TokenAttackRun {
         for (int i = 0; i < count; i++) {
             ObjectNode arguments = ToolClient.arguments("ta-" + sdk.label() + "-" + label + "-" + i, "token attack " + label + " " + i,
                     i % 3 == 2 ? "partial" : "atomic");
-            minted.add(new Minted(arguments, ToolClient.on(server).roundOne(arguments)));
+            minted.add(new Minted(arguments, ToolClient.on(server).roundOne(arguments), label));
         }
         return minted;
     }

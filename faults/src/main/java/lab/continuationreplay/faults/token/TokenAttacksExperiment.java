@@ -52,18 +52,22 @@ public final class TokenAttacksExperiment implements FaultExperiment {
         Map<ServerKind, ServerWire> mains = new EnumMap<>(ServerKind.class);
         List<ServerWire> extra = new ArrayList<>();
         try {
-            // One main server per SDK, each minting the tokens the other SDK's server is attacked with.
-            for (ServerKind kind : List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT)) {
-                Path folder = session.sdks().contains(kind) ? session.folder(NAME, session.scope(kind))
+            // One main server per SDK that speaks this transport, each minting the tokens the other SDKs' servers are
+            // attacked with; an SDK not under test in this run still mints (a "minter-" folder).
+            List<ServerKind> minters = ServerKind.SDKS.stream()
+                    .filter(kind -> session.transport() == Transport.STDIO || kind.speaksHttp()).toList();
+            for (ServerKind kind : minters) {
+                Path folder = session.servedSdks().contains(kind) ? session.folder(NAME, session.scope(kind))
                         : session.folder(NAME, "minter-" + session.scope(kind));
                 mains.put(kind, FaultServers.start(session, kind, WireSettings.matrix(folder.resolve("main.sqlite3"), "alice"),
                         folder, "main", ServerProcess.READ_TIMEOUT));
             }
             java.util.Random random = session.random(NAME);
-            for (ServerKind sdk : session.sdks()) {
-                ServerKind other = sdk == ServerKind.JAVA ? ServerKind.TYPESCRIPT : ServerKind.JAVA;
+            for (ServerKind sdk : session.servedSdks()) {
+                Map<ServerKind, ServerWire> others = new EnumMap<>(mains);
+                others.remove(sdk);
                 Path folder = session.folder(NAME, session.scope(sdk));
-                TokenAttackRun run = new TokenAttackRun(session, sdk, folder, random, mains.get(sdk), mains.get(other), extra);
+                TokenAttackRun run = new TokenAttackRun(session, sdk, folder, random, mains.get(sdk), others, extra);
                 ObjectNode sdkFigures = run.attack(session.size(150, 2000));
                 figures.set(sdk.label(), sdkFigures);
                 findings.addAll(run.findings());

@@ -21,8 +21,11 @@ import lab.continuationreplay.vectors.ExactJson;
  * What an attacker who holds the state key could do: open a real token, change one claim and seal it again, in either
  * SDK's format (Java: AES-256-GCM as {@code SealedRequestState}; TypeScript: the SDK codec's HMAC). The lab holds its
  * own synthetic keys, so it can test the checks that sit behind the seal (tool, method, audience, expiry, principal)
- * and not only the seal itself. Written from the formats in docs/java-server.md and seed spec §4; the key stays in
- * memory and never reaches a file.
+ * and not only the seal itself. The Python SDK's {@code AESGCMRequestStateCodec} uses the Java server's sealed format
+ * (the same HKDF info, key id, prefix and associated data), so {@link #openJava} and {@link #sealJava} serve the
+ * Python fixture too; the Go fixture signs its own readable token ({@link #signGo}). Written from the formats in
+ * docs/java-server.md, docs/python-fixture.md, docs/go-fixture.md and seed spec §4; the key stays in memory and never
+ * reaches a file.
  */
 public final class TokenForge {
     private static final String PREFIX = "v1.";
@@ -104,6 +107,29 @@ public final class TokenForge {
         String body = typeScriptToken.substring(PREFIX.length(), typeScriptToken.lastIndexOf('.'));
         return typeScriptToken.equals(PREFIX + body + "." + Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(hmac((PREFIX + body).getBytes(StandardCharsets.UTF_8))));
+    }
+
+    // ---- Go: the fixture's own signed payload ----
+
+    /** The label the Go fixture's MAC covers before the prefix and the payload segment. */
+    private static final String GO_MAC_LABEL = "continuation-replay-go-fixture requestState\u0000";
+
+    /** The payload of a Go token (readable without the key). */
+    public static ObjectNode readGo(String token) {
+        return readTypeScript(token);
+    }
+
+    /** Signs {@code payload} (any JSON text) as a Go fixture token under this key. */
+    public String signGo(String payload) throws GeneralSecurityException {
+        String body = Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+        return PREFIX + body + "." + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(hmac((GO_MAC_LABEL + PREFIX + body).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** True if re-signing the Go token's own payload gives its MAC: the forge holds the Go fixture's key and label. */
+    public boolean signsLikeGo(String goToken) throws GeneralSecurityException {
+        String body = goToken.substring(PREFIX.length(), goToken.lastIndexOf('.'));
+        return goToken.equals(signGo(new String(Base64.getUrlDecoder().decode(body), StandardCharsets.UTF_8)));
     }
 
     public static String json(JsonNode node) {

@@ -74,7 +74,7 @@ class ContainerMatrixIT {
                 .withNetworkMode("none")
                 .withFileSystemBind(folder.toString(), "/out", BindMode.READ_WRITE)
                 .withCreateContainerCmdModifier(cmd -> cmd.withUser(owner(folder)))
-                // the images carry the Java server and the TypeScript fixture only
+                // the images carry all four SDK columns
                 .withCommand("matrix", "--sdk", String.join(",", InContainerMatrix.SDKS_IN_IMAGES), "--out", "/out")
                 .withLogConsumer(frame -> progress(cell, frame))
                 .withStartupCheckStrategy(new UntilExit(InContainerMatrix.CELL_TIMEOUT))) {
@@ -89,7 +89,7 @@ class ContainerMatrixIT {
         System.err.println(InContainerMatrix.line(verdict));
 
         assertEquals(0, exit, cell + ": lab matrix exited " + exit + "; see " + folder.resolve(DockerCli.STDERR));
-        for (String sdk : List.of("java", "typescript")) {
+        for (String sdk : InContainerMatrix.SDKS_IN_IMAGES) {
             Verdict attempt = verdict.attempt(sdk);
             assertTrue(attempt != null, cell + ": no " + sdk + " attempt in " + folder);
             assertEquals(List.of(), attempt.problems(), cell + " " + sdk + ": the host's verification");

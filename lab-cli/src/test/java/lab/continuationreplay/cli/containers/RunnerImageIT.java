@@ -25,7 +25,10 @@ import org.testcontainers.utility.DockerImageName;
 @Testcontainers
 class RunnerImageIT {
     private static final String PROBE = "java -version 2>&1 | head -1; echo \"node $(node --version)\"; echo \"LAB_NODE=$LAB_NODE\";"
-            + " /opt/lab/bin/lab --version 2>/dev/null; ls /opt/lab/ts-fixture/node_modules/@modelcontextprotocol";
+            + " /opt/lab/bin/lab --version 2>/dev/null; ls /opt/lab/ts-fixture/node_modules/@modelcontextprotocol;"
+            + " /opt/lab/py-fixture/.venv/bin/python -c 'import importlib.metadata as m, ssl; print(\"python mcp\", m.version(\"mcp\"))';"
+            + " /opt/lab/go-fixture/target/bin/go-fixture </dev/null >/dev/null 2>&1; echo \"go-fixture exit $?\";"
+            + " /opt/lab/go-fixture/target/bin/go-fixture </dev/null 2>&1 | head -1";
 
     @Container
     static final GenericContainer<?> JDK17_NODE20 = probe(new RuntimeCell(17, 20));
@@ -55,6 +58,9 @@ class RunnerImageIT {
             assertTrue(logs.contains("LAB_NODE=/usr/local/bin/node"), cell + ": " + logs);
             assertTrue(logs.contains("Continuation Replay Lab 0.1.0"), cell + ": the lab starts on this JDK: " + logs);
             assertTrue(logs.contains("server"), cell + ": the TypeScript SDK is installed: " + logs);
+            assertTrue(logs.contains("python mcp 2.3.0"), cell + ": the py-fixture's environment holds the Python SDK: " + logs);
+            // Without its WIRE_* settings the Go fixture refuses to start, naming a variable: it ran in the image.
+            assertTrue(logs.contains("go-fixture exit 2") && logs.contains("WIRE_"), cell + ": the Go fixture runs here: " + logs);
         });
     }
 

@@ -17,15 +17,20 @@ import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code lab faults --quick} as a user runs it: every experiment, both SDKs, and its refusals of bad options. */
+/**
+ * {@code lab faults --quick} as a user runs it: every experiment on the Java server and the TypeScript fixture; the
+ * kill soak, the requestState attacks and the wire fuzzer on the Python and Go fixtures (the rest of their quick run,
+ * cut points, the stdio proxy, storage and secrets, is a {@code lab faults --quick} run, kept out of the test command's
+ * budget); and its refusals of bad options.
+ */
 class LabFaultsCommandIT {
     @TempDir
     Path dir;
 
     @Test
-    void theQuickFaultLabRunsEveryExperimentOnBothSdksAndEveryInvariantHolds() throws Exception {
+    void theQuickFaultLabRunsEveryExperimentOnJavaAndTypeScriptAndEveryInvariantHolds() throws Exception {
         Path out = dir.resolve("faults");
-        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--out", out.toString()), Map.of(), new byte[0],
+        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--sdk", "java,typescript", "--out", out.toString()), Map.of(), new byte[0],
                 Duration.ofMinutes(8));
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
@@ -76,6 +81,44 @@ class LabFaultsCommandIT {
     }
 
     @Test
+    void theKillSoakTokenAttacksAndWireFuzzHoldOnThePythonAndGoFixtures() throws Exception {
+        Path out = dir.resolve("faults-python-go");
+        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--sdk", "python,go", "--only",
+                "kill-soak,wire-fuzz,token-attacks", "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(5));
+        assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+        JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
+        assertEquals(List.of("python", "go"), texts(json.path("sdks")));
+        for (JsonNode experiment : json.path("experiments")) {
+            assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
+            assertEquals(0, experiment.path("findings").size(), experiment.toString());
+        }
+        for (String sdk : List.of("python", "go")) {
+            JsonNode soak = experiment(json, "kill-soak").path("figures").path(sdk);
+            assertEquals(40, soak.path("operations").asInt(), sdk + " " + soak);
+            assertEquals(0, soak.path("duplicates").asInt(), sdk + " " + soak);
+            assertEquals(0, soak.path("lost_effects").asInt(), sdk + " " + soak);
+            assertEquals(soak.path("lost_replies").asInt(), soak.path("reconciled").asInt(), sdk + " " + soak);
+            assertTrue(soak.has("bridge_kills"), "a bridge fixture reports its bridge kills: " + soak);
+            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
+            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("crashes").asLong() + fuzz.path("hangs").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
+            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
+            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
+            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
+            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
+            assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
+            assertTrue(tokens.path("by_kind").path("forged-claims").asInt() > 0, sdk + " " + tokens);
+            assertTrue(tokens.path("by_kind").path("other-sdk").asInt() > 0, sdk + " " + tokens);
+            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
+        }
+        // Tokens of every other SDK were tried, and the forged claims were in the fixture's own format.
+        String attacks = Files.readString(out.resolve("token-attacks/go/attacks.jsonl"));
+        assertTrue(attacks.contains("\"kind\":\"forged-claims\""), attacks.lines().findFirst().orElse(""));
+    }
+
+    @Test
     void badOptionsAreOneLineErrorsAndWriteNothing() throws Exception {
         Path used = Files.createDirectories(dir.resolve("used"));
         Files.writeString(used.resolve("keep.txt"), "evidence of an earlier run");
@@ -92,6 +135,17 @@ class LabFaultsCommandIT {
         LabProcess.Result control = LabProcess.run(List.of("faults", "--sdk", "unguarded", "--out", dir.resolve("y").toString()), Map.of(), "");
         assertEquals(1, control.exitCode());
         assertEquals("lab faults: the unguarded control is not an SDK under test", control.stderr().strip());
+
+        LabProcess.Result noHttp = LabProcess.run(List.of("faults", "--sdk", "python,go", "--transport", "http", "--out",
+                dir.resolve("z").toString()), Map.of(), "");
+        assertEquals(1, noHttp.exitCode());
+        assertEquals("lab faults: --sdk python,go has no server that speaks --transport http (the Python and Go fixtures speak"
+                + " stdio only)", noHttp.stderr().strip());
+        assertTrue(!Files.exists(dir.resolve("z")));
+
+        LabProcess.Result twice = LabProcess.run(List.of("faults", "--sdk", "go,go", "--out", dir.resolve("w").toString()), Map.of(), "");
+        assertEquals(1, twice.exitCode());
+        assertEquals("lab faults: --sdk names go twice", twice.stderr().strip());
     }
 
     private static JsonNode experiment(JsonNode json, String name) {
