@@ -35,13 +35,9 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
         return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials);
     }
 
-    /**
-     * The SDKs under test whose servers speak the current transport, in column order: all of them over stdio, over
-     * HTTP only those with an HTTP mode (the Python and Go fixtures speak stdio only, so an HTTP experiment has no
-     * server of theirs to run against).
-     */
+    /** The SDKs under test, in column order; every one of their servers speaks both transports. */
     public List<ServerKind> servedSdks() {
-        return sdks.stream().filter(sdk -> transport == Transport.STDIO || sdk.speaksHttp()).toList();
+        return sdks;
     }
 
     /**

@@ -69,10 +69,6 @@ final class FaultsCommand implements Callable<Integer> {
             }
             kinds.add(kind);
         }
-        if (kinds.stream().noneMatch(kind -> transports.stream().anyMatch(t -> t == Transport.STDIO || kind.speaksHttp()))) {
-            throw new IllegalArgumentException("--sdk " + String.join(",", sdks) + " has no server that speaks --transport " + transport
-                    + " (the Python and Go fixtures speak stdio only)");
-        }
         Path folder = OutputFolder.of(out, home, "faults");
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);

@@ -107,10 +107,6 @@ final class MatrixCommand implements Callable<Integer> {
                 }
             }
         }
-        List<ServerKind> withoutHttp = kinds.stream().filter(k -> !k.speaksHttp()).toList();
-        if (transport.equals("http") && withoutHttp.size() == kinds.size()) {
-            throw new IllegalArgumentException("no SDK of " + sdks + " has an HTTP mode (" + stdioOnly(withoutHttp) + ")");
-        }
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
@@ -160,9 +156,6 @@ final class MatrixCommand implements Callable<Integer> {
             Map<String, Future<Verdict>> httpCaseRuns = new LinkedHashMap<>();
             for (Transport over : transports) {
                 for (ServerKind sdk : kinds) {
-                    if (over == Transport.HTTP && !sdk.speaksHttp()) {
-                        continue; // said once, below the results
-                    }
                     String name = over.attempt(sdk.label());
                     if (!cases.isEmpty()) {
                         sdkRuns.put(name, pool.submit(() -> {
@@ -173,9 +166,6 @@ final class MatrixCommand implements Callable<Integer> {
                 }
                 if (cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
                     for (ServerKind[] pair : pairs) {
-                        if (over == Transport.HTTP && !(pair[0].speaksHttp() && pair[1].speaksHttp())) {
-                            continue;
-                        }
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         crossRuns.put(name, pool.submit(() -> {
                             MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),
@@ -187,9 +177,6 @@ final class MatrixCommand implements Callable<Integer> {
             }
             if (!httpCases.isEmpty()) {
                 for (ServerKind sdk : kinds) {
-                    if (!sdk.speaksHttp()) {
-                        continue;
-                    }
                     String name = MatrixRunner.httpCasesName(sdk);
                     httpCaseRuns.put(name, pool.submit(() -> {
                         MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots);
@@ -232,12 +219,6 @@ final class MatrixCommand implements Callable<Integer> {
             slots.shutdownNow();
         }
         ok &= controls.allWitnessed();
-        if (transports.contains(Transport.HTTP)) {
-            for (ServerKind sdk : withoutHttp) {
-                lines.add(String.format(column + " not run over HTTP: the %s fixture speaks stdio only", Transport.HTTP.attempt(sdk.label()),
-                        sdk.label()));
-            }
-        }
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
@@ -293,9 +274,4 @@ final class MatrixCommand implements Callable<Integer> {
         }
     }
 
-    /** "the go fixture speaks stdio only", "the python and go fixtures speak stdio only", from the kinds themselves. */
-    static String stdioOnly(List<ServerKind> withoutHttp) {
-        List<String> labels = withoutHttp.stream().map(ServerKind::label).toList();
-        return "the " + String.join(" and ", labels) + (labels.size() == 1 ? " fixture speaks" : " fixtures speak") + " stdio only";
-    }
 }

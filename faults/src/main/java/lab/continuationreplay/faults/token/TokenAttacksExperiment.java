@@ -52,10 +52,9 @@ public final class TokenAttacksExperiment implements FaultExperiment {
         Map<ServerKind, ServerWire> mains = new EnumMap<>(ServerKind.class);
         List<ServerWire> extra = new ArrayList<>();
         try {
-            // One main server per SDK that speaks this transport, each minting the tokens the other SDKs' servers are
+            // One main server per SDK, each minting the tokens the other SDKs' servers are
             // attacked with; an SDK not under test in this run still mints (a "minter-" folder).
-            List<ServerKind> minters = ServerKind.SDKS.stream()
-                    .filter(kind -> session.transport() == Transport.STDIO || kind.speaksHttp()).toList();
+            List<ServerKind> minters = ServerKind.SDKS;
             for (ServerKind kind : minters) {
                 Path folder = session.servedSdks().contains(kind) ? session.folder(NAME, session.scope(kind))
                         : session.folder(NAME, "minter-" + session.scope(kind));

@@ -92,22 +92,6 @@ class LabClientsPythonGoIT {
         assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
     }
 
-    /** An HTTP cell needs a server with an HTTP mode: asking for HTTP against only such servers is refused, nothing runs. */
-    @Test
-    void httpAgainstServersWithoutAnHttpModeLeavesNoCell() throws Exception {
-        List<String> stdioOnly = java.util.Arrays.stream(lab.continuationreplay.core.servers.ServerKind.values())
-                .filter(s -> lab.continuationreplay.core.servers.ServerKind.SDKS.contains(s) && !s.speaksHttp())
-                .map(lab.continuationreplay.core.servers.ServerKind::label).toList();
-        if (stdioOnly.isEmpty()) {
-            return; // every server speaks HTTP now: there is no such request to refuse
-        }
-        Path folder = dir.resolve("none");
-        LabProcess.Result none = LabProcess.run(List.of("clients", "--transport", "http", "--sdk", String.join(",", stdioOnly), "--out",
-                folder.toString()), Map.of(), "");
-        assertEquals(1, none.exitCode(), none.stdout() + none.stderr());
-        assertTrue(none.stderr().startsWith("lab clients: --transport http leaves no cell: none of the servers"), none.stderr());
-        assertTrue(!Files.exists(folder), "nothing was written");
-    }
 
     private static JsonNode record(String cell) throws Exception {
         for (String line : Files.readAllLines(out.resolve(cell).resolve(Layout.RESULTS))) {

@@ -136,7 +136,7 @@ class LabConformanceIT {
         assertRefused(List.of("conformance", "--url", "http://127.0.0.1:1/mcp"),
                 "lab conformance: --url, --bearer, --other-bearer and --state-ttl go with --strict");
         assertRefused(List.of("conformance", "--sdk", "unguarded"), "lab conformance: the unguarded control has no conformance profile");
-        assertRefused(List.of("conformance", "--sdk", "python"), "lab conformance: the python fixture has no HTTP mode, so no conformance profile");
+        assertRefused(List.of("conformance", "--sdk", "python"), "lab conformance: the python fixture has no conformance profile yet (docs/python-fixture.md)");
         assertRefused(List.of("conformance", "--sdk", "none", "--client", "none"),
                 "lab conformance: --sdk none and --client none leave nothing to run");
         LabProcess.Result unreachable = LabProcess.run(List.of("conformance", "--strict", "--url", "http://127.0.0.1:9/mcp", "--out",

@@ -52,11 +52,6 @@ public enum ServerKind {
         return this == TYPESCRIPT || this == PYTHON || this == GO;
     }
 
-    /** Whether the server has a Streamable HTTP mode ({@code --http PORT}); every server the lab runs has one today. */
-    public boolean speaksHttp() {
-        return true;
-    }
-
     /** The labels of {@link #SDKS}, in column order. */
     public static List<String> sdkLabels() {
         return SDKS.stream().map(ServerKind::label).toList();
