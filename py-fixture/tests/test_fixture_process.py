@@ -22,7 +22,7 @@ T0 = 1790035200
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": {"name": "py-fixture-test", "version": "0.0.1"},
-    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
 }
 STATE_KEY = "8cac6b8c4ec375b861c294c1e49f902e5beb661a50b9cb3323c4ae30eb0d7dfc"
 OTHER_KEY = "11" * 32
@@ -145,6 +145,19 @@ def test_a_two_round_call_applies_once_and_an_identical_retry_replays(fixture, d
     assert issues(db) == 1
     status = structured(fixture.call("get_operation_status", {"operation_id": "op-1"}))
     assert (status["state"], status["principal"], status["authoritative"]) == ("applied", "alice", True)
+
+
+@pytest.mark.parametrize("capabilities", [{}, {"elicitation": {"url": {}}}, {"elicitation": None}, {"sampling": {}}])
+def test_a_client_that_did_not_declare_form_elicitation_gets_32021_and_no_effect(fixture, db, capabilities):
+    meta = {**META, "io.modelcontextprotocol/clientCapabilities": capabilities}
+    fixture.send_line(json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
+        "name": "create_guarded_issue", "arguments": {"operation_id": "op-cap", "title": "t"}, "_meta": meta}}).encode())
+    reply = json.loads(fixture.read_line())
+    assert reply["id"] == 99 and reply["error"]["code"] == -32021, reply
+    assert reply["error"]["data"] == {"requiredCapabilities": {"elicitation": {"form": {}}}}
+    assert issues(db) == 0
+    # an empty elicitation object means form, and the same connection keeps serving
+    assert fixture.first_round("op-cap")
 
 
 def test_a_lost_reply_is_recovered_by_status_and_by_the_identical_retry(db):

@@ -77,6 +77,30 @@ def invalid_request_state() -> MCPError:
     return MCPError(code=INVALID_PARAMS, message=INVALID_REQUEST_STATE, data={"reason": "invalid_request_state"})
 
 
+MISSING_CAPABILITY = -32021
+
+
+def missing_elicitation() -> MCPError:
+    """-32021 before round one: the request's own client capabilities do not declare form elicitation. The SDK sends
+    input requests to any client (docs/findings/python-sdk-2.3.0.md), where the specification says it MUST NOT."""
+    return MCPError(
+        code=MISSING_CAPABILITY,
+        message="Cannot request input 'body' (elicitation/create): the request's client capabilities do not declare form elicitation",
+        data={"requiredCapabilities": {"elicitation": {"form": {}}}},
+    )
+
+
+def declares_form_elicitation(params: Mapping[str, Any]) -> bool:
+    """This request's clientCapabilities (never an earlier request's): elicitation either empty (form only) or with
+    form."""
+    meta = params.get("_meta")
+    capabilities = meta.get("io.modelcontextprotocol/clientCapabilities") if isinstance(meta, dict) else None
+    elicitation = capabilities.get("elicitation") if isinstance(capabilities, dict) else None
+    if not isinstance(elicitation, dict):
+        return False
+    return len(elicitation) == 0 or isinstance(elicitation.get("form"), dict)
+
+
 def complete(result: dict) -> CallToolResult:
     text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
@@ -137,6 +161,8 @@ async def create_guarded_issue(
     if responses is None:
         if state_text is not None:
             return tool_error("requestState without input responses")
+        if not declares_form_elicitation(params):
+            raise missing_elicitation()
         times = MintTimes(config.clock_epoch, config.authority_ttl, config.replay_retention_ttl, config.request_state_ttl)
         payload = mint_payload(args, config.principal, times)
         return InputRequiredResult(

@@ -41,8 +41,8 @@ final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
     long seed = 20260728L;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all). Over HTTP only the"
-            + " SDKs whose servers speak HTTP (java, typescript) run; the Python and Go fixtures speak stdio only.")
+    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all), over either"
+            + " transport.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--only", split = ",", paramLabel = "EXPERIMENT", description = "Only these experiments, by name.")
