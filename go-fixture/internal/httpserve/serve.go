@@ -34,7 +34,7 @@ const (
 	// Tomcat's the Java server's: net/http's default (1 MiB, plus 4 KiB of its own slack) let a 1 MiB header and
 	// 2,000 headers through. Over it, net/http answers 431 and closes the connection before any handler runs.
 	MaxHeaderBytes = 16 << 10
-	loopback     = "127.0.0.1"
+	loopback       = "127.0.0.1"
 	// StopGrace is how long SIGTERM waits for requests in progress before it cuts their connections.
 	StopGrace = 5 * time.Second
 )
