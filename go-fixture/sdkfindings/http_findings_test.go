@@ -1,8 +1,10 @@
 package sdkfindings
 
 import (
+	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -131,5 +133,68 @@ func TestAFractionalIdRunsAsItsTruncationOverHTTP(t *testing.T) {
 		strings.Replace(httpCall, `"id":1`, `"id":1.5`, 1))
 	if status != 200 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":1,"result":`) {
 		t.Errorf("got %d %s", status, body)
+	}
+}
+
+// docs/findings/go-sdk-http-embedding.md, 8: the SDK compares only the first of repeated Mcp-Method / Mcp-Name
+// headers with the body (Header.Get), so a second, contradicting copy is ignored and the call runs.
+func TestARepeatedRoutingHeaderIsReadAsItsFirstCopy(t *testing.T) {
+	s := bareHTTP(t, true)
+	for name, second := range map[string]string{"Mcp-Method": "tools/list", "Mcp-Name": "other"} {
+		req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(httpCall))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "t")
+		req.Header.Add(name, second)
+		req.Header.Set("Authorization", "Bearer good-token-0123456789abcdef0123456789")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), `"result":`) {
+			t.Errorf("%s then %q: got %d %s", name, second, resp.StatusCode, b)
+		}
+	}
+}
+
+// docs/findings/go-sdk-http-embedding.md, 9: net/http's default head limit is 1 MiB plus 4 KiB of slack, so the SDK's
+// handler on a plain http.Server serves a request carrying a 1 MiB header.
+func TestNetHTTPsDefaultHeadLimitLetsA1MiBHeaderThrough(t *testing.T) {
+	s := bareHTTP(t, true)
+	status, _, body := post(t, s.URL, map[string]string{"Authorization": "Bearer good-token-0123456789abcdef0123456789",
+		"X-Padding": strings.Repeat("p", 1<<20)}, httpCall)
+	if status != 200 || !strings.Contains(body, `"result":`) {
+		t.Errorf("got %d %.200s", status, body)
+	}
+}
+
+// docs/findings/go-sdk-http-embedding.md, 10: a net/http handler that returns without writing is answered 200 with
+// an empty body, so a handler that gives up on a body it cannot read (the read timeout, a bad chunk size) has told
+// the client "success" unless it writes a status itself.
+func TestAHandlerThatWritesNothingIsAnEmpty200(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(s.Close)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || len(b) != 0 {
+		t.Errorf("got %d %q", resp.StatusCode, b)
 	}
 }

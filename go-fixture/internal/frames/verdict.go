@@ -233,6 +233,11 @@ func requestProblem(msg map[string]json.RawMessage) answer {
 //     ±(2^53−1) spelt as one: -32600 without id, the stdio gate's line. The Go SDK reads ids as float64 and would
 //     run {"id":1.5} as id 1, effect included, where the Java and TypeScript SDKs refuse it
 //     (docs/findings/go-sdk-http-embedding.md).
+//   - this fixture's own rule, the stdio gate's: a tools/call whose requestState is present but not a string gets
+//     the frozen state refusal (-32602 with data.reason), as every other server answers any requestState it cannot
+//     open. Left to it, the SDK checks the Mcp-Name header against params first, fails to read params whose
+//     requestState is not a string, and answers -32020 "failed to extract name from parameters"
+//     (docs/findings/go-sdk-http-embedding.md).
 func JudgeHTTPBody(body []byte) string {
 	if !utf8.Valid(body) || !json.Valid(body) {
 		return ParseError
@@ -249,12 +254,30 @@ func JudgeHTTPBody(body []byte) string {
 		}
 		return ErrorLine(id, -32600, "Invalid Request", "")
 	}
+	id := ""
 	if raw, has := msg["id"]; has {
 		if _, isRequest := msg["method"]; isRequest {
-			if _, ok := ValidID(raw); !ok {
+			valid, ok := ValidID(raw)
+			if !ok {
 				return InvalidRequest
 			}
+			id = valid
 		}
 	}
+	method, _ := stringValue(msg["method"])
+	if state, has := members(msg["params"])["requestState"]; method == "tools/call" && has && !isString(state) {
+		return ErrorLine(id, -32602, requeststate.InvalidMessage, `{"reason":"`+requeststate.InvalidReason+`"}`)
+	}
 	return ""
+}
+
+// HTTPRequestID is the id to echo in a refusal of a body JudgeHTTPBody passed: a request's id as sent, or "" for
+// a notification.
+func HTTPRequestID(body []byte) string {
+	msg := members(bytes.TrimLeft(body, " \t\r\n"))
+	if _, isRequest := msg["method"]; !isRequest {
+		return ""
+	}
+	id, _ := ValidID(msg["id"])
+	return id
 }

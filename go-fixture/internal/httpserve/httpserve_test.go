@@ -341,3 +341,68 @@ func TestAStateIsBoundToThePrincipalOfItsBearerTokenAndEachPrincipalHasItsBridge
 		t.Errorf("want one bridge each for alice and bob, got %d", len(s.bridges.clients))
 	}
 }
+
+// Each of these got 200 with an empty body or ran (found by `./lab faults --transport http --sdk go`, http-fuzz and
+// token-attacks): a body that never arrives whole, a head over the limit, a repeated routing header, a requestState
+// that is not a string. Every one must be refused, and none may reach a bridge.
+func TestIncompleteBodiesLargeHeadsRepeatedRoutingHeadersAndNonStringStatesAreRefusedWithoutEffect(t *testing.T) {
+	s := serve(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	h := headers("/mcp", host, aliceToken, server.GuardedTool)
+	body := call(1, server.GuardedTool, `{"operation_id":"op-1","title":"T"}`, "")
+	expect := func(name string, r reply, code int, want string) {
+		t.Helper()
+		if r.status != code || r.body != want {
+			t.Errorf("%s: got %d %q, want %d %q", name, r.status, r.body, code, want)
+		}
+	}
+	chunkedHead := h + "Transfer-Encoding: chunked\r\n"
+	whole := fmt.Sprintf("%x\r\n%s\r\n", len(body), body)
+	timedOut := "request body not received within the read timeout\n"
+	unreadable := "request body could not be read\n"
+	started := time.Now()
+	expect("no last chunk", exchange(t, s.url, chunkedHead, whole), 408, timedOut)
+	if waited := time.Since(started); waited < 1500*time.Millisecond {
+		t.Errorf("answered after %v, before the read timeout", waited)
+	}
+	expect("cut inside a chunk", exchange(t, s.url, chunkedHead, whole[:len(whole)/2]), 408, timedOut)
+	expect("declared 7 more", exchange(t, s.url, h+fmt.Sprintf("Content-Length: %d\r\n", len(body)+7), body), 408, timedOut)
+	expect("size 'zz'", exchange(t, s.url, chunkedHead, "zz\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
+	expect("size beyond 2^64", exchange(t, s.url, chunkedHead, "1ffffffffffffffff\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
+	expect("size smaller than the chunk", exchange(t, s.url, chunkedHead, fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body)-3, body)), 400, unreadable)
+
+	tooLarge := "431 Request Header Fields Too Large"
+	if r := exchange(t, s.url, h+"X-Padding: "+strings.Repeat("p", 64<<10)+"\r\n", body); r.status != 431 || r.body != tooLarge {
+		t.Errorf("a 64 KiB header: %d %q", r.status, r.body)
+	}
+	var many strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&many, "X-Many-%d: v\r\n", i)
+	}
+	if r := exchange(t, s.url, h+many.String(), body); r.status != 431 || r.body != tooLarge {
+		t.Errorf("2000 headers: %d %q", r.status, r.body)
+	}
+
+	for _, repeated := range []string{"Mcp-Method: tools/list", "Mcp-Name: " + server.StatusTool, "MCP-Protocol-Version: 2026-07-28"} {
+		name := strings.SplitN(repeated, ":", 2)[0]
+		if name == "MCP-Protocol-Version" {
+			name = "Mcp-Protocol-Version"
+		}
+		expect("repeated "+name, exchange(t, s.url, h+repeated+"\r\n", body), 400,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"repeated `+name+` header"}}`)
+	}
+
+	refusal := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}}`
+	for _, state := range []string{"42", `{"a":1}`, `["v1"]`, "true", "null"} {
+		expect("requestState "+state, exchange(t, s.url, h, call(1, server.GuardedTool, `{"operation_id":"op-1","title":"T"}`,
+			`,"inputResponses":{"body":{"action":"accept","content":{"body":"b"}}},"requestState":`+state)), 400, refusal)
+	}
+
+	if len(s.bridges.clients) != 0 {
+		t.Errorf("a refused request reached a bridge: %v", s.bridges.clients)
+	}
+	// Still serving, and the same call whole runs.
+	if r := exchange(t, s.url, h, body); r.status != 200 || !strings.Contains(r.body, `"resultType":"input_required"`) {
+		t.Errorf("a whole request afterwards: %d %s", r.status, r.body)
+	}
+}

@@ -30,7 +30,11 @@ const (
 	Endpoint     = "/mcp"
 	MaxBodyBytes = 4 << 20
 	MaxInFlight  = 64
-	loopback     = "127.0.0.1"
+	// MaxHeaderBytes bounds a request's head, as Node's default bounds the TypeScript fixture's (16 KiB) and
+	// Tomcat's the Java server's: net/http's default (1 MiB, plus 4 KiB of its own slack) let a 1 MiB header and
+	// 2,000 headers through. Over it, net/http answers 431 and closes the connection before any handler runs.
+	MaxHeaderBytes = 16 << 10
+	loopback       = "127.0.0.1"
 	// StopGrace is how long SIGTERM waits for requests in progress before it cuts their connections.
 	StopGrace = 5 * time.Second
 )
@@ -97,6 +101,7 @@ func Serve(port int, opts Options) (*Running, error) {
 			// A client that has not sent its whole request within the read timeout is disconnected.
 			ReadHeaderTimeout: opts.ReadTimeout,
 			ReadTimeout:       opts.ReadTimeout,
+			MaxHeaderBytes:    MaxHeaderBytes,
 			IdleTimeout:       opts.ReadTimeout,
 			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 				return context.WithValue(ctx, connKey{}, c)
@@ -201,18 +206,34 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	info := &auth.TokenInfo{UserID: principal, Extra: map[string]any{}}
 	if r.Method == http.MethodPost {
-		body, tooLarge := readBody(r)
-		if tooLarge {
+		body, problem := readBody(r)
+		switch problem {
+		case bodyTooLarge:
 			plain(w, http.StatusRequestEntityTooLarge, "request body over 4 MiB")
 			return
-		}
-		if body == nil {
-			return // the client went away or was too slow: nobody to answer
+		case bodyTimedOut:
+			// Answered, not just dropped: a handler that returns without writing makes net/http send 200 with an
+			// empty body, a success for a request that never arrived.
+			w.Header().Set("Connection", "close")
+			plain(w, http.StatusRequestTimeout, "request body not received within the read timeout")
+			return
+		case bodyBroken:
+			w.Header().Set("Connection", "close")
+			plain(w, http.StatusBadRequest, "request body could not be read")
+			return
 		}
 		// The Java server's rules, before the SDK sees the body: what is refused here never reaches a handler.
 		if line := frames.JudgeHTTPBody(body); line != "" {
 			jsonLine(w, http.StatusBadRequest, line)
 			return
+		}
+		// The SDK reads the first of repeated headers and runs the request; the other servers refuse a repeated
+		// routing header, as they refuse a missing or garbled one.
+		for _, name := range []string{"Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version"} {
+			if len(r.Header.Values(name)) > 1 {
+				jsonLine(w, http.StatusBadRequest, frames.ErrorLine(frames.HTTPRequestID(body), -32020, "repeated "+name+" header", ""))
+				return
+			}
 		}
 		var message struct {
 			Params json.RawMessage `json:"params"`
@@ -232,25 +253,41 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.sdk.ServeHTTP(w, r)
 }
 
-// readBody is the whole body; tooLarge when it is over the limit, nil when it could not be read. A declared length
-// over the limit is refused from the headers; a longer chunked body is read and dropped, so a client still sending
-// it gets to read the 413 (the read timeout bounds how long that takes).
-func readBody(r *http.Request) (body []byte, tooLarge bool) {
+type bodyProblem int
+
+const (
+	bodyRead bodyProblem = iota
+	bodyTooLarge
+	// bodyTimedOut: the read timeout ended a body shorter than its Content-Length, or a chunked body without its
+	// last chunk.
+	bodyTimedOut
+	// bodyBroken: a bad chunk size or framing, or the client closed its side mid-body.
+	bodyBroken
+)
+
+// readBody is the whole body, or why there is none. A declared length over the limit is refused from the headers;
+// a longer chunked body is read and dropped, so a client still sending it gets to read the 413 (the read timeout
+// bounds how long that takes).
+func readBody(r *http.Request) ([]byte, bodyProblem) {
 	if r.ContentLength > MaxBodyBytes {
-		return nil, true
+		return nil, bodyTooLarge
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil {
-		return nil, false
+		var timeout net.Error
+		if errors.As(err, &timeout) && timeout.Timeout() {
+			return nil, bodyTimedOut
+		}
+		return nil, bodyBroken
 	}
 	if len(body) > MaxBodyBytes {
 		io.Copy(io.Discard, r.Body)
-		return nil, true
+		return nil, bodyTooLarge
 	}
 	if body == nil {
 		body = []byte{}
 	}
-	return body, false
+	return body, bodyRead
 }
 
 // PrincipalBridges starts one bridge child per principal, on that principal's first call: the bridge takes its
