@@ -216,11 +216,13 @@ final class TokenAttackRun {
         };
     }
 
-    private Attack forgedJava(Minted base) throws Exception {
-        long now = WireSettings.T0;
-        ObjectNode claims = forge.openJava(base.token());
-        String variant;
-        switch (random.nextInt(10)) {
+    /**
+     * One claim of the Java SDK's envelope (which the Python SDK's boundary also writes) bent for {@code pick} 0..7,
+     * naming the variant; {@code null} for any other pick, which each format bends its own way.
+     */
+    private String bendEnvelope(ObjectNode claims, int pick, long now) {
+        String variant = null;
+        switch (pick) {
             case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
             case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
             case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
@@ -229,8 +231,22 @@ final class TokenAttackRun {
             case 5 -> { claims.put("v", 2); variant = "version"; }
             case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
             case 7 -> { claims.remove("p"); variant = "no principal"; }
-            case 8 -> { claims.put("x", 1); variant = "extra claim"; }
-            default -> { claims.put("s", 5); variant = "state not a string"; }
+            default -> { }
+        }
+        return variant;
+    }
+
+    private Attack forgedJava(Minted base) throws Exception {
+        long now = WireSettings.T0;
+        ObjectNode claims = forge.openJava(base.token());
+        int pick = random.nextInt(10);
+        String variant = bendEnvelope(claims, pick, now);
+        if (variant == null && pick == 8) {
+            claims.put("x", 1);
+            variant = "extra claim";
+        } else if (variant == null) {
+            claims.put("s", 5);
+            variant = "state not a string";
         }
         return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
     }
@@ -245,16 +261,10 @@ final class TokenAttackRun {
         long now = WireSettings.T0;
         ObjectNode claims = forge.openJava(base.token());
         ObjectNode payload = (ObjectNode) ExactJson.parse(claims.path("s").asText());
-        String variant;
-        switch (random.nextInt(13)) {
-            case 0 -> { claims.put("t", ToolClient.STATUS); variant = "tool"; }
-            case 1 -> { claims.put("m", "prompts/get"); variant = "method"; }
-            case 2 -> { claims.put("aud", "another-server"); variant = "audience"; }
-            case 3 -> { claims.put("iat", now + 61 + random.nextInt(100_000)); variant = "issued in the future"; }
-            case 4 -> { claims.put("exp", now - random.nextInt(2)); variant = "expired (exp <= now)"; }
-            case 5 -> { claims.put("v", 2); variant = "version"; }
-            case 6 -> { claims.put("p", forge.javaPrincipalTag("bob")); variant = "principal bob"; }
-            case 7 -> { claims.remove("p"); variant = "no principal"; }
+        int pick = random.nextInt(13);
+        String variant = bendEnvelope(claims, pick, now);
+        switch (variant != null ? -1 : pick) {
+            case -1 -> { }
             case 8 -> { claims.put("s", 5); variant = "state not a string"; }
             case 9 -> { claims.put("a", claims.path("a").asText().equals("AAAAAAAAAAAAAAAAAAAAAA") ? "AQAAAAAAAAAAAAAAAAAAAA"
                     : "AAAAAAAAAAAAAAAAAAAAAA"); variant = "arguments digest"; }
