@@ -1,5 +1,5 @@
 """HTTP mode as a real process on real sockets, with the real Java bridge and an SQLite file: the order of the gate's
-refusals (403, 404, 503, 401, 413, 400, 408), a guarded two-round call applied once and replayed, another principal's
+refusals (431, 403, 404, 503, 401, 415, 413, 400, 408), a guarded two-round call applied once and replayed, another principal's
 requestState refused without an effect, one bridge per principal, close-after-commit, a bad configuration, and a
 clean stop on SIGTERM (bridges ended, exit 0). Requests are written as raw HTTP/1.1 bytes, so nothing is retried or
 re-spelt by a client library."""
@@ -249,7 +249,7 @@ def test_a_request_not_received_in_time_is_408_and_the_server_serves_others(faul
     slow = socket.create_connection(("127.0.0.1", faulty.port), timeout=10)
     try:
         slow.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n"
-                     "Content-Length: 100\r\n\r\n{".encode())
+                     "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode())
         assert reply(faulty.call("get_operation_status", {"operation_id": "f-0"}))["result"]
         answer = slow.recv(4096)
         assert answer.startswith(b"HTTP/1.1 408 "), answer
@@ -267,7 +267,7 @@ def test_64_requests_in_flight_make_the_next_one_wait_with_503(faulty):
         for _ in range(64):
             sock = socket.create_connection(("127.0.0.1", faulty.port), timeout=10)
             sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n"
-                         "Content-Length: 10\r\n\r\n".encode())
+                         "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n".encode())
             held.append(sock)
         time.sleep(0.3)
         status, headers, body = faulty.post(b"{}", token=None)
@@ -304,3 +304,86 @@ def test_a_bad_tokens_file_is_one_line_and_exit_2(tmp_path):
                        (["--http", "0", "--conformance"], "--conformance: the Python fixture has no conformance profile yet\n")):
         refused = subprocess.run([sys.executable, str(SERVER), *argv], env=env, capture_output=True, timeout=30)
         assert (refused.returncode, refused.stderr.decode()) == (2, line)
+
+
+def continuation(server, operation_id: str) -> bytes:
+    """The body of a continuation that would commit `operation_id` (its round one done first)."""
+    args = {"operation_id": operation_id, "title": "t"}
+    state = reply(server.call("create_guarded_issue", args))["result"]["requestState"]
+    return json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
+        "name": "create_guarded_issue", "arguments": args, "inputResponses": ACCEPT, "requestState": state,
+        "_meta": META}}).encode()
+
+
+@pytest.mark.parametrize("content_type", ["application/jsonx", "application/json-seq", "text/plain", None])
+def test_a_content_type_other_than_json_is_415_without_an_effect(server, content_type):
+    body = continuation(server, f"h-ct-{content_type}")
+    before = effects(server.db)
+    extra = {"Content-Type": content_type} if content_type is not None else {}
+    head_body = server.post(body, name="create_guarded_issue", extra=extra) if content_type is not None else None
+    if content_type is None:
+        # post() always sends one; write this request without it
+        head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {ALICE}\r\n"
+                "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                "Mcp-Method: tools/call\r\nMcp-Name: create_guarded_issue\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+        head_body = server.raw(head + body)
+    status, _, text = head_body
+    assert (status, text) == (415, b"unsupported media type: Content-Type must be application/json\n")
+    assert effects(server.db) == before
+
+
+def test_two_content_types_are_415_and_a_charset_parameter_passes(server):
+    body = continuation(server, "h-ct-two")
+    before = effects(server.db)
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {ALICE}\r\n"
+            "Content-Type: application/json\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+            "Mcp-Method: tools/call\r\nMcp-Name: create_guarded_issue\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    assert server.raw(head + body)[0] == 415
+    assert effects(server.db) == before
+    applied = server.post(body, name="create_guarded_issue", extra={"Content-Type": "Application/JSON; charset=utf-8"})
+    assert reply(applied)["result"]["structuredContent"]["replayed"] is False
+    assert effects(server.db) == before + 1
+
+
+def test_more_than_100_headers_are_431_without_an_effect(server):
+    body = continuation(server, "h-many-headers")
+    before = effects(server.db)
+    # 9 headers of post() and 92 more: 101 short headers, a head of about 3 KiB, so only the count refuses it
+    status, _, text = server.post(body, name="create_guarded_issue", extra={f"X-Many-{i}": "v" for i in range(92)})
+    assert (status, text) == (431, b"request header fields too large\n")
+    assert effects(server.db) == before
+    # 100 are fine
+    applied = server.post(body, name="create_guarded_issue", extra={f"X-Many-{i}": "v" for i in range(91)})
+    assert reply(applied)["result"]["structuredContent"]["replayed"] is False
+
+
+def test_a_complete_head_over_16_kib_is_431_without_an_effect(server):
+    body = continuation(server, "h-big-header")
+    before = effects(server.db)
+    # 17 KiB in one header: if the head arrives in one read the gate measures it (431); if it arrives in two, h11's
+    # limit on an incomplete head refuses it first (uvicorn's 400, closed). Either is a refusal with no effect.
+    answer = server.post(body, name="create_guarded_issue", extra={"X-Padding": "p" * (17 * 1024)})
+    assert answer is None or answer[0] in (400, 431), answer
+    assert effects(server.db) == before
+    # 15 KiB is served
+    applied = server.post(body, name="create_guarded_issue", extra={"X-Padding": "p" * (15 * 1024)})
+    assert reply(applied)["result"]["structuredContent"]["replayed"] is False
+
+
+def test_an_unfinished_head_over_16_kib_is_400_and_closed(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Padding: ".encode() + b"p" * (20 * 1024))
+        received = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 400 "), received
+    assert received.endswith(b"Invalid HTTP request received."), received

@@ -121,3 +121,37 @@ def test_4_uvicorn_raises_sigterm_again_inside_serve_so_nothing_after_it_runs():
     finally:
         process.kill()
         process.wait()
+
+
+def test_7_the_sdk_serves_any_content_type_that_starts_with_application_json():
+    for content_type in ("application/jsonx", "application/json-seq", "application/json; charset=utf-8"):
+        manager = StreamableHTTPSessionManager(bare_server([]), json_response=True, stateless=True)
+        status, body = exchange(manager, LIST, {**HEADERS, "Content-Type": content_type})
+        assert status == 200 and b'"echo"' in body, content_type
+    manager = StreamableHTTPSessionManager(bare_server([]), json_response=True, stateless=True)
+    assert exchange(manager, LIST, {**HEADERS, "Content-Type": "text/plain"}) == (400, b"Invalid Content-Type header")
+
+
+def test_8_h11_limits_only_an_incomplete_head_and_never_counts_headers():
+    import h11
+    from uvicorn.protocols.http.h11_impl import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+
+    assert DEFAULT_MAX_INCOMPLETE_EVENT_SIZE == 16 * 1024  # uvicorn's default, h11's own
+    start = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
+    # a complete 64 KiB head in one read is a request
+    server = h11.Connection(h11.SERVER)
+    server.receive_data(start + b"X-Padding: " + b"p" * (64 * 1024) + b"\r\n\r\n")
+    assert isinstance(server.next_event(), h11.Request)
+    # so are 2,000 headers
+    server = h11.Connection(h11.SERVER)
+    server.receive_data(start + b"".join(b"X-Many-%d: v\r\n" % i for i in range(2000)) + b"\r\n")
+    request = server.next_event()
+    assert isinstance(request, h11.Request) and len(request.headers) == 2002
+    # only a head still incomplete past the limit is refused (uvicorn turns this into its 400)
+    server = h11.Connection(h11.SERVER)
+    server.receive_data(start + b"X-Padding: " + b"p" * (17 * 1024))
+    try:
+        server.next_event()
+        raise AssertionError("an incomplete 17 KiB head was not refused")
+    except h11.RemoteProtocolError as refused:
+        assert refused.error_status_hint == 431

@@ -3,8 +3,8 @@
 The SDK's own pieces serve the protocol: `StreamableHTTPSessionManager` (stateless, JSON replies), whose entry for a
 2026-07-28 request is the SDK's single-exchange handler, run by uvicorn (both already in the lock as dependencies of
 `mcp`). Everything the SDK leaves to the embedding happens in `HttpGate`, before the SDK sees a request: loopback
-Host/Origin, the path, the in-flight limit, the bearer principal, the body limit, the read timeout and the strict body
-rules of the Java server's gate. A refused request never reaches a handler, so it has no effect.
+Host/Origin, the size of a request's head, the path, the in-flight limit, the bearer principal, the media type, the
+body limit, the read timeout and the strict body rules of the Java server's gate. A refused request never reaches a handler, so it has no effect.
 """
 
 import asyncio
@@ -35,6 +35,11 @@ from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
 ENDPOINT = "/mcp"
 MAX_BODY_BYTES = 4 * 1024 * 1024
 MAX_IN_FLIGHT = 64
+# A request's head: Node's default header size (16 KiB, the TypeScript fixture's) and Tomcat's default header count
+# (100, the Java server's). uvicorn/h11 cap only a head still incomplete after a read (at 16 KiB) and never count
+# headers, so a larger head that arrives in one read, or 2,000 small headers, would otherwise reach the SDK.
+MAX_HEAD_BYTES = 16 * 1024
+MAX_HEADER_COUNT = 100
 LOOPBACK = "127.0.0.1"
 SHUTDOWN_GRACE_S = 5
 # What the gate hands the SDK along with a request, in the ASGI scope (the SDK passes the scope on as ctx.request).
@@ -81,6 +86,24 @@ def loopback_origin(values: "list[str]") -> bool:
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and host in _LOOPBACK_ORIGIN_HOSTS
+
+
+def json_content_type(values: "list[str]") -> bool:
+    """Exactly one Content-Type whose media type is application/json; parameters (a charset) are allowed. The SDK
+    checks only that the value starts with `application/json`, so `application/jsonx` would pass it."""
+    if len(values) != 1:
+        return False
+    return values[0].split(";", 1)[0].strip().lower() == "application/json"
+
+
+def head_too_large(scope: dict) -> bool:
+    """More than MAX_HEADER_COUNT headers, or a head (request target and header lines) over MAX_HEAD_BYTES."""
+    headers = scope["headers"]
+    if len(headers) > MAX_HEADER_COUNT:
+        return True
+    size = len(scope["method"]) + len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 12
+    size += sum(len(name) + len(value) + 4 for name, value in headers)
+    return size > MAX_HEAD_BYTES
 
 
 def _header_values(scope: dict, name: bytes) -> "list[str]":
@@ -251,6 +274,8 @@ class HttpGate:
         connection = self._connections.of(scope)
         if connection is not None:
             connection.head_received()
+        if head_too_large(scope):
+            return await _plain(send, 431, "request header fields too large")
         # DNS rebinding first: a page on a foreign origin must learn nothing, not even whether a token is valid.
         if not loopback_host(_header_values(scope, b"host")) or not loopback_origin(_header_values(scope, b"origin")):
             return await _plain(send, 403, "forbidden: Host and Origin must be this loopback server")
@@ -267,6 +292,8 @@ class HttpGate:
         try:
             body = b""
             if scope["method"] == "POST":
+                if not json_content_type(_header_values(scope, b"content-type")):
+                    return await _plain(send, 415, "unsupported media type: Content-Type must be application/json")
                 read = await read_body(scope, receive, started + self._read_timeout_s)
                 if isinstance(read, _Aborted):
                     return
@@ -429,6 +456,9 @@ async def serve_http(
             http=protocol_class(connections, read_timeout_s),
             server_header=False,
             date_header=False,
+            # A head still incomplete past this many bytes is refused by h11 (uvicorn answers 400 and closes); a
+            # complete one is measured by the gate (431).
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
             timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
         )
     )
