@@ -88,7 +88,7 @@ final class CutPointsExperiment implements FaultExperiment {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         int repetitions = session.size(1, 3);
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             int runs = 0;
             int matched = 0;
             long duplicates = 0;

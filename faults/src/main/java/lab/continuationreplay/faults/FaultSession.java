@@ -35,11 +35,6 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
         return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials);
     }
 
-    /** The SDKs under test, in column order; every one of their servers speaks both transports. */
-    public List<ServerKind> servedSdks() {
-        return sdks;
-    }
-
     /**
      * The evidence folder name of one SDK over the current transport: {@code java} over stdio, {@code java-http} over
      * HTTP, so an experiment that runs over both keeps the two apart.

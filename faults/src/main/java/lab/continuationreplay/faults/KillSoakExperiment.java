@@ -46,7 +46,7 @@ final class KillSoakExperiment implements FaultExperiment {
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             figures.set(sdk.label(), soak(session, sdk, findings));
         }
         return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);

@@ -46,7 +46,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             ObjectNode sdkFigures = figures.putObject(sdk.label());
             sdkFigures.put("lock_held", lockHeld(session, sdk, findings));
             sdkFigures.setAll(onTmpfs(session, sdk, findings));

@@ -44,7 +44,7 @@ public final class HttpFuzzExperiment implements FaultExperiment {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         Map<ServerKind, Map<String, Map<String, Integer>>> statuses = new LinkedHashMap<>();
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             HttpFuzzRun run = new HttpFuzzRun(session, sdk, session.folder(NAME, sdk.label()), session.random(NAME + "/" + sdk.label()));
             figures.set(sdk.label(), run.fuzz(session.size(300, 3000)));
             findings.addAll(run.findings());

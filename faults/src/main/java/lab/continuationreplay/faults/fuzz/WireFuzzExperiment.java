@@ -33,7 +33,7 @@ public final class WireFuzzExperiment implements FaultExperiment {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         boolean passed = true;
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             WireFuzzRun run = new WireFuzzRun(session, sdk, session.folder(NAME, sdk.label()), session.random(NAME + "/" + sdk.label()));
             figures.set(sdk.label(), run.fuzz(session.size(1000, 10_000)));
             findings.addAll(run.findings());

@@ -60,7 +60,7 @@ public final class HttpProxyExperiment implements FaultExperiment {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         java.util.Random random = session.random(NAME);
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             figures.set(sdk.label(), new Run(session, sdk, random.nextLong(), findings).drive(session.size(25, 200)));
         }
         return new ExperimentReport(NAME, title(), findings.isEmpty(), figures, findings, List.of(), Transport.HTTP.label(), 0);

@@ -33,7 +33,7 @@ public final class StdioProxyExperiment implements FaultExperiment {
         List<String> findings = new ArrayList<>();
         boolean passed = true;
         java.util.Random random = session.random(NAME);
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             ProxyRun run = new ProxyRun(session, sdk, session.folder(NAME, sdk.label()), random.nextLong());
             figures.set(sdk.label(), run.drive(session.size(4, 80)));
             findings.addAll(run.findings());

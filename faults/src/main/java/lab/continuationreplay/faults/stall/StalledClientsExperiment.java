@@ -62,7 +62,7 @@ public final class StalledClientsExperiment implements FaultExperiment {
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
-        for (ServerKind sdk : session.servedSdks()) {
+        for (ServerKind sdk : session.sdks()) {
             figures.set(sdk.label(), stall(session, sdk, findings));
         }
         return new ExperimentReport(NAME, title(), findings.isEmpty(), figures, findings, List.of(), Transport.HTTP.label(), 0);

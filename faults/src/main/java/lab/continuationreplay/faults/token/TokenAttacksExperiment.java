@@ -56,13 +56,13 @@ public final class TokenAttacksExperiment implements FaultExperiment {
             // attacked with; an SDK not under test in this run still mints (a "minter-" folder).
             List<ServerKind> minters = ServerKind.SDKS;
             for (ServerKind kind : minters) {
-                Path folder = session.servedSdks().contains(kind) ? session.folder(NAME, session.scope(kind))
+                Path folder = session.sdks().contains(kind) ? session.folder(NAME, session.scope(kind))
                         : session.folder(NAME, "minter-" + session.scope(kind));
                 mains.put(kind, FaultServers.start(session, kind, WireSettings.matrix(folder.resolve("main.sqlite3"), "alice"),
                         folder, "main", ServerProcess.READ_TIMEOUT));
             }
             java.util.Random random = session.random(NAME);
-            for (ServerKind sdk : session.servedSdks()) {
+            for (ServerKind sdk : session.sdks()) {
                 Map<ServerKind, ServerWire> others = new EnumMap<>(mains);
                 others.remove(sdk);
                 Path folder = session.folder(NAME, session.scope(sdk));
