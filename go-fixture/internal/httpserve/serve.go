@@ -137,6 +137,21 @@ func plain(w http.ResponseWriter, status int, message string) {
 	io.WriteString(w, message+"\n")
 }
 
+// earlyDrainLimit: how much of an unread body a refusal made from the head alone reads first.
+const earlyDrainLimit = 64 << 10
+
+// refuseFromHead answers a refusal judged from the head alone, after reading (and dropping) a small body, so that
+// the socket is never closed with the client's bytes still unread. GoFixtureHttpIT once read "Connection reset"
+// instead of the 403 on a loaded machine, with the body sent right behind the head; a deterministic reproduction has
+// not been found (a body sent 800 ms late still gets its answer without this), so this narrows a race rather than
+// fixing a demonstrated cause. A larger body is left unread; the server's read timeout bounds the wait either way.
+func refuseFromHead(w http.ResponseWriter, r *http.Request, status int, message string) {
+	if r.ContentLength >= 0 && r.ContentLength <= earlyDrainLimit {
+		io.Copy(io.Discard, io.LimitReader(r.Body, earlyDrainLimit))
+	}
+	plain(w, status, message)
+}
+
 func jsonLine(w http.ResponseWriter, status int, line string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -173,17 +188,17 @@ func originAllowed(r *http.Request) bool {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// DNS rebinding first: a page on a foreign origin must learn nothing, not even whether a token is valid.
 	if !IsLoopbackHost(r.Host) || !originAllowed(r) {
-		plain(w, http.StatusForbidden, "forbidden: Host and Origin must be this loopback server")
+		refuseFromHead(w, r, http.StatusForbidden, "forbidden: Host and Origin must be this loopback server")
 		return
 	}
 	if r.URL.Path != Endpoint {
-		plain(w, http.StatusNotFound, "not found")
+		refuseFromHead(w, r, http.StatusNotFound, "not found")
 		return
 	}
 	if h.inFlight.Add(1) > MaxInFlight {
 		h.inFlight.Add(-1)
 		w.Header().Set("Retry-After", "1")
-		plain(w, http.StatusServiceUnavailable, "too many requests in flight")
+		refuseFromHead(w, r, http.StatusServiceUnavailable, "too many requests in flight")
 		return
 	}
 	defer h.inFlight.Add(-1)
@@ -200,7 +215,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				challenge = "Bearer"
 			}
 			w.Header().Set("WWW-Authenticate", challenge)
-			plain(w, http.StatusUnauthorized, "unauthorized")
+			refuseFromHead(w, r, http.StatusUnauthorized, "unauthorized")
 			return
 		}
 	}
