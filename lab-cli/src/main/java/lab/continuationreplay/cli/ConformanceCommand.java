@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Runs the official MCP conformance suite (@modelcontextprotocol/conformance " + OfficialSuite.VERSION + ", requirements "
-                    + OfficialSuite.REQUIREMENTS + ", on the Node 22 that conformance/package.json pins) against both lab servers"
+                    + OfficialSuite.REQUIREMENTS + ", on the Node 22 that conformance/package.json pins) against the Java, TypeScript and Go servers"
                     + " over Streamable HTTP with their conformance profile (the suite's fixtures beside the guarded tools; no"
-                    + " bearer token, one fixed principal) and against both SDK clients through the lab's client drivers.",
+                    + " bearer token, one fixed principal) and against the Java and TypeScript SDK clients through the lab's client drivers.",
             "Then the lab's strict MRTR checks on each server's profile (two bearer tokens, a 3 s state lifetime)."
                     + " With --strict --url URL, only the strict checks, against any server.",
             "Writes OUT/conformance.json, CONFORMANCE.md, report.html and the suite's own files per server and client."
