@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -381,12 +382,7 @@ func (p *Profile) inputRequiredTools(s *mcp.Server) {
 	p.sealedTool(s, capabilitiesFixture, "Asks only for what the request's client capabilities declare.",
 		func(data any, rs, params map[string]any) outcome {
 			if data == "asked" && rs != nil {
-				keys := make([]string, 0, len(rs))
-				for k := range rs {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				answered := strings.Join(keys, ", ")
+				answered := strings.Join(slices.Sorted(maps.Keys(rs)), ", ")
 				if answered == "" {
 					answered = "(nothing)"
 				}
@@ -429,12 +425,7 @@ func (p *Profile) inputRequiredTools(s *mcp.Server) {
 // (docs/findings/go-sdk-no-state-codec-or-capability-check.md); the Java and TypeScript SDKs refuse them so.
 func undeclared(params map[string]any, ask mcp.InputRequestMap) error {
 	declared := server.DeclaredCapabilities(params)
-	keys := make([]string, 0, len(ask))
-	for k := range ask {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(ask)) {
 		var capability, method, required string
 		switch ask[key].(type) {
 		case *mcp.ElicitParams:
