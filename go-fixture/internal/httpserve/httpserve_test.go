@@ -102,13 +102,9 @@ type served struct {
 
 func serve(t *testing.T) *served {
 	t.Helper()
-	root, err := repo.Root()
+	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
-	}
-	jar := filepath.Join(root, "bridge", "target", "bridge.jar")
-	if _, err := os.Stat(jar); err != nil {
-		t.Fatalf("%s is missing: build the bridge first", jar)
 	}
 	env := map[string]string{
 		config.ServerDB: filepath.Join(t.TempDir(), "store.sqlite3"), config.BackendID: "sqlite:guarded-matrix",
