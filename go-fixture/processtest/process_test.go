@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"lab.continuationreplay/gofixture/internal/bridge"
 	"lab.continuationreplay/gofixture/internal/repo"
 )
 
@@ -50,19 +51,11 @@ type fixture struct {
 }
 
 func bridgeCommand(t *testing.T) string {
-	root, err := repo.Root()
+	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
 	}
-	jar := filepath.Join(root, "bridge", "target", "bridge.jar")
-	if _, err := os.Stat(jar); err != nil {
-		t.Fatalf("%s is missing: build the bridge first", jar)
-	}
-	java := "java"
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		java = filepath.Join(home, "bin", "java")
-	}
-	argv, _ := json.Marshal([]string{java, "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr", "-jar", jar})
+	argv, _ := json.Marshal(bridge.DefaultCommand(root, os.Getenv))
 	return string(argv)
 }
 

@@ -32,8 +32,8 @@ func bareHTTP(t *testing.T, stateless bool) *httptest.Server {
 	return s
 }
 
-func post(t *testing.T, url string, headers map[string]string, body string) (int, http.Header, string) {
-	t.Helper()
+// request is a tools/call POST of body with a valid client's headers, changed by headers ("" deletes one).
+func request(url string, headers map[string]string, body string) *http.Request {
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
 		"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "t"} {
@@ -46,7 +46,12 @@ func post(t *testing.T, url string, headers map[string]string, body string) (int
 			req.Header.Set(k, v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return req
+}
+
+func post(t *testing.T, url string, headers map[string]string, body string) (int, http.Header, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(request(url, headers, body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,13 +94,8 @@ func TestAForeignOriginIsServedByTheSDKsHandler(t *testing.T) {
 	if status != 200 || !strings.Contains(body, `"resultType":"input_required"`) {
 		t.Errorf("got %d %s", status, body)
 	}
-	req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(httpCall))
+	req := request(s.URL, map[string]string{"Authorization": "Bearer good-token-0123456789abcdef0123456789"}, httpCall)
 	req.Host = "evil.example"
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-		"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "t",
-		"Authorization": "Bearer good-token-0123456789abcdef0123456789"} {
-		req.Header.Set(k, v)
-	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -141,14 +141,8 @@ func TestAFractionalIdRunsAsItsTruncationOverHTTP(t *testing.T) {
 func TestARepeatedRoutingHeaderIsReadAsItsFirstCopy(t *testing.T) {
 	s := bareHTTP(t, true)
 	for name, second := range map[string]string{"Mcp-Method": "tools/list", "Mcp-Name": "other"} {
-		req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(httpCall))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "t")
+		req := request(s.URL, map[string]string{"Authorization": "Bearer good-token-0123456789abcdef0123456789"}, httpCall)
 		req.Header.Add(name, second)
-		req.Header.Set("Authorization", "Bearer good-token-0123456789abcdef0123456789")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

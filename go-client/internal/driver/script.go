@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -104,12 +104,7 @@ type members struct {
 }
 
 func newMembers(where string, m map[string]any, allowed []string) (*members, error) {
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(allowed, name) {
 			return nil, fail(where, fmt.Sprintf("unknown member %q", name))
 		}
@@ -241,12 +236,7 @@ func Parse(text []byte, lookup func(string) (string, bool)) (*Script, error) {
 
 func parseServers(raw map[string]any, lookup func(string) (string, bool)) (map[string]*Server, error) {
 	servers := map[string]*Server{}
-	names := make([]string, 0, len(raw))
-	for name := range raw {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		where := "servers." + name + ": "
 		spec, ok := raw[name].(map[string]any)
 		if !ok {
@@ -373,14 +363,7 @@ type scope struct {
 }
 
 func (s *scope) clone() *scope {
-	c := &scope{open: map[string]bool{}, saved: map[string]bool{}}
-	for k := range s.open {
-		c.open[k] = true
-	}
-	for k := range s.saved {
-		c.saved[k] = true
-	}
-	return c
+	return &scope{open: maps.Clone(s.open), saved: maps.Clone(s.saved)}
 }
 
 func parseStep(raw any, index int, servers map[string]*Server, s *scope) (TopStep, error) {

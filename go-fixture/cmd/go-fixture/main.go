@@ -98,12 +98,24 @@ func bridgeArgv() []string {
 	return argv
 }
 
+// newCodec is the guarded tools' requestState codec, on the injected clock.
+func newCodec(cfg config.Config) *requeststate.Codec {
+	codec, err := requeststate.NewCodec(cfg.StateKey, cfg.RequestStateTTL, func() int64 { return cfg.ClockEpoch })
+	if err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	return codec
+}
+
+// sdkLogger is the SDK's log, on stderr: warnings and errors only.
+var sdkLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
 func newServer(capabilities *mcp.ServerCapabilities, complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)) *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, &mcp.ServerOptions{
 		SupportedProtocolVersions: []string{frames.ProtocolVersion},
 		Capabilities:              capabilities,
 		CompletionHandler:         complete,
-		Logger:                    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:                    sdkLogger,
 	})
 }
 
@@ -121,10 +133,7 @@ func main() {
 		fail(badConfiguration, "%s", err)
 	}
 	argv := bridgeArgv()
-	codec, err := requeststate.NewCodec(cfg.StateKey, cfg.RequestStateTTL, func() int64 { return cfg.ClockEpoch })
-	if err != nil {
-		fail(badConfiguration, "%s", err)
-	}
+	codec := newCodec(cfg)
 	client, err := bridge.New(bridge.Options{Argv: argv, Env: bridge.OSEnvironment(), Stderr: os.Stderr})
 	if err != nil {
 		fail(badConfiguration, "%s", err)
@@ -170,17 +179,14 @@ func serveHTTP(port int, conformance bool) {
 		}
 	}
 	argv := bridgeArgv()
-	codec, err := requeststate.NewCodec(cfg.StateKey, cfg.RequestStateTTL, func() int64 { return cfg.ClockEpoch })
-	if err != nil {
-		fail(badConfiguration, "%s", err)
-	}
+	codec := newCodec(cfg)
 	bridges := httpserve.NewPrincipalBridges(argv, os.LookupEnv, os.Stderr)
 	capabilities := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	opts := httpserve.Options{
 		ReadTimeout: time.Duration(httpCfg.ReadTimeoutMs) * time.Millisecond,
 		Tokens:      tokens,
 		Log:         os.Stderr,
-		Logger:      slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:      sdkLogger,
 	}
 	var profile *fixtures.Profile
 	var complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)

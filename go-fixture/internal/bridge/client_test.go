@@ -20,13 +20,9 @@ const now = 1790035200
 
 func realBridge(t *testing.T, extra map[string]string) *Client {
 	t.Helper()
-	root, err := repo.Root()
+	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
-	}
-	jar := filepath.Join(root, "bridge", "target", "bridge.jar")
-	if _, err := os.Stat(jar); err != nil {
-		t.Fatalf("%s is missing: build the bridge first (the Maven reactor builds it before this module)", jar)
 	}
 	env := map[string]string{
 		"WIRE_SERVER_DB": filepath.Join(t.TempDir(), "store.sqlite3"), "WIRE_BACKEND_ID": "sqlite:guarded-matrix",

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"lab.continuationreplay/gofixture/internal/repo"
 )
 
 // CommandVariable overrides how the fixture starts its bridge: a JSON array of argv strings.
@@ -32,7 +34,7 @@ func DefaultCommand(repoRoot string, getenv func(string) string) []string {
 		java = filepath.Join(home, "bin", "java")
 	}
 	argv := append([]string{java}, StdioJVMOptions...)
-	return append(argv, "-jar", filepath.Join(repoRoot, "bridge", "target", "bridge.jar"))
+	return append(argv, "-jar", repo.BridgeJar(repoRoot))
 }
 
 // Command is LAB_BRIDGE_COMMAND when set, else DefaultCommand.

@@ -51,16 +51,7 @@ func ReadHTTP(env Lookup, conformance bool) (Config, HTTP, error) {
 	var c Config
 	var h HTTP
 	var err error
-	steps := []func() error{
-		func() error { c.Database, err = Required(env, ServerDB); return err },
-		func() error { c.BackendID, err = Required(env, BackendID); return err },
-		func() error { c.ClockEpoch, err = Clock(env); return err },
-		func() error { c.AuthorityTTL, err = PositiveSeconds(env, AuthorityTTL); return err },
-		func() error { c.ReplayRetentionTTL, err = PositiveSeconds(env, ReplayRetentionTTL); return err },
-		func() error { c.RequestStateTTL, err = PositiveSeconds(env, RequestStateTTL); return err },
-		func() error { c.StateKey, err = KeyBytes(env, StateKeyHex); return err },
-		func() error { c.FingerprintKey, err = KeyBytes(env, FingerprintKeyHex); return err },
-		func() error { c.Fault, err = faultOf(env, HTTPFaults); return err },
+	steps := append(commonSteps(env, &c, false, HTTPFaults),
 		func() error {
 			if v, _ := env(BearerTokensFile); conformance && v == "" {
 				return nil
@@ -69,11 +60,9 @@ func ReadHTTP(env Lookup, conformance bool) (Config, HTTP, error) {
 			return err
 		},
 		func() error { h.ReadTimeoutMs, err = readTimeoutMs(env); return err },
-	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return Config{}, HTTP{}, err
-		}
+	)
+	if err := run(steps); err != nil {
+		return Config{}, HTTP{}, err
 	}
 	return c, h, nil
 }
@@ -84,14 +73,7 @@ func readTimeoutMs(env Lookup) (int64, error) {
 	if v, ok := env(HTTPReadTimeoutMs); !ok || v == "" {
 		return DefaultHTTPReadTimeoutMs, nil
 	}
-	d, err := decimal(env, HTTPReadTimeoutMs)
-	if err != nil {
-		return 0, err
-	}
-	if d.unscaled.Sign() <= 0 {
-		return 0, errorf("%s must be positive", HTTPReadTimeoutMs)
-	}
-	ms, err := wholeUnits(HTTPReadTimeoutMs, d, "milliseconds")
+	ms, err := positive(env, HTTPReadTimeoutMs, "milliseconds")
 	if err != nil {
 		return 0, err
 	}
@@ -142,25 +124,42 @@ type Lookup func(name string) (string, bool)
 // Read validates every variable in a fixed order; the first bad one is the error.
 func Read(env Lookup) (Config, error) {
 	var c Config
+	if err := run(commonSteps(env, &c, true, Faults)); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// commonSteps read the variables stdio and HTTP mode share, in their fixed order, into c: WIRE_PRINCIPAL only with
+// withPrincipal (HTTP takes a request's principal from its bearer token), the fault from faults.
+func commonSteps(env Lookup, c *Config, withPrincipal bool, faults []string) []func() error {
 	var err error
 	steps := []func() error{
 		func() error { c.Database, err = Required(env, ServerDB); return err },
 		func() error { c.BackendID, err = Required(env, BackendID); return err },
-		func() error { c.Principal, err = Required(env, Principal); return err },
+	}
+	if withPrincipal {
+		steps = append(steps, func() error { c.Principal, err = Required(env, Principal); return err })
+	}
+	return append(steps,
 		func() error { c.ClockEpoch, err = Clock(env); return err },
 		func() error { c.AuthorityTTL, err = PositiveSeconds(env, AuthorityTTL); return err },
 		func() error { c.ReplayRetentionTTL, err = PositiveSeconds(env, ReplayRetentionTTL); return err },
 		func() error { c.RequestStateTTL, err = PositiveSeconds(env, RequestStateTTL); return err },
 		func() error { c.StateKey, err = KeyBytes(env, StateKeyHex); return err },
 		func() error { c.FingerprintKey, err = KeyBytes(env, FingerprintKeyHex); return err },
-		func() error { c.Fault, err = FaultName(env); return err },
-	}
+		func() error { c.Fault, err = faultOf(env, faults); return err },
+	)
+}
+
+// run runs the steps in order and stops at the first error.
+func run(steps []func() error) error {
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return Config{}, err
+			return err
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // Required is the variable's value; unset or empty is an error.
@@ -185,7 +184,10 @@ func Clock(env Lookup) (int64, error) {
 }
 
 // PositiveSeconds is a TTL: whole seconds, positive.
-func PositiveSeconds(env Lookup, name string) (int64, error) {
+func PositiveSeconds(env Lookup, name string) (int64, error) { return positive(env, name, "seconds") }
+
+// positive is a whole, positive number of unit, within the safe-integer range.
+func positive(env Lookup, name, unit string) (int64, error) {
 	d, err := decimal(env, name)
 	if err != nil {
 		return 0, err
@@ -193,7 +195,7 @@ func PositiveSeconds(env Lookup, name string) (int64, error) {
 	if d.unscaled.Sign() <= 0 {
 		return 0, errorf("%s must be positive", name)
 	}
-	return wholeSeconds(name, d)
+	return wholeUnits(name, d, unit)
 }
 
 // KeyBytes is an even-length hexadecimal key of at least 32 bytes.

@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,13 +60,11 @@ func request(extra *mcp.RequestExtra) (map[string]any, string, error) {
 	if extra == nil || extra.TokenInfo == nil || extra.TokenInfo.UserID == "" {
 		return nil, "", fmt.Errorf("an unauthenticated request reached the SDK")
 	}
-	raw, _ := extra.TokenInfo.Extra[server.ParamsKey].(json.RawMessage)
-	v, err := fingerprint.ParseExact(raw)
-	params, ok := v.(map[string]any)
-	if err != nil || !ok {
+	params, principal, ok := server.SentParams(extra)
+	if !ok {
 		return nil, "", fmt.Errorf("the request's params were not handed over")
 	}
-	return params, extra.TokenInfo.UserID, nil
+	return params, principal, nil
 }
 
 func text(s string) *mcp.TextContent { return &mcp.TextContent{Text: s} }
@@ -383,19 +382,13 @@ func (p *Profile) inputRequiredTools(s *mcp.Server) {
 	p.sealedTool(s, capabilitiesFixture, "Asks only for what the request's client capabilities declare.",
 		func(data any, rs, params map[string]any) outcome {
 			if data == "asked" && rs != nil {
-				keys := make([]string, 0, len(rs))
-				for k := range rs {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				answered := strings.Join(keys, ", ")
+				answered := strings.Join(slices.Sorted(maps.Keys(rs)), ", ")
 				if answered == "" {
 					answered = "(nothing)"
 				}
 				return outcome{finish: done("Answered: " + answered)}
 			}
-			meta, _ := params["_meta"].(map[string]any)
-			declared, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+			declared := server.DeclaredCapabilities(params)
 			requests := mcp.InputRequestMap{}
 			if _, ok := declared["elicitation"]; ok {
 				requests["user_name"] = askName("What is your name?")
@@ -431,14 +424,8 @@ func (p *Profile) inputRequiredTools(s *mcp.Server) {
 // declare. The Go SDK sends input requests whatever the client declared
 // (docs/findings/go-sdk-no-state-codec-or-capability-check.md); the Java and TypeScript SDKs refuse them so.
 func undeclared(params map[string]any, ask mcp.InputRequestMap) error {
-	meta, _ := params["_meta"].(map[string]any)
-	declared, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
-	keys := make([]string, 0, len(ask))
-	for k := range ask {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
+	declared := server.DeclaredCapabilities(params)
+	for _, key := range slices.Sorted(maps.Keys(ask)) {
 		var capability, method, required string
 		switch ask[key].(type) {
 		case *mcp.ElicitParams:

@@ -95,19 +95,16 @@ func TestLoopbackNames(t *testing.T) {
 // and a SQLite file, on a real loopback listener.
 type served struct {
 	url     string
+	host    string // the listener's address, as a Host header names it
 	bridges *PrincipalBridges
 	stderr  *strings.Builder
 }
 
 func serve(t *testing.T) *served {
 	t.Helper()
-	root, err := repo.Root()
+	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
-	}
-	jar := filepath.Join(root, "bridge", "target", "bridge.jar")
-	if _, err := os.Stat(jar); err != nil {
-		t.Fatalf("%s is missing: build the bridge first", jar)
 	}
 	env := map[string]string{
 		config.ServerDB: filepath.Join(t.TempDir(), "store.sqlite3"), config.BackendID: "sqlite:guarded-matrix",
@@ -146,7 +143,8 @@ func serve(t *testing.T) *served {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { running.Stop(time.Second); bridges.Close(3 * time.Second) })
-	return &served{url: running.URL, bridges: bridges, stderr: stderr}
+	return &served{url: running.URL, host: strings.TrimSuffix(strings.TrimPrefix(running.URL, "http://"), Endpoint),
+		bridges: bridges, stderr: stderr}
 }
 
 type reply struct {
@@ -179,6 +177,14 @@ func exchange(t *testing.T, url, head, body string) reply {
 	return reply{resp.StatusCode, resp.Header, string(b)}
 }
 
+// expect is one refusal (or answer) as the test wants it: the status and the whole body.
+func expect(t *testing.T, name string, r reply, code int, body string) {
+	t.Helper()
+	if r.status != code || r.body != body {
+		t.Errorf("%s: got %d %q, want %d %q", name, r.status, r.body, code, body)
+	}
+}
+
 func headers(path, host, token, tool string) string {
 	h := "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" +
 		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
@@ -197,56 +203,50 @@ func call(id int, tool, arguments, extra string) string {
 
 func TestEveryRefusalComesBeforeTheSDKInTheContractsOrder(t *testing.T) {
 	s := serve(t)
-	host := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	host := s.host
 	status := call(1, server.StatusTool, `{"operation_id":"x"}`, "")
-	expect := func(name string, r reply, code int, body string) {
-		t.Helper()
-		if r.status != code || r.body != body {
-			t.Errorf("%s: got %d %q, want %d %q", name, r.status, r.body, code, body)
-		}
-	}
 	forbidden := "forbidden: Host and Origin must be this loopback server\n"
 	// A foreign Host is 403 before anything else, even on another path and without a token.
-	expect("foreign Host", exchange(t, s.url, headers("/nope", "evil.example", "", ""), status), 403, forbidden)
-	expect("foreign Origin", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Origin: http://evil.example\r\n", status), 403, forbidden)
-	expect("two Origins", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+
+	expect(t, "foreign Host", exchange(t, s.url, headers("/nope", "evil.example", "", ""), status), 403, forbidden)
+	expect(t, "foreign Origin", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Origin: http://evil.example\r\n", status), 403, forbidden)
+	expect(t, "two Origins", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+
 		"Origin: http://localhost\r\nOrigin: http://evil.example\r\n", status), 403, forbidden)
 	ok := exchange(t, s.url, headers("/mcp", "localhost:1", aliceToken, server.StatusTool)+"Origin: http://127.0.0.1:9\r\n", status)
 	if ok.status != 200 || !strings.Contains(ok.body, `"principal":"alice"`) {
 		t.Errorf("a loopback Host and Origin: %d %s", ok.status, ok.body)
 	}
-	expect("another path", exchange(t, s.url, headers("/nope", host, "", ""), status), 404, "not found\n")
+	expect(t, "another path", exchange(t, s.url, headers("/nope", host, "", ""), status), 404, "not found\n")
 	noToken := exchange(t, s.url, headers("/mcp", host, "", server.StatusTool), status)
-	expect("no token", noToken, 401, "unauthorized\n")
+	expect(t, "no token", noToken, 401, "unauthorized\n")
 	if got := noToken.header.Get("WWW-Authenticate"); got != "Bearer" {
 		t.Errorf("no token: challenge %q", got)
 	}
 	unknown := exchange(t, s.url, headers("/mcp", host, aliceToken+"x", server.StatusTool), status)
-	expect("unknown token", unknown, 401, "unauthorized\n")
+	expect(t, "unknown token", unknown, 401, "unauthorized\n")
 	if got := unknown.header.Get("WWW-Authenticate"); got != `Bearer error="invalid_token"` {
 		t.Errorf("unknown token: challenge %q", got)
 	}
 	// 401 comes before the size: a large body without a token learns nothing about the limit.
-	expect("no token, large body", exchange(t, s.url, headers("/mcp", host, "", server.StatusTool)+"Content-Length: 5000000\r\n", ""), 401, "unauthorized\n")
-	expect("declared too large", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Content-Length: 4194305\r\n", ""),
+	expect(t, "no token, large body", exchange(t, s.url, headers("/mcp", host, "", server.StatusTool)+"Content-Length: 5000000\r\n", ""), 401, "unauthorized\n")
+	expect(t, "declared too large", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Content-Length: 4194305\r\n", ""),
 		413, "request body over 4 MiB\n")
 	big := strings.Repeat(" ", MaxBodyBytes+1)
 	chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(big), big)
-	expect("chunked too large", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Transfer-Encoding: chunked\r\n", chunked),
+	expect(t, "chunked too large", exchange(t, s.url, headers("/mcp", host, aliceToken, server.StatusTool)+"Transfer-Encoding: chunked\r\n", chunked),
 		413, "request body over 4 MiB\n")
 	h := headers("/mcp", host, aliceToken, server.StatusTool)
-	expect("not UTF-8", exchange(t, s.url, h, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"x\":\"\xff\"}}"), 400,
+	expect(t, "not UTF-8", exchange(t, s.url, h, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"x\":\"\xff\"}}"), 400,
 		`{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
-	expect("two values", exchange(t, s.url, h, status+status), 400, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
-	expect("empty", exchange(t, s.url, h, ""), 400, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
-	expect("batch", exchange(t, s.url, h, "["+status+"]"), 400, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
-	expect("no jsonrpc", exchange(t, s.url, h, `{"id":5,"method":"tools/call"}`), 400, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request"}}`)
-	expect("last jsonrpc counts", exchange(t, s.url, h, `{"jsonrpc":"2.0","jsonrpc":"1.0","id":"a","method":"x"}`), 400,
+	expect(t, "two values", exchange(t, s.url, h, status+status), 400, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
+	expect(t, "empty", exchange(t, s.url, h, ""), 400, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`)
+	expect(t, "batch", exchange(t, s.url, h, "["+status+"]"), 400, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
+	expect(t, "no jsonrpc", exchange(t, s.url, h, `{"id":5,"method":"tools/call"}`), 400, `{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request"}}`)
+	expect(t, "last jsonrpc counts", exchange(t, s.url, h, `{"jsonrpc":"2.0","jsonrpc":"1.0","id":"a","method":"x"}`), 400,
 		`{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Invalid Request"}}`)
-	expect("unsafe id", exchange(t, s.url, h, `{"id":9007199254740993}`), 400, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
+	expect(t, "unsafe id", exchange(t, s.url, h, `{"id":9007199254740993}`), 400, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
 	// The fixture's own rule: the SDK would run id 1.5 as id 1.
 	for _, id := range []string{"1.5", "1e0", "null", "9007199254740992", "true", "{}"} {
-		expect("id "+id, exchange(t, s.url, h, strings.Replace(status, `"id":1`, `"id":`+id, 1)), 400,
+		expect(t, "id "+id, exchange(t, s.url, h, strings.Replace(status, `"id":1`, `"id":`+id, 1)), 400,
 			`{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`)
 	}
 	if r := exchange(t, s.url, h, strings.Replace(status, `"id":1`, `"id":"s-1"`, 1)); r.status != 200 || !strings.Contains(r.body, `"id":"s-1"`) {
@@ -262,7 +262,7 @@ func TestEveryRefusalComesBeforeTheSDKInTheContractsOrder(t *testing.T) {
 
 func TestTheInFlightLimitAnswers503(t *testing.T) {
 	s := serve(t)
-	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	addr := s.host
 	// 64 requests whose bodies never come hold every slot (the read timeout, 2 s here, would end them).
 	var held []net.Conn
 	defer func() {
@@ -305,7 +305,7 @@ func TestTheInFlightLimitAnswers503(t *testing.T) {
 
 func TestAStateIsBoundToThePrincipalOfItsBearerTokenAndEachPrincipalHasItsBridge(t *testing.T) {
 	s := serve(t)
-	host := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	host := s.host
 	args := `{"operation_id":"op-1","title":"T"}`
 	first := exchange(t, s.url, headers("/mcp", host, aliceToken, server.GuardedTool), call(1, server.GuardedTool, args, ""))
 	var round struct {
@@ -347,29 +347,23 @@ func TestAStateIsBoundToThePrincipalOfItsBearerTokenAndEachPrincipalHasItsBridge
 // that is not a string. Every one must be refused, and none may reach a bridge.
 func TestIncompleteBodiesLargeHeadsRepeatedRoutingHeadersAndNonStringStatesAreRefusedWithoutEffect(t *testing.T) {
 	s := serve(t)
-	host := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	host := s.host
 	h := headers("/mcp", host, aliceToken, server.GuardedTool)
 	body := call(1, server.GuardedTool, `{"operation_id":"op-1","title":"T"}`, "")
-	expect := func(name string, r reply, code int, want string) {
-		t.Helper()
-		if r.status != code || r.body != want {
-			t.Errorf("%s: got %d %q, want %d %q", name, r.status, r.body, code, want)
-		}
-	}
 	chunkedHead := h + "Transfer-Encoding: chunked\r\n"
 	whole := fmt.Sprintf("%x\r\n%s\r\n", len(body), body)
 	timedOut := "request body not received within the read timeout\n"
 	unreadable := "request body could not be read\n"
 	started := time.Now()
-	expect("no last chunk", exchange(t, s.url, chunkedHead, whole), 408, timedOut)
+	expect(t, "no last chunk", exchange(t, s.url, chunkedHead, whole), 408, timedOut)
 	if waited := time.Since(started); waited < 1500*time.Millisecond {
 		t.Errorf("answered after %v, before the read timeout", waited)
 	}
-	expect("cut inside a chunk", exchange(t, s.url, chunkedHead, whole[:len(whole)/2]), 408, timedOut)
-	expect("declared 7 more", exchange(t, s.url, h+fmt.Sprintf("Content-Length: %d\r\n", len(body)+7), body), 408, timedOut)
-	expect("size 'zz'", exchange(t, s.url, chunkedHead, "zz\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
-	expect("size beyond 2^64", exchange(t, s.url, chunkedHead, "1ffffffffffffffff\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
-	expect("size smaller than the chunk", exchange(t, s.url, chunkedHead, fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body)-3, body)), 400, unreadable)
+	expect(t, "cut inside a chunk", exchange(t, s.url, chunkedHead, whole[:len(whole)/2]), 408, timedOut)
+	expect(t, "declared 7 more", exchange(t, s.url, h+fmt.Sprintf("Content-Length: %d\r\n", len(body)+7), body), 408, timedOut)
+	expect(t, "size 'zz'", exchange(t, s.url, chunkedHead, "zz\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
+	expect(t, "size beyond 2^64", exchange(t, s.url, chunkedHead, "1ffffffffffffffff\r\n"+body+"\r\n0\r\n\r\n"), 400, unreadable)
+	expect(t, "size smaller than the chunk", exchange(t, s.url, chunkedHead, fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body)-3, body)), 400, unreadable)
 
 	tooLarge := "431 Request Header Fields Too Large"
 	if r := exchange(t, s.url, h+"X-Padding: "+strings.Repeat("p", 64<<10)+"\r\n", body); r.status != 431 || r.body != tooLarge {
@@ -388,13 +382,13 @@ func TestIncompleteBodiesLargeHeadsRepeatedRoutingHeadersAndNonStringStatesAreRe
 		if name == "MCP-Protocol-Version" {
 			name = "Mcp-Protocol-Version"
 		}
-		expect("repeated "+name, exchange(t, s.url, h+repeated+"\r\n", body), 400,
+		expect(t, "repeated "+name, exchange(t, s.url, h+repeated+"\r\n", body), 400,
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"repeated `+name+` header"}}`)
 	}
 
 	refusal := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}}`
 	for _, state := range []string{"42", `{"a":1}`, `["v1"]`, "true", "null"} {
-		expect("requestState "+state, exchange(t, s.url, h, call(1, server.GuardedTool, `{"operation_id":"op-1","title":"T"}`,
+		expect(t, "requestState "+state, exchange(t, s.url, h, call(1, server.GuardedTool, `{"operation_id":"op-1","title":"T"}`,
 			`,"inputResponses":{"body":{"action":"accept","content":{"body":"b"}}},"requestState":`+state)), 400, refusal)
 	}
 

@@ -44,15 +44,6 @@ func NewBearerTokens(tokens map[string]string) *BearerTokens {
 	return b
 }
 
-// Principals are the principals of the file.
-func (b *BearerTokens) Principals() []string {
-	var out []string
-	for _, e := range b.entries {
-		out = append(out, e.principal)
-	}
-	return out
-}
-
 // PrincipalFor is the principal an Authorization header authenticates; false for no header, another scheme or an
 // unknown token. Every entry is compared, so the time does not tell which one matched.
 func (b *BearerTokens) PrincipalFor(authorization string) (string, bool) {

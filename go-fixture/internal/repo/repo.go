@@ -30,3 +30,26 @@ func Root() (string, error) {
 	}
 	return RootAbove(dir)
 }
+
+// BridgeJar is where the Maven build puts the bridge jar under the repository root.
+func BridgeJar(root string) string { return filepath.Join(root, "bridge", "target", "bridge.jar") }
+
+// BuiltBridge is Root, once its bridge jar is built: the tests that run the real bridge start from it.
+func BuiltBridge() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return builtBridgeAbove(dir)
+}
+
+func builtBridgeAbove(dir string) (string, error) {
+	root, err := RootAbove(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(BridgeJar(root)); err != nil {
+		return "", fmt.Errorf("%s is missing: build the bridge first (the Maven reactor builds it before go-fixture)", BridgeJar(root))
+	}
+	return root, nil
+}

@@ -126,15 +126,15 @@ func (t *Tools) call(principal string, request any) (json.RawMessage, *mcp.CallT
 	return answer.Result, nil, nil
 }
 
-// sentParams is the request's params as the client sent them, parsed exactly, and the request's principal: both
+// SentParams is the request's params as the client sent them, parsed exactly, and the request's principal: both
 // put into RequestExtra.TokenInfo by the fixture's own transport code (stdio: transport.go; HTTP: the httpserve
 // package, from the bearer token), never read from the wire's own fields.
-func sentParams(req *mcp.CallToolRequest) (map[string]any, string, bool) {
-	if req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
-		if raw, ok := req.Extra.TokenInfo.Extra[ParamsKey].(json.RawMessage); ok {
+func SentParams(extra *mcp.RequestExtra) (map[string]any, string, bool) {
+	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		if raw, ok := extra.TokenInfo.Extra[ParamsKey].(json.RawMessage); ok {
 			if v, err := fingerprint.ParseExact(raw); err == nil {
 				if m, ok := v.(map[string]any); ok {
-					return m, req.Extra.TokenInfo.UserID, true
+					return m, extra.TokenInfo.UserID, true
 				}
 			}
 		}
@@ -153,7 +153,7 @@ func closeConnection(req *mcp.CallToolRequest) func() {
 }
 
 func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	params, principal, ok := sentParams(req)
+	params, principal, ok := SentParams(req.Extra)
 	if !ok {
 		return nil, errors.New("the request's params were not handed over")
 	}
@@ -178,7 +178,7 @@ func (t *Tools) getOperationStatus(_ context.Context, req *mcp.CallToolRequest) 
 }
 
 func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	params, principal, ok := sentParams(req)
+	params, principal, ok := SentParams(req.Extra)
 	if !ok {
 		return nil, errors.New("the request's params were not handed over")
 	}
@@ -249,12 +249,17 @@ func (t *Tools) createGuardedIssue(_ context.Context, req *mcp.CallToolRequest) 
 	return Complete(result), nil
 }
 
+// DeclaredCapabilities is the clientCapabilities a request's own _meta declares, nil for none.
+func DeclaredCapabilities(params map[string]any) map[string]any {
+	meta, _ := params["_meta"].(map[string]any)
+	declared, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+	return declared
+}
+
 // declaresFormElicitation: the request's own clientCapabilities (never an earlier request's) hold elicitation,
 // either empty (form only) or with form.
 func declaresFormElicitation(params map[string]any) bool {
-	meta, _ := params["_meta"].(map[string]any)
-	caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
-	elicitation, ok := caps["elicitation"].(map[string]any)
+	elicitation, ok := DeclaredCapabilities(params)["elicitation"].(map[string]any)
 	if !ok {
 		return false
 	}
