@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Awaitable
 from dataclasses import dataclass
@@ -324,7 +323,3 @@ class Run:
         # One write per line, as soon as the step ends: if the driver dies later, what already happened is on disk.
         with open(self.records_path, "a", encoding="utf-8") as out:
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-
-def log(message: str) -> None:
-    print(f"py-client: {message}", file=sys.stderr, flush=True)

@@ -84,12 +84,6 @@ class Script:
     version_mode: str
     steps: tuple[Step | Parallel, ...]
 
-    def inner_steps(self) -> list[Step]:
-        out: list[Step] = []
-        for step in self.steps:
-            out.extend(step.steps if isinstance(step, Parallel) else [step])
-        return out
-
 
 class _Members:
     """One JSON object's members; an unknown one is refused, since a misspelt optional member would silently change

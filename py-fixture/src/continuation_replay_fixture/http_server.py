@@ -365,10 +365,6 @@ class PrincipalBridges:
             self._bridges[principal] = bridge
         return bridge
 
-    @property
-    def principals(self) -> "list[str]":
-        return list(self._bridges)
-
     async def close(self) -> None:
         for bridge in self._bridges.values():
             await bridge.close()
