@@ -20,15 +20,13 @@ import anyio
 import uvicorn
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp_types import CallToolRequestParams, PaginatedRequestParams
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .bearer_tokens import BearerTokens
 from .bridge_client import BridgeClient
-from .guarded_tools import GuardedToolsContext, call_tool, tool_list
+from .guarded_tools import GuardedToolsContext, guarded_server
 from .strict_frames import PROTOCOL_VERSION, PassBody, body_id_text, error_line, judge_http_body
 from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
 
@@ -378,27 +376,20 @@ def build_http_server(
     log: Callable[[str], None],
     exit_process: Callable[[int], None] = os._exit,
 ) -> Server:
-    """The low-level Server with the two tools, each call run as the principal the gate authenticated, and the SDK's
-    requestState boundary binding that principal."""
+    """The guarded tools, each call run as the principal the gate authenticated, which the requestState boundary
+    binds too."""
 
-    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
-        return tool_list()
-
-    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
+    def context_of(ctx: ServerRequestContext) -> GuardedToolsContext:
         principal = principal_of(ctx)
-        context = GuardedToolsContext(
+        return GuardedToolsContext(
             config=config.for_principal(principal),
             bridge=bridges.for_principal(principal),
             exit=exit_process,
             log=log,
             close_connection=ctx.request.scope[CLOSE_CONNECTION_KEY],
         )
-        return await call_tool(context, ctx.method, ctx.params or {})
 
-    server = Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-    security = RequestStateSecurity(keys=[config.state_key], ttl=config.request_state_ttl, bind_principal=principal_of)
-    server.middleware.append(RequestStateBoundary(security, default_audience=name))
-    return server
+    return guarded_server(name, version, config, context_of, principal_of)
 
 
 class _FixtureUvicorn(uvicorn.Server):

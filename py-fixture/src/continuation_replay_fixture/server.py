@@ -12,14 +12,11 @@ from typing import Any, NoReturn
 
 import anyio
 import mcp.server.request_state as request_state_module
-from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
-from mcp_types import CallToolRequestParams, PaginatedRequestParams
 
 from .bridge_client import BridgeClient
 from .bridge_command import REPO_ROOT, BridgeCommandError, bridge_command, bridge_environment
-from .guarded_tools import GuardedToolsContext, call_tool, tool_list
+from .guarded_tools import GuardedToolsContext, guarded_server
 from .injected_clock import pin_request_state_clock
 from .strict_frames import GatedInput, LineWriter
 from .trusted_environment import ConfigurationError, FixtureConfig, read_config
@@ -48,25 +45,9 @@ def prepare_process(clock_epoch: int) -> None:
 
 
 def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit) -> Server:
-    """The low-level Server with the two tools and the SDK's requestState boundary under the lab's state key."""
+    """The guarded tools for the one principal of WIRE_PRINCIPAL, one context for every call."""
     context = GuardedToolsContext(config=config, bridge=bridge, exit=exit_process, log=log)
-
-    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
-        return tool_list()
-
-    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
-        # The raw params (as sent, requestState already unsealed by the boundary), not the validated model: the
-        # handler must see the members exactly as the client sent them.
-        return await call_tool(context, ctx.method, ctx.params or {})
-
-    server = Server(SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-    security = RequestStateSecurity(
-        keys=[config.state_key],
-        ttl=config.request_state_ttl,
-        bind_principal=lambda ctx: config.principal,
-    )
-    server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
-    return server
+    return guarded_server(SERVER_NAME, SERVER_VERSION, config, lambda ctx: context, lambda ctx: config.principal)
 
 
 def configure() -> "tuple[FixtureConfig, list[str]]":
