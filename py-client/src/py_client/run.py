@@ -129,7 +129,6 @@ class Connection:
         return types.ElicitResult(action="accept", content=self.answer)
 
     def _client(self) -> Client:
-        timeout = None if self.script.request_timeout_ms is None else self.script.request_timeout_ms / 1000
         mode: dict[str, Any] = {}
         if self.script.version_mode == "pin":
             mode["mode"] = PINNED_VERSION
@@ -144,7 +143,7 @@ class Connection:
             # environment plus the script's, so both are passed.
             server = StdioServerParameters(command=self.spec.command, args=list(self.spec.args),
                                            env={**os.environ, **self.spec.env})
-        return Client(server, read_timeout_seconds=timeout, elicitation_callback=self._elicit, **mode)
+        return Client(server, read_timeout_seconds=self.script.request_timeout_s, elicitation_callback=self._elicit, **mode)
 
     async def own(self) -> None:
         """Enters the client, holds it until `leave`, leaves it; all in this one task."""
@@ -208,9 +207,6 @@ class Run:
     def now_ms(self) -> int:
         return round((time.monotonic() - self.started) * 1000)
 
-    def timeout(self) -> float | None:
-        return None if self.script.request_timeout_ms is None else self.script.request_timeout_ms / 1000
-
     async def inner(self, step: Step) -> None:
         if step.op == "connect":
             spec = self.script.servers[step.server]
@@ -264,7 +260,7 @@ class Run:
             client = connection.live()
             connection.answer = answer
             try:
-                return tool_reply(await client.call_tool(tool, arguments, read_timeout_seconds=self.timeout()))
+                return tool_reply(await client.call_tool(tool, arguments, read_timeout_seconds=self.script.request_timeout_s))
             finally:
                 connection.answer = None
 
@@ -287,7 +283,7 @@ class Run:
 
         async def once() -> Reply:
             result = await connection.live().session.call_tool(
-                step.tool, step.arguments, read_timeout_seconds=self.timeout(), input_responses=step.input_responses,
+                step.tool, step.arguments, read_timeout_seconds=self.script.request_timeout_s, input_responses=step.input_responses,
                 request_state=request_state, allow_input_required=True)
             return tool_reply(result, step.save_state)
 

@@ -84,6 +84,11 @@ class Script:
     version_mode: str
     steps: tuple[Step | Parallel, ...]
 
+    @property
+    def request_timeout_s(self) -> float | None:
+        """request_timeout_ms as the SDK takes it; None keeps the SDK's default."""
+        return None if self.request_timeout_ms is None else self.request_timeout_ms / 1000
+
 
 class _Members:
     """One JSON object's members; an unknown one is refused, since a misspelt optional member would silently change
