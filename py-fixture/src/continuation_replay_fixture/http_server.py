@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import sys
+from enum import Enum
 from typing import Any, Awaitable, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
@@ -127,26 +128,21 @@ async def _plain(send: Send, status: int, message: str, headers: "list[Tuple[byt
     await _answer(send, status, f"{message}\n".encode("utf-8"), "text/plain; charset=utf-8", headers)
 
 
-class _TooLarge:
-    pass
+class Unread(Enum):
+    """Why read_body has no body to give."""
+
+    TOO_LARGE = "too large"
+    TIMED_OUT = "timed out"
+    ABORTED = "aborted"
 
 
-class _TimedOut:
-    pass
-
-
-class _Aborted:
-    pass
-
-
-async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | _TooLarge | _TimedOut | _Aborted":
+async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | Unread":
     """The whole body, or why not. A declared length over the limit is refused from the headers; a longer chunked body
     is read and dropped past the limit rather than cut off, so a client still sending it gets to read the 413 (closing
     on unread data resets the connection before the answer is read); the read timeout bounds how long that takes."""
     declared = _header_values(scope, b"content-length")
     if len(declared) == 1 and declared[0].strip().isdigit() and int(declared[0]) > MAX_BODY_BYTES:
-        return _TooLarge()  # refused from the headers, nothing read
-    too_large = False
+        return Unread.TOO_LARGE  # refused from the headers, nothing read
     chunks: "list[bytes]" = []
     size = 0
     try:
@@ -154,19 +150,18 @@ async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | 
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
-                    return _Aborted()
+                    return Unread.ABORTED
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    too_large = True
-                    chunks.clear()
-                elif not too_large:
+                if size <= MAX_BODY_BYTES:
                     chunks.append(chunk)
+                else:
+                    chunks.clear()  # past the limit for good: nothing more is kept
                 if not message.get("more_body", False):
                     break
     except TimeoutError:
-        return _TimedOut()
-    return _TooLarge() if too_large else b"".join(chunks)
+        return Unread.TIMED_OUT
+    return Unread.TOO_LARGE if size > MAX_BODY_BYTES else b"".join(chunks)
 
 
 def _replaying(body: bytes, receive: Receive) -> Receive:
@@ -293,11 +288,11 @@ class HttpGate:
                 if not json_content_type(_header_values(scope, b"content-type")):
                     return await _plain(send, 415, "unsupported media type: Content-Type must be application/json")
                 read = await read_body(scope, receive, started + self._read_timeout_s)
-                if isinstance(read, _Aborted):
+                if read is Unread.ABORTED:
                     return
-                if isinstance(read, _TimedOut):
+                if read is Unread.TIMED_OUT:
                     return await _plain(send, 408, _TIMED_OUT.strip(), [(b"connection", b"close")])
-                if isinstance(read, _TooLarge):
+                if read is Unread.TOO_LARGE:
                     return await _plain(send, 413, "request body over 4 MiB")
                 # The Java server's rules, not a lenient decode. What is refused here never reaches the SDK.
                 verdict = judge_http_body(read)
