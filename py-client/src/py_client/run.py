@@ -161,12 +161,15 @@ class Connection:
             self._entered.set()
             self._left.set()
 
-    async def connected(self) -> None:
-        await self._entered.wait()
+    def _raise_failure(self) -> None:
+        """Raises what `own` caught, once: reported by the connect step if it failed there, else by the close step."""
         if self._failure is not None:
-            # Reported once, by the connect step; a later close of this connection has nothing left to raise.
             failure, self._failure = self._failure, None
             raise failure
+
+    async def connected(self) -> None:
+        await self._entered.wait()
+        self._raise_failure()
 
     def live(self) -> Client:
         if self.client is None:
@@ -176,9 +179,7 @@ class Connection:
     async def close(self) -> None:
         self._leave.set()
         await self._left.wait()
-        if self._failure is not None:
-            failure, self._failure = self._failure, None
-            raise failure
+        self._raise_failure()
 
 
 class Run:
