@@ -8,7 +8,7 @@ import pytest
 from continuation_replay_fixture.bearer_tokens import BearerTokens, read_bearer_tokens
 from continuation_replay_fixture.http_server import loopback_host, loopback_origin
 from continuation_replay_fixture.strict_frames import PassBody, RefuseBody, judge_http_body
-from continuation_replay_fixture.trusted_environment import ConfigurationError, read_http_config
+from continuation_replay_fixture.trusted_environment import ConfigurationError, read_config, read_http_config
 
 ALICE = "alice-token-0123456789abcdef0123456789abcdef"
 BOB = "bob-token-0123456789abcdef0123456789abcdef012"
@@ -150,6 +150,8 @@ def test_http_mode_needs_no_principal_but_a_tokens_file():
     config = read_http_config(BASE)
     assert config.read_timeout_ms == 10_000 and config.fault is None
     assert config.for_principal("bob").principal == "bob"
+    # every other field as the stdio mode reads it from the same variables
+    assert config.for_principal("bob") == read_config({**BASE, "WIRE_PRINCIPAL": "bob"})
     assert "11" * 32 not in repr(config)
     with pytest.raises(ConfigurationError, match="^WIRE_BEARER_TOKENS_FILE is required$"):
         read_http_config({**BASE, "WIRE_BEARER_TOKENS_FILE": ""})

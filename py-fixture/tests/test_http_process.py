@@ -25,6 +25,21 @@ BOB = "bob-token-0123456789abcdef0123456789abcdef012"
 SERVING = re.compile(r"serving (http://127\.0\.0\.1:([0-9]+)/mcp)")
 
 
+def exchange(port: int, data: bytes, timeout: float) -> bytes:
+    """Sends `data` on a new connection and reads until the server closes it (or resets it: what came before counts)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        received = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                return received
+            if not chunk:
+                return received
+            received += chunk
+
+
 class HttpFixture:
     def __init__(self, tmp: Path, **overrides: str) -> None:
         tokens = tmp / "tokens.json"
@@ -55,17 +70,7 @@ class HttpFixture:
 
     def raw(self, data: bytes, timeout: float = 30.0) -> "tuple[int, dict, bytes] | None":
         """One exchange on a new connection; None when the connection closed without a status line."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as sock:
-            sock.sendall(data)
-            received = b""
-            while True:
-                try:
-                    chunk = sock.recv(65536)
-                except ConnectionResetError:
-                    break
-                if not chunk:
-                    break
-                received += chunk
+        received = exchange(self.port, data, timeout)
         if not received:
             return None
         head, _, body = received.partition(b"\r\n\r\n")
@@ -374,16 +379,7 @@ def test_a_complete_head_over_16_kib_is_431_without_an_effect(server):
 
 
 def test_an_unfinished_head_over_16_kib_is_400_and_closed(server):
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-        sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Padding: ".encode() + b"p" * (20 * 1024))
-        received = b""
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            received += chunk
+    head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Padding: ".encode() + b"p" * (20 * 1024)
+    received = exchange(server.port, head, 30)
     assert received.startswith(b"HTTP/1.1 400 "), received
     assert received.endswith(b"Invalid HTTP request received."), received

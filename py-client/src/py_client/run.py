@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Awaitable
 from dataclasses import dataclass
@@ -130,7 +129,6 @@ class Connection:
         return types.ElicitResult(action="accept", content=self.answer)
 
     def _client(self) -> Client:
-        timeout = None if self.script.request_timeout_ms is None else self.script.request_timeout_ms / 1000
         mode: dict[str, Any] = {}
         if self.script.version_mode == "pin":
             mode["mode"] = PINNED_VERSION
@@ -145,7 +143,7 @@ class Connection:
             # environment plus the script's, so both are passed.
             server = StdioServerParameters(command=self.spec.command, args=list(self.spec.args),
                                            env={**os.environ, **self.spec.env})
-        return Client(server, read_timeout_seconds=timeout, elicitation_callback=self._elicit, **mode)
+        return Client(server, read_timeout_seconds=self.script.request_timeout_s, elicitation_callback=self._elicit, **mode)
 
     async def own(self) -> None:
         """Enters the client, holds it until `leave`, leaves it; all in this one task."""
@@ -163,12 +161,15 @@ class Connection:
             self._entered.set()
             self._left.set()
 
-    async def connected(self) -> None:
-        await self._entered.wait()
+    def _raise_failure(self) -> None:
+        """Raises what `own` caught, once: reported by the connect step if it failed there, else by the close step."""
         if self._failure is not None:
-            # Reported once, by the connect step; a later close of this connection has nothing left to raise.
             failure, self._failure = self._failure, None
             raise failure
+
+    async def connected(self) -> None:
+        await self._entered.wait()
+        self._raise_failure()
 
     def live(self) -> Client:
         if self.client is None:
@@ -178,9 +179,7 @@ class Connection:
     async def close(self) -> None:
         self._leave.set()
         await self._left.wait()
-        if self._failure is not None:
-            failure, self._failure = self._failure, None
-            raise failure
+        self._raise_failure()
 
 
 class Run:
@@ -208,9 +207,6 @@ class Run:
 
     def now_ms(self) -> int:
         return round((time.monotonic() - self.started) * 1000)
-
-    def timeout(self) -> float | None:
-        return None if self.script.request_timeout_ms is None else self.script.request_timeout_ms / 1000
 
     async def inner(self, step: Step) -> None:
         if step.op == "connect":
@@ -265,7 +261,7 @@ class Run:
             client = connection.live()
             connection.answer = answer
             try:
-                return tool_reply(await client.call_tool(tool, arguments, read_timeout_seconds=self.timeout()))
+                return tool_reply(await client.call_tool(tool, arguments, read_timeout_seconds=self.script.request_timeout_s))
             finally:
                 connection.answer = None
 
@@ -288,7 +284,7 @@ class Run:
 
         async def once() -> Reply:
             result = await connection.live().session.call_tool(
-                step.tool, step.arguments, read_timeout_seconds=self.timeout(), input_responses=step.input_responses,
+                step.tool, step.arguments, read_timeout_seconds=self.script.request_timeout_s, input_responses=step.input_responses,
                 request_state=request_state, allow_input_required=True)
             return tool_reply(result, step.save_state)
 
@@ -324,7 +320,3 @@ class Run:
         # One write per line, as soon as the step ends: if the driver dies later, what already happened is on disk.
         with open(self.records_path, "a", encoding="utf-8") as out:
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-
-def log(message: str) -> None:
-    print(f"py-client: {message}", file=sys.stderr, flush=True)

@@ -84,11 +84,10 @@ class Script:
     version_mode: str
     steps: tuple[Step | Parallel, ...]
 
-    def inner_steps(self) -> list[Step]:
-        out: list[Step] = []
-        for step in self.steps:
-            out.extend(step.steps if isinstance(step, Parallel) else [step])
-        return out
+    @property
+    def request_timeout_s(self) -> float | None:
+        """request_timeout_ms as the SDK takes it; None keeps the SDK's default."""
+        return None if self.request_timeout_ms is None else self.request_timeout_ms / 1000
 
 
 class _Members:

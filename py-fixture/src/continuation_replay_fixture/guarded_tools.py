@@ -12,14 +12,19 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Optional, Protocol
 
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    CallToolRequestParams,
     CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
     InputRequiredResult,
     ListToolsResult,
+    PaginatedRequestParams,
     TextContent,
     Tool,
 )
@@ -36,7 +41,7 @@ from .bound_request_state import (
 from .bridge_client import BridgeAnswer, BridgeMachineryFailure, BridgeOk, bridge_error_text
 from .guarded_arguments import InvalidArguments, guarded_arguments_of
 from .input_responses import InvalidInputResponses, accepted_body, normalised_responses
-from .trusted_environment import FixtureConfig
+from .trusted_environment import FixtureConfig, LedgerConfig
 
 STATUS_TOOL = "get_operation_status"
 DROP_AFTER_COMMIT_EXIT = 70
@@ -231,3 +236,28 @@ async def _call_bridge(bridge: BridgeCaller, request: dict) -> "BridgeOk | CallT
     if isinstance(answer, BridgeOk):
         return answer
     return tool_error(bridge_error_text(answer.error, answer.detail))
+
+
+def guarded_server(
+    name: str,
+    version: str,
+    config: LedgerConfig,
+    context_of: Callable[[ServerRequestContext], GuardedToolsContext],
+    bind_principal: Callable[[ServerRequestContext], str],
+) -> Server:
+    """The low-level Server with the two tools, each call run in `context_of` its request, and the SDK's requestState
+    boundary under the lab's state key, binding the principal `bind_principal` names (stdio's one, HTTP's per
+    request)."""
+
+    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
+        return tool_list()
+
+    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
+        # The raw params (as sent, requestState already unsealed by the boundary), not the validated model: the
+        # handler must see the members exactly as the client sent them.
+        return await call_tool(context_of(ctx), ctx.method, ctx.params or {})
+
+    server = Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    security = RequestStateSecurity(keys=[config.state_key], ttl=config.request_state_ttl, bind_principal=bind_principal)
+    server.middleware.append(RequestStateBoundary(security, default_audience=name))
+    return server

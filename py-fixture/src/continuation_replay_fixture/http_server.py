@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import sys
+from enum import Enum
 from typing import Any, Awaitable, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
@@ -20,15 +21,13 @@ import anyio
 import uvicorn
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp_types import CallToolRequestParams, PaginatedRequestParams
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .bearer_tokens import BearerTokens
 from .bridge_client import BridgeClient
-from .guarded_tools import GuardedToolsContext, call_tool, tool_list
+from .guarded_tools import GuardedToolsContext, guarded_server
 from .strict_frames import PROTOCOL_VERSION, PassBody, body_id_text, error_line, judge_http_body
 from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
 
@@ -129,26 +128,21 @@ async def _plain(send: Send, status: int, message: str, headers: "list[Tuple[byt
     await _answer(send, status, f"{message}\n".encode("utf-8"), "text/plain; charset=utf-8", headers)
 
 
-class _TooLarge:
-    pass
+class Unread(Enum):
+    """Why read_body has no body to give."""
+
+    TOO_LARGE = "too large"
+    TIMED_OUT = "timed out"
+    ABORTED = "aborted"
 
 
-class _TimedOut:
-    pass
-
-
-class _Aborted:
-    pass
-
-
-async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | _TooLarge | _TimedOut | _Aborted":
+async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | Unread":
     """The whole body, or why not. A declared length over the limit is refused from the headers; a longer chunked body
     is read and dropped past the limit rather than cut off, so a client still sending it gets to read the 413 (closing
     on unread data resets the connection before the answer is read); the read timeout bounds how long that takes."""
     declared = _header_values(scope, b"content-length")
     if len(declared) == 1 and declared[0].strip().isdigit() and int(declared[0]) > MAX_BODY_BYTES:
-        return _TooLarge()  # refused from the headers, nothing read
-    too_large = False
+        return Unread.TOO_LARGE  # refused from the headers, nothing read
     chunks: "list[bytes]" = []
     size = 0
     try:
@@ -156,19 +150,18 @@ async def read_body(scope: dict, receive: Receive, deadline: float) -> "bytes | 
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
-                    return _Aborted()
+                    return Unread.ABORTED
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    too_large = True
-                    chunks.clear()
-                elif not too_large:
+                if size <= MAX_BODY_BYTES:
                     chunks.append(chunk)
+                else:
+                    chunks.clear()  # past the limit for good: nothing more is kept
                 if not message.get("more_body", False):
                     break
     except TimeoutError:
-        return _TimedOut()
-    return _TooLarge() if too_large else b"".join(chunks)
+        return Unread.TIMED_OUT
+    return Unread.TOO_LARGE if size > MAX_BODY_BYTES else b"".join(chunks)
 
 
 def _replaying(body: bytes, receive: Receive) -> Receive:
@@ -295,11 +288,11 @@ class HttpGate:
                 if not json_content_type(_header_values(scope, b"content-type")):
                     return await _plain(send, 415, "unsupported media type: Content-Type must be application/json")
                 read = await read_body(scope, receive, started + self._read_timeout_s)
-                if isinstance(read, _Aborted):
+                if read is Unread.ABORTED:
                     return
-                if isinstance(read, _TimedOut):
+                if read is Unread.TIMED_OUT:
                     return await _plain(send, 408, _TIMED_OUT.strip(), [(b"connection", b"close")])
-                if isinstance(read, _TooLarge):
+                if read is Unread.TOO_LARGE:
                     return await _plain(send, 413, "request body over 4 MiB")
                 # The Java server's rules, not a lenient decode. What is refused here never reaches the SDK.
                 verdict = judge_http_body(read)
@@ -365,10 +358,6 @@ class PrincipalBridges:
             self._bridges[principal] = bridge
         return bridge
 
-    @property
-    def principals(self) -> "list[str]":
-        return list(self._bridges)
-
     async def close(self) -> None:
         for bridge in self._bridges.values():
             await bridge.close()
@@ -382,27 +371,20 @@ def build_http_server(
     log: Callable[[str], None],
     exit_process: Callable[[int], None] = os._exit,
 ) -> Server:
-    """The low-level Server with the two tools, each call run as the principal the gate authenticated, and the SDK's
-    requestState boundary binding that principal."""
+    """The guarded tools, each call run as the principal the gate authenticated, which the requestState boundary
+    binds too."""
 
-    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
-        return tool_list()
-
-    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
+    def context_of(ctx: ServerRequestContext) -> GuardedToolsContext:
         principal = principal_of(ctx)
-        context = GuardedToolsContext(
+        return GuardedToolsContext(
             config=config.for_principal(principal),
             bridge=bridges.for_principal(principal),
             exit=exit_process,
             log=log,
             close_connection=ctx.request.scope[CLOSE_CONNECTION_KEY],
         )
-        return await call_tool(context, ctx.method, ctx.params or {})
 
-    server = Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-    security = RequestStateSecurity(keys=[config.state_key], ttl=config.request_state_ttl, bind_principal=principal_of)
-    server.middleware.append(RequestStateBoundary(security, default_audience=name))
-    return server
+    return guarded_server(name, version, config, context_of, principal_of)
 
 
 class _FixtureUvicorn(uvicorn.Server):

@@ -8,18 +8,15 @@ With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http_server.p
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 import mcp.server.request_state as request_state_module
-from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
-from mcp_types import CallToolRequestParams, PaginatedRequestParams
 
 from .bridge_client import BridgeClient
 from .bridge_command import REPO_ROOT, BridgeCommandError, bridge_command, bridge_environment
-from .guarded_tools import GuardedToolsContext, call_tool, tool_list
+from .guarded_tools import GuardedToolsContext, guarded_server
 from .injected_clock import pin_request_state_clock
 from .strict_frames import GatedInput, LineWriter
 from .trusted_environment import ConfigurationError, FixtureConfig, read_config
@@ -34,35 +31,30 @@ def log(message: str) -> None:
     sys.stderr.flush()
 
 
+def refuse(message: str) -> NoReturn:
+    """A bad configuration or command line: the message alone on stderr, exit 2 before anything starts."""
+    sys.stderr.write(f"{message}\n")
+    sys.stderr.flush()
+    os._exit(BAD_CONFIGURATION)
+
+
+def prepare_process(clock_epoch: int) -> None:
+    """What both modes do once configured: the SDK's requestState clock pinned, its log lines to stderr."""
+    pin_request_state_clock(request_state_module, clock_epoch)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
+
+
 def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit) -> Server:
-    """The low-level Server with the two tools and the SDK's requestState boundary under the lab's state key."""
+    """The guarded tools for the one principal of WIRE_PRINCIPAL, one context for every call."""
     context = GuardedToolsContext(config=config, bridge=bridge, exit=exit_process, log=log)
-
-    async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
-        return tool_list()
-
-    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
-        # The raw params (as sent, requestState already unsealed by the boundary), not the validated model: the
-        # handler must see the members exactly as the client sent them.
-        return await call_tool(context, ctx.method, ctx.params or {})
-
-    server = Server(SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-    security = RequestStateSecurity(
-        keys=[config.state_key],
-        ttl=config.request_state_ttl,
-        bind_principal=lambda ctx: config.principal,
-    )
-    server.middleware.append(RequestStateBoundary(security, default_audience=SERVER_NAME))
-    return server
+    return guarded_server(SERVER_NAME, SERVER_VERSION, config, lambda ctx: context, lambda ctx: config.principal)
 
 
 def configure() -> "tuple[FixtureConfig, list[str]]":
     try:
         return read_config(os.environ), bridge_command(REPO_ROOT, os.environ)
     except (ConfigurationError, BridgeCommandError) as error:
-        sys.stderr.write(f"{error}\n")
-        sys.stderr.flush()
-        os._exit(BAD_CONFIGURATION)
+        refuse(str(error))
 
 
 async def serve(config: FixtureConfig, argv: "list[str]") -> None:
@@ -85,9 +77,7 @@ async def serve(config: FixtureConfig, argv: "list[str]") -> None:
 def http_port(text: "str | None") -> int:
     """`--http PORT`: a decimal port, 0 for a free one."""
     if text is None or not (1 <= len(text) <= 5 and text.isascii() and text.isdigit()) or int(text) > 65535:
-        sys.stderr.write("--http needs a port from 0 to 65535\n")
-        sys.stderr.flush()
-        os._exit(BAD_CONFIGURATION)
+        refuse("--http needs a port from 0 to 65535")
     return int(text)
 
 
@@ -103,11 +93,8 @@ def main_http(port_text: "str | None") -> None:
         tokens = read_bearer_tokens(config.bearer_tokens_file)
         argv = bridge_command(REPO_ROOT, os.environ)
     except (ConfigurationError, BridgeCommandError) as error:
-        sys.stderr.write(f"{error}\n")
-        sys.stderr.flush()
-        os._exit(BAD_CONFIGURATION)
-    pin_request_state_clock(request_state_module, config.clock_epoch)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
+        refuse(str(error))
+    prepare_process(config.clock_epoch)
     try:
         sock = listening_socket(port)
     except OSError as error:
@@ -120,17 +107,12 @@ def main(args: "list[str] | None" = None) -> None:
     args = sys.argv[1:] if args is None else args
     if "--conformance" in args:
         # Said by name rather than as an unknown argument: the lab's other HTTP servers have this profile.
-        sys.stderr.write("--conformance: the Python fixture has no conformance profile yet\n")
-        sys.stderr.flush()
-        os._exit(BAD_CONFIGURATION)
+        refuse("--conformance: the Python fixture has no conformance profile yet")
     if args[:1] == ["--http"] and len(args) <= 2:
         main_http(args[1] if len(args) == 2 else None)
         return
     if args:
-        sys.stderr.write(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT)\n")
-        sys.stderr.flush()
-        os._exit(BAD_CONFIGURATION)
+        refuse(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT)")
     config, argv = configure()
-    pin_request_state_clock(request_state_module, config.clock_epoch)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
+    prepare_process(config.clock_epoch)
     anyio.run(serve, config, argv)

@@ -360,16 +360,17 @@ def judge_http_body(body: bytes) -> "PassBody | RefuseBody":
     if not isinstance(message, dict):
         return RefuseBody(INVALID_REQUEST)
     if message.get("jsonrpc") != "2.0":
-        id_member = _last_member(top_level_members(text), "id")
-        id_text = None if id_member is None else valid_id(id_member.value)
-        return RefuseBody(error_line(id_text, -32600, "Invalid Request"))
+        return RefuseBody(error_line(_object_id_text(text), -32600, "Invalid Request"))
     return PassBody(body)
+
+
+def _object_id_text(text: str) -> Optional[str]:
+    """The JSON text of a parsed object's id when it is a valid one, else None."""
+    id_member = _last_member(top_level_members(text), "id")
+    return None if id_member is None else valid_id(id_member.value)
 
 
 def body_id_text(body: bytes) -> Optional[str]:
     """The JSON text of a body's id when it is a valid one (for an error the SDK never sees), else None. Only for a
     body judge_http_body passed (strict UTF-8, one JSON object), or an empty one."""
-    if not body:
-        return None
-    id_member = _last_member(top_level_members(body.decode("utf-8")), "id")
-    return None if id_member is None else valid_id(id_member.value)
+    return _object_id_text(body.decode("utf-8")) if body else None

@@ -7,8 +7,8 @@ Numbers are read as java.math.BigDecimal reads a string after String.trim(), and
 
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Mapping, Optional
+from dataclasses import dataclass, fields
+from typing import Any, Mapping, Optional
 
 SERVER_DB = "WIRE_SERVER_DB"
 BACKEND_ID = "WIRE_BACKEND_ID"
@@ -48,10 +48,11 @@ class ConfigurationError(ValueError):
 
 
 @dataclass(frozen=True)
-class FixtureConfig:
+class LedgerConfig:
+    """What both modes read alike: everything but the principal (stdio's WIRE_PRINCIPAL, HTTP's bearer tokens)."""
+
     database: str
     backend_id: str
-    principal: str
     clock_epoch: int
     authority_ttl: int
     replay_retention_ttl: int
@@ -60,75 +61,59 @@ class FixtureConfig:
     fingerprint_key: bytes
     fault: Optional[str]
 
+
+@dataclass(frozen=True)
+class FixtureConfig(LedgerConfig):
+    principal: str
+
     def __repr__(self) -> str:  # the keys are secrets: never in a log line
         return f"FixtureConfig(principal={self.principal!r}, clock_epoch={self.clock_epoch}, fault={self.fault!r})"
 
 
-def read_config(env: Mapping[str, str]) -> FixtureConfig:
-    """Reads and validates every variable, in a fixed order; the first bad one raises."""
-    return FixtureConfig(
-        database=required(env, SERVER_DB),
-        backend_id=required(env, BACKEND_ID),
-        principal=required(env, PRINCIPAL),
+@dataclass(frozen=True)
+class HttpFixtureConfig(LedgerConfig):
+    """HTTP mode's configuration: the stdio one without WIRE_PRINCIPAL (each request's principal comes from its
+    bearer token), plus the tokens file and the read timeout."""
+
+    bearer_tokens_file: str
+    read_timeout_ms: int
+
+    def for_principal(self, principal: str) -> FixtureConfig:
+        """The configuration the guarded tools see for one request of `principal`."""
+        return FixtureConfig(**{f.name: getattr(self, f.name) for f in fields(LedgerConfig)}, principal=principal)
+
+    def __repr__(self) -> str:  # the keys are secrets: never in a log line
+        return f"HttpFixtureConfig(clock_epoch={self.clock_epoch}, fault={self.fault!r})"
+
+
+def _read_ledger(env: Mapping[str, str], faults: "tuple[str, ...]", principal: bool) -> "dict[str, Any]":
+    """The LedgerConfig fields (and with `principal`, WIRE_PRINCIPAL in its place after the backend), validated in a
+    fixed order; the first bad one raises."""
+    values: "dict[str, Any]" = {"database": required(env, SERVER_DB), "backend_id": required(env, BACKEND_ID)}
+    if principal:
+        values["principal"] = required(env, PRINCIPAL)
+    values.update(
         clock_epoch=clock_epoch(env),
         authority_ttl=positive_seconds(env, AUTHORITY_TTL),
         replay_retention_ttl=positive_seconds(env, REPLAY_RETENTION_TTL),
         request_state_ttl=positive_seconds(env, REQUEST_STATE_TTL),
         state_key=key_bytes(env, STATE_KEY_HEX),
         fingerprint_key=key_bytes(env, FINGERPRINT_KEY_HEX),
-        fault=fault(env),
+        fault=fault(env, faults),
     )
+    return values
 
 
-@dataclass(frozen=True)
-class HttpFixtureConfig:
-    """HTTP mode's configuration: the stdio one without WIRE_PRINCIPAL (each request's principal comes from its
-    bearer token), plus the tokens file and the read timeout."""
-
-    database: str
-    backend_id: str
-    clock_epoch: int
-    authority_ttl: int
-    replay_retention_ttl: int
-    request_state_ttl: int
-    state_key: bytes
-    fingerprint_key: bytes
-    fault: Optional[str]
-    bearer_tokens_file: str
-    read_timeout_ms: int
-
-    def for_principal(self, principal: str) -> FixtureConfig:
-        """The configuration the guarded tools see for one request of `principal`."""
-        return FixtureConfig(
-            database=self.database,
-            backend_id=self.backend_id,
-            principal=principal,
-            clock_epoch=self.clock_epoch,
-            authority_ttl=self.authority_ttl,
-            replay_retention_ttl=self.replay_retention_ttl,
-            request_state_ttl=self.request_state_ttl,
-            state_key=self.state_key,
-            fingerprint_key=self.fingerprint_key,
-            fault=self.fault,
-        )
-
-    def __repr__(self) -> str:  # the keys are secrets: never in a log line
-        return f"HttpFixtureConfig(clock_epoch={self.clock_epoch}, fault={self.fault!r})"
+def read_config(env: Mapping[str, str]) -> FixtureConfig:
+    """Reads and validates every variable, in a fixed order; the first bad one raises."""
+    return FixtureConfig(**_read_ledger(env, LAB_FAULTS, principal=True))
 
 
 def read_http_config(env: Mapping[str, str]) -> HttpFixtureConfig:
     """HTTP mode's variables, in read_config's order without WIRE_PRINCIPAL, the HTTP ones last (as the TypeScript
     fixture's readHttpConfig)."""
     return HttpFixtureConfig(
-        database=required(env, SERVER_DB),
-        backend_id=required(env, BACKEND_ID),
-        clock_epoch=clock_epoch(env),
-        authority_ttl=positive_seconds(env, AUTHORITY_TTL),
-        replay_retention_ttl=positive_seconds(env, REPLAY_RETENTION_TTL),
-        request_state_ttl=positive_seconds(env, REQUEST_STATE_TTL),
-        state_key=key_bytes(env, STATE_KEY_HEX),
-        fingerprint_key=key_bytes(env, FINGERPRINT_KEY_HEX),
-        fault=fault(env, HTTP_FAULTS),
+        **_read_ledger(env, HTTP_FAULTS, principal=False),
         bearer_tokens_file=required(env, BEARER_TOKENS_FILE),
         read_timeout_ms=read_timeout_ms(env),
     )
