@@ -205,7 +205,8 @@ python_paths() {
   done | grep -v -E '^/usr/share/(doc|man|lintian)(/|$)|^/\.$' | while IFS= read -r f; do
     # Debian's merged /usr: a package lists /lib/... while the base has /lib -> usr/lib, so every path is named
     # through its real folder (copying a /lib folder over the base's /lib link would break the image).
-    [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]] && echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
+    # (an if, not [[ ]] && echo: a folder as the last path would end the loop, and so the pipeline, with status 1)
+    if [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]]; then echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"; fi
   done | LC_ALL=C sort -u
 }
 
@@ -214,7 +215,9 @@ python=()
 python_hash=""
 python_inputs() {
   [[ -n "$python_hash" ]] && return
+  # A die inside a process substitution ends only that subshell: its status, from wait, stops the script too.
   mapfile -t python < <(python_paths)
+  wait $! || exit 1
   python_hash="$(printf '%s\n' "${python[@]}" | xargs -d '\n' sha256sum | sha)"
 }
 
@@ -324,7 +327,7 @@ lab_hash=""
 wheels=""
 wheels_hash=""
 lab_inputs() {
-  lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && content_hash "${files[@]}")"
+  lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && wait $! && content_hash "${files[@]}")"
   wheels="$(wheelhouse)"
   wheels_hash="$(cd "$wheels" && sha256sum ./*.whl | sha)"
 }
