@@ -205,7 +205,8 @@ python_paths() {
   done | grep -v -E '^/usr/share/(doc|man|lintian)(/|$)|^/\.$' | while IFS= read -r f; do
     # Debian's merged /usr: a package lists /lib/... while the base has /lib -> usr/lib, so every path is named
     # through its real folder (copying a /lib folder over the base's /lib link would break the image).
-    [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]] && echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
+    # (an if, not [[ ]] && echo: a folder as the last path would end the loop, and so the pipeline, with status 1)
+    if [[ ( -f "$f" || -L "$f" ) && ! -d "$f" ]]; then echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"; fi
   done | LC_ALL=C sort -u
 }
 
@@ -214,7 +215,9 @@ python=()
 python_hash=""
 python_inputs() {
   [[ -n "$python_hash" ]] && return
+  # A die inside a process substitution ends only that subshell: its status, from wait, stops the script too.
   mapfile -t python < <(python_paths)
+  wait $! || exit 1
   python_hash="$(printf '%s\n' "${python[@]}" | xargs -d '\n' sha256sum | sha)"
 }
 
@@ -240,7 +243,6 @@ runtime_image() {
   base_id="$(image_id "$base")"
   local paths=()
   [[ -z "$jdk_dir" ]] || mapfile -t paths < <(jdk_paths "$jdk_dir")
-  python_inputs
   inputs="$( {
     echo "base $base_id"; echo "java_home $java_home"
     sha256sum <"$home/containers/runtime/Dockerfile"
@@ -320,17 +322,21 @@ wheelhouse() {
   echo "$dir"
 }
 
+# The built lab's content hash, the wheelhouse and its hash, once per run (every cell's runner copies the same lab).
 lab_hash=""
+wheels=""
+wheels_hash=""
+lab_inputs() {
+  lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && wait $! && content_hash "${files[@]}")"
+  wheels="$(wheelhouse)"
+  wheels_hash="$(cd "$wheels" && sha256sum ./*.whl | sha)"
+}
+
 runner_image() {
   local cell="$1" runtime="$2" inputs tag context
-  if [[ -z "$lab_hash" ]]; then
-    lab_hash="$(cd "$home" && mapfile -t files < <(lab_files) && content_hash "${files[@]}")"
-  fi
-  local wheels
-  wheels="$(wheelhouse)"
   inputs="$( {
     echo "runtime $(image_id "$runtime")"; echo "lab $lab_hash"
-    echo "wheels $(cd "$wheels" && sha256sum ./*.whl | sha)"
+    echo "wheels $wheels_hash"
     sha256sum <"$home/containers/runner/Dockerfile"; sha256sum <"$home/containers/runner/lab-entrypoint.sh"
   } | sha)"
   tag="local/lab-runner:$cell-${inputs:0:12}"
@@ -361,7 +367,9 @@ prune_other_tags() {
 }
 
 started=$SECONDS
-python_inputs   # here, not in runtime_image: that runs in a subshell per cell, which would forget it
+# Here, not in runtime_image and runner_image: each runs in a subshell per cell, which would forget what it computed.
+python_inputs
+lab_inputs
 for cell in "${cells[@]}"; do
   runtime="$(runtime_image "$cell")"
   runner="$(runner_image "$cell" "$runtime")"

@@ -26,7 +26,7 @@ final class ClientRss {
      * The clients whose driver's peak RSS benchmark 6 has a goal for. The Python and Go clients' drivers (Step 14) are
      * not measured yet: no goal names them, and each would add a client case to {@code lab bench --quick}.
      */
-    private static final java.util.List<ClientKind> MEASURED = java.util.List.of(ClientKind.JAVA, ClientKind.TYPESCRIPT);
+    private static final List<ClientKind> MEASURED = List.of(ClientKind.JAVA, ClientKind.TYPESCRIPT);
 
     private ClientRss() {}
 

@@ -309,9 +309,12 @@ public final class RuntimeTable {
 
     /** The per-cell table (markdown), also printed by {@code lab matrix --in-container}. */
     public static String cellTable(JsonNode table) {
+        // A column per SDK the images carry, in the matrix's column order.
+        List<String> sdks = InContainerMatrix.SDKS_IN_IMAGES;
         StringBuilder md = new StringBuilder();
-        md.append("| cell | Java | Node.js | java | typescript | python | go | cross-SDK | SDKs agree | host verification | exit | wall time |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| cell | Java | Node.js | ").append(String.join(" | ", sdks))
+                .append(" | cross-SDK | SDKs agree | host verification | exit | wall time |\n");
+        md.append("|---".repeat(3 + sdks.size() + 5)).append("|\n");
         for (JsonNode c : table.path("cells")) {
             JsonNode attempts = c.path("attempts");
             int crossPassed = 0;
@@ -327,12 +330,11 @@ public final class RuntimeTable {
             }
             md.append("| ").append(c.path("cell").asText())
                     .append(" | ").append(c.path("java_version").asText("?"))
-                    .append(" | ").append(c.path("node_version").asText("?"))
-                    .append(" | ").append(fraction(attempts.path("java")))
-                    .append(" | ").append(fraction(attempts.path("typescript")))
-                    .append(" | ").append(fraction(attempts.path("python")))
-                    .append(" | ").append(fraction(attempts.path("go")))
-                    .append(" | ").append(crossRequested == 0 ? "–" : crossPassed + "/" + crossRequested)
+                    .append(" | ").append(c.path("node_version").asText("?"));
+            for (String sdk : sdks) {
+                md.append(" | ").append(fraction(attempts.path(sdk)));
+            }
+            md.append(" | ").append(crossRequested == 0 ? "–" : crossPassed + "/" + crossRequested)
                     .append(" | ").append(c.path("outcomes_agree").asBoolean() ? "yes" : "**no**")
                     .append(" | ").append(attempts.isEmpty() ? "**nothing to verify**" : verified ? "agrees" : "**problems**")
                     .append(" | ").append(c.path("exit_code").asInt())

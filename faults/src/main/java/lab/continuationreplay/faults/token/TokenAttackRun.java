@@ -241,12 +241,11 @@ final class TokenAttackRun {
         ObjectNode claims = forge.openJava(base.token());
         int pick = random.nextInt(10);
         String variant = bendEnvelope(claims, pick, now);
-        if (variant == null && pick == 8) {
-            claims.put("x", 1);
-            variant = "extra claim";
-        } else if (variant == null) {
-            claims.put("s", 5);
-            variant = "state not a string";
+        if (variant == null) {
+            switch (pick) {
+                case 8 -> { claims.put("x", 1); variant = "extra claim"; }
+                default -> { claims.put("s", 5); variant = "state not a string"; }
+            }
         }
         return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
     }
@@ -263,14 +262,15 @@ final class TokenAttackRun {
         ObjectNode payload = (ObjectNode) ExactJson.parse(claims.path("s").asText());
         int pick = random.nextInt(13);
         String variant = bendEnvelope(claims, pick, now);
-        switch (variant != null ? -1 : pick) {
-            case -1 -> { }
-            case 8 -> { claims.put("s", 5); variant = "state not a string"; }
-            case 9 -> { claims.put("a", claims.path("a").asText().equals("AAAAAAAAAAAAAAAAAAAAAA") ? "AQAAAAAAAAAAAAAAAAAAAA"
-                    : "AAAAAAAAAAAAAAAAAAAAAA"); variant = "arguments digest"; }
-            case 10 -> { claims.put("s", payload.put("tool", ToolClient.STATUS).toString()); variant = "payload tool"; }
-            case 11 -> { claims.put("s", payload.put("principal", "bob").toString()); variant = "payload principal bob"; }
-            default -> { claims.put("s", payload.put("expires_at", now - random.nextInt(2)).toString()); variant = "payload expired"; }
+        if (variant == null) {
+            switch (pick) {
+                case 8 -> { claims.put("s", 5); variant = "state not a string"; }
+                case 9 -> { claims.put("a", claims.path("a").asText().equals("AAAAAAAAAAAAAAAAAAAAAA") ? "AQAAAAAAAAAAAAAAAAAAAA"
+                        : "AAAAAAAAAAAAAAAAAAAAAA"); variant = "arguments digest"; }
+                case 10 -> { claims.put("s", payload.put("tool", ToolClient.STATUS).toString()); variant = "payload tool"; }
+                case 11 -> { claims.put("s", payload.put("principal", "bob").toString()); variant = "payload principal bob"; }
+                default -> { claims.put("s", payload.put("expires_at", now - random.nextInt(2)).toString()); variant = "payload expired"; }
+            }
         }
         return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.sealJava(claims.toString())), main);
     }

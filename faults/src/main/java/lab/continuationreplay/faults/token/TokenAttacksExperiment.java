@@ -54,8 +54,7 @@ public final class TokenAttacksExperiment implements FaultExperiment {
         try {
             // One main server per SDK, each minting the tokens the other SDKs' servers are
             // attacked with; an SDK not under test in this run still mints (a "minter-" folder).
-            List<ServerKind> minters = ServerKind.SDKS;
-            for (ServerKind kind : minters) {
+            for (ServerKind kind : ServerKind.SDKS) {
                 Path folder = session.sdks().contains(kind) ? session.folder(NAME, session.scope(kind))
                         : session.folder(NAME, "minter-" + session.scope(kind));
                 mains.put(kind, FaultServers.start(session, kind, WireSettings.matrix(folder.resolve("main.sqlite3"), "alice"),

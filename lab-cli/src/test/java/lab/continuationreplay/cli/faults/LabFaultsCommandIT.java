@@ -43,15 +43,9 @@ class LabFaultsCommandIT {
         json.path("experiments").forEach(e -> names.add(e.path("name").asText()));
         assertEquals(FaultExperiments.all().stream().filter(e -> e.transports().contains(lab.continuationreplay.core.servers.Transport.STDIO))
                 .map(FaultExperiment::name).toList(), names, "over stdio (the default), every experiment that runs on stdio");
-        for (JsonNode experiment : json.path("experiments")) {
-            assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
-            assertEquals(0, experiment.path("findings").size(), experiment.toString());
-        }
-        JsonNode soak = experiment(json, "kill-soak").path("figures");
+        assertEveryExperimentPassedWithoutFindings(json);
         for (String sdk : List.of("java", "typescript")) {
-            assertEquals(0, soak.path(sdk).path("duplicates").asInt(), soak.toString());
-            assertEquals(0, soak.path(sdk).path("lost_effects").asInt(), soak.toString());
-            assertEquals(soak.path(sdk).path("lost_replies").asInt(), soak.path(sdk).path("reconciled").asInt(), soak.toString());
+            assertTheSoakLostAndDuplicatedNothing(json, sdk);
             assertEquals(4, experiment(json, "cut-points").path("figures").path(sdk).path("matched").asInt());
         }
         for (String sdk : List.of("java", "typescript")) {
@@ -60,18 +54,8 @@ class LabFaultsCommandIT {
             assertEquals(0, proxy.path("lost_effects").asLong(), sdk + " " + proxy);
             assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
             assertTrue(proxy.path("dropped").asLong() + proxy.path("duplicated").asLong() > 0, sdk + " " + proxy);
-            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
-            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
-            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
-            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
-            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
-            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
-            assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
-            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
+            assertTheFuzzCrashedHungAndChangedNothing(json, sdk);
+            JsonNode tokens = assertNoTokenAttackWasAccepted(json, sdk);
             assertTrue(tokens.path("by_kind").size() >= 13, sdk + " " + tokens);
         }
         JsonNode scan = experiment(json, "secrets").path("figures").path("scan");
@@ -88,30 +72,15 @@ class LabFaultsCommandIT {
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
         assertEquals(List.of("python", "go"), texts(json.path("sdks")));
-        for (JsonNode experiment : json.path("experiments")) {
-            assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
-            assertEquals(0, experiment.path("findings").size(), experiment.toString());
-        }
+        assertEveryExperimentPassedWithoutFindings(json);
         for (String sdk : List.of("python", "go")) {
-            JsonNode soak = experiment(json, "kill-soak").path("figures").path(sdk);
+            JsonNode soak = assertTheSoakLostAndDuplicatedNothing(json, sdk);
             assertEquals(40, soak.path("operations").asInt(), sdk + " " + soak);
-            assertEquals(0, soak.path("duplicates").asInt(), sdk + " " + soak);
-            assertEquals(0, soak.path("lost_effects").asInt(), sdk + " " + soak);
-            assertEquals(soak.path("lost_replies").asInt(), soak.path("reconciled").asInt(), sdk + " " + soak);
             assertTrue(soak.has("bridge_kills"), "a bridge fixture reports its bridge kills: " + soak);
-            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
-            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("crashes").asLong() + fuzz.path("hangs").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
-            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
-            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
-            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
-            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
-            assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
+            assertTheFuzzCrashedHungAndChangedNothing(json, sdk);
+            JsonNode tokens = assertNoTokenAttackWasAccepted(json, sdk);
             assertTrue(tokens.path("by_kind").path("forged-claims").asInt() > 0, sdk + " " + tokens);
             assertTrue(tokens.path("by_kind").path("other-sdk").asInt() > 0, sdk + " " + tokens);
-            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
         }
         // Tokens of every other SDK were tried, and the forged claims were in the fixture's own format.
         String attacks = Files.readString(out.resolve("token-attacks/go/attacks.jsonl"));
@@ -139,6 +108,43 @@ class LabFaultsCommandIT {
         LabProcess.Result twice = LabProcess.run(List.of("faults", "--sdk", "go,go", "--out", dir.resolve("w").toString()), Map.of(), "");
         assertEquals(1, twice.exitCode());
         assertEquals("lab faults: --sdk names go twice", twice.stderr().strip());
+    }
+
+    private static void assertEveryExperimentPassedWithoutFindings(JsonNode json) {
+        for (JsonNode experiment : json.path("experiments")) {
+            assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
+            assertEquals(0, experiment.path("findings").size(), experiment.toString());
+        }
+    }
+
+    /** The kill soak on {@code sdk}: no duplicate, no lost effect, every lost reply reconciled; its figures. */
+    private static JsonNode assertTheSoakLostAndDuplicatedNothing(JsonNode json, String sdk) {
+        JsonNode soak = experiment(json, "kill-soak").path("figures").path(sdk);
+        assertEquals(0, soak.path("duplicates").asInt(), sdk + " " + soak);
+        assertEquals(0, soak.path("lost_effects").asInt(), sdk + " " + soak);
+        assertEquals(soak.path("lost_replies").asInt(), soak.path("reconciled").asInt(), sdk + " " + soak);
+        return soak;
+    }
+
+    /** The wire fuzzer on {@code sdk}: at least 1,000 requests, no crash or hang, no effect, every request answered. */
+    private static void assertTheFuzzCrashedHungAndChangedNothing(JsonNode json, String sdk) {
+        JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
+        assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
+        assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
+        assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
+        assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
+        assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
+        assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
+    }
+
+    /** The token attacks on {@code sdk}: at least 150, none accepted, no row added, the valid control committed; its figures. */
+    private static JsonNode assertNoTokenAttackWasAccepted(JsonNode json, String sdk) {
+        JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
+        assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
+        assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
+        assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
+        assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
+        return tokens;
     }
 
     private static JsonNode experiment(JsonNode json, String name) {

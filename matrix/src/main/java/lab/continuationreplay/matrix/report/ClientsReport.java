@@ -13,6 +13,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
@@ -121,20 +123,22 @@ public final class ClientsReport {
         return md.toString();
     }
 
-    /** The SDKs in the order of the client axis; a label the lab does not know yet comes after them. */
-    private static final List<String> SDK_ORDER = List.of("java", "typescript", "python", "go");
-    private static final java.util.regex.Pattern CELL = java.util.regex.Pattern.compile("client-(.+)-server-(.+?)(" + java.util.regex.Pattern.quote(Layout.HTTP_SUFFIX) + ")?");
+    private static final Pattern CELL = Pattern.compile(Pattern.quote(Layout.CLIENT_PREFIX) + "(.+)-server-(.+?)("
+            + Pattern.quote(Layout.HTTP_SUFFIX) + ")?");
 
-    /** The clients ({@code group} 1) or the servers (2) that the folder's cells name, in the SDKs' order. */
+    /**
+     * The clients ({@code group} 1) or the servers (2) that the folder's cells name, in the SDK columns' order (which
+     * is also the client axis's); a label the lab does not know yet comes after them.
+     */
     static List<String> sides(JsonNode clients, int group) {
         Set<String> found = new LinkedHashSet<>();
         clients.path("cells").forEach(c -> {
-            java.util.regex.Matcher m = CELL.matcher(c.asText());
+            Matcher m = CELL.matcher(c.asText());
             if (m.matches()) {
                 found.add(m.group(group));
             }
         });
-        List<String> ordered = new ArrayList<>(SDK_ORDER.stream().filter(found::contains).toList());
+        List<String> ordered = new ArrayList<>(Layout.SDK_COLUMNS.stream().filter(found::contains).toList());
         found.stream().filter(label -> !ordered.contains(label)).forEach(ordered::add);
         return ordered;
     }

@@ -86,21 +86,11 @@ public final class FingerprintCli implements FingerprintImplementation {
         return language;
     }
 
-    public List<String> command() {
-        return command;
-    }
-
+    /** One run of the CLI over {@code inputLines}, with {@code --keep-going}: a bad line gives its {@code !reason}. */
     @Override
-    public Outputs fingerprint(String keyHex, List<String> lines) {
-        return run(keyHex, lines, true);
-    }
-
-    /** One run of the CLI over {@code inputLines}; without keep-going it stops at its first bad line. */
-    public Outputs run(String keyHex, List<String> inputLines, boolean keepGoing) {
+    public Outputs fingerprint(String keyHex, List<String> inputLines) {
         List<String> argv = new ArrayList<>(command);
-        if (keepGoing) {
-            argv.add("--keep-going");
-        }
+        argv.add("--keep-going");
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         if (keyHex != null) {
@@ -134,7 +124,7 @@ public final class FingerprintCli implements FingerprintImplementation {
                 out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
-            // The CLI stops reading at its first bad line (without --keep-going); a closed pipe is expected then.
+            // A CLI that ended early closed the pipe; its exit status and stderr say why.
         }
     }
 
