@@ -278,7 +278,9 @@ func TestTheInFlightLimitAnswers503(t *testing.T) {
 		held = append(held, c)
 		io.WriteString(c, headers("/mcp", addr, aliceToken, server.StatusTool)+"Content-Length: 10\r\n\r\n{")
 	}
-	deadline := time.Now().Add(time.Second)
+	// Held requests end 2 s after their heads (the read timeout), so all 64 are in flight together only before
+	// then; a loaded machine needs most of that window to start their handlers.
+	deadline := time.Now().Add(1700 * time.Millisecond)
 	var r reply
 	for time.Now().Before(deadline) {
 		if r = exchange(t, s.url, headers("/mcp", addr, aliceToken, server.StatusTool), "{}"); r.status == 503 {
