@@ -1,9 +1,7 @@
 package lab.continuationreplay.store.ledger;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLDataException;
@@ -18,13 +16,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import lab.continuationreplay.store.OperationIdentity;
 
 /**
- * The operation ledger and its deliberately non-idempotent effect ({@code issues}) in one SQLite file (seed spec §5).
- * Every write runs in {@code BEGIN IMMEDIATE … COMMIT}, so concurrent writers from separate processes serialise on
- * the file lock and the loser sees the winner's committed row. One instance serves one thread at a time.
+ * The operation ledger and its deliberately non-idempotent effect ({@code issues}) (seed spec §5), in a SQLite file or
+ * a PostgreSQL database ({@link LedgerStore}, chosen by {@link LedgerLocation}). The rules are written here once for
+ * both. Every write runs in one serialisable transaction ({@code BEGIN IMMEDIATE} on SQLite, {@code BEGIN ISOLATION
+ * LEVEL SERIALIZABLE} on PostgreSQL), so concurrent writers in separate processes are ordered by the database and the
+ * loser sees the winner's committed row; where the database detects a lost race only at a statement or at COMMIT
+ * (PostgreSQL), the transaction is run again from its start, a bounded number of times. Apply-once rests on that and
+ * on the primary key, never on a lock in this process: the {@code synchronized} methods only keep one instance's
+ * connection to one thread at a time.
  *
  * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation is exactly one
  * {@code BEGIN IMMEDIATE … COMMIT} holding the ledger row, the issue row and the {@code applied} transition, on a
@@ -39,16 +41,15 @@ public final class IssueLedger implements AutoCloseable {
     static final String CONFLICT = "operation_id is already bound to a different principal, backend, or request fingerprint";
     private static final DateTimeFormatter WALL_CLOCK = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSxxx");
 
-    private static final String BEGIN_IMMEDIATE = "BEGIN IMMEDIATE";
+    /** How often a transaction that lost a race the database detected is run again before the failure is final. */
+    static final int MAX_RUNS = 50;
+
     private static final String COMMIT = "COMMIT";
-    private static final String FIND_BY_OPERATION_ID = "SELECT * FROM operations WHERE operation_id = ? ORDER BY rowid LIMIT 1";
     private static final String FIND_BY_IDENTITY = "SELECT * FROM operations WHERE operation_id = ? AND principal = ? AND backend = ?";
     private static final String INSERT_OPERATION = """
             INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
               issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?)""";
-    private static final String INSERT_ISSUE = "INSERT INTO issues(title, body) VALUES (?, ?)";
-    private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
     private static final String FINISH_OPERATION = """
             UPDATE operations SET state = ?, effect_id = ?, result = ?, updated_at = ?
             WHERE operation_id = ? AND principal = ? AND backend = ?""";
@@ -58,14 +59,14 @@ public final class IssueLedger implements AutoCloseable {
 
     private final Connection connection;
     private final String backendId;
-    private final Path path;
+    private final LedgerStore store;
     /** The write path's statements by SQL text, prepared on first use; guarded by this instance's lock. */
     private final Map<String, PreparedStatement> statements = new HashMap<>();
 
-    private IssueLedger(Connection connection, String backendId, Path path) {
+    private IssueLedger(Connection connection, String backendId, LedgerStore store) {
         this.connection = connection;
         this.backendId = backendId;
-        this.path = path;
+        this.store = store;
     }
 
     public static IssueLedger open(Path path, String backendId) throws SQLException {
@@ -77,15 +78,29 @@ public final class IssueLedger implements AutoCloseable {
      * commit, foreign keys on; {@code busyTimeoutMs} is how long a writer waits for another process's lock.
      */
     public static IssueLedger open(Path path, String backendId, int busyTimeoutMs) throws SQLException {
+        return open(new LedgerLocation.SqliteFile(path), backendId, busyTimeoutMs);
+    }
+
+    public static IssueLedger open(LedgerLocation location, String backendId) throws SQLException {
+        return open(location, backendId, DEFAULT_BUSY_TIMEOUT_MS);
+    }
+
+    /**
+     * Opens (creating the schema if needed) the ledger at {@code location}, bound to {@code backendId}.
+     * {@code waitMs} is how long a writer waits for another's lock: SQLite's busy timeout, PostgreSQL's lock timeout.
+     */
+    public static IssueLedger open(LedgerLocation location, String backendId, int waitMs) throws SQLException {
         if (backendId == null || backendId.isBlank()) {
             throw new IllegalArgumentException("backend_id is required for a file-backed store");
         }
-        Path absolute = path.toAbsolutePath();
-        Connection connection = connect(absolute, busyTimeoutMs);
-        IssueLedger ledger = new IssueLedger(connection, backendId, absolute);
+        LedgerStore store = location instanceof LedgerLocation.Postgres postgres
+                ? new PostgresStore(postgres, waitMs)
+                : new SqliteStore((LedgerLocation.SqliteFile) location, waitMs);
+        Connection connection = store.connect();
+        IssueLedger ledger = new IssueLedger(connection, backendId, store);
         try {
             ledger.immediate(() -> {
-                LedgerSchema.createOrMigrate(connection, backendId);
+                store.createOrMigrate(connection, backendId);
                 return null;
             });
         } catch (SQLException | RuntimeException | Error e) {
@@ -102,35 +117,24 @@ public final class IssueLedger implements AutoCloseable {
      * opens its connection here, so its floor has exactly the ledger's durability.
      */
     public static Connection connect(Path path, int busyTimeoutMs) throws SQLException {
-        Path absolute = path.toAbsolutePath();
-        try {
-            Path parent = absolute.getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        } catch (java.io.IOException e) {
-            throw new SQLException("cannot create the directory of " + absolute + ": " + e.getMessage(), e);
-        }
-        Properties properties = new Properties();
-        properties.setProperty("busy_timeout", Integer.toString(busyTimeoutMs));
-        properties.setProperty("foreign_keys", "true");
-        properties.setProperty("synchronous", "FULL");
-        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + absolute, properties);
-        try {
-            WalJournal.enable(connection, busyTimeoutMs);
-        } catch (SQLException | RuntimeException | Error e) {
-            connection.close();
-            throw e;
-        }
-        return connection;
+        return SqliteStore.connect(path, busyTimeoutMs);
     }
 
     public String backendId() {
         return backendId;
     }
 
+    /** Where this ledger lives; {@link LedgerLocation#describe()} is what may be printed. */
+    public LedgerLocation location() {
+        return store.location();
+    }
+
+    /** The file of a SQLite ledger. */
     public Path path() {
-        return path;
+        if (store.location() instanceof LedgerLocation.SqliteFile file) {
+            return file.path();
+        }
+        throw new IllegalStateException("the ledger is not a SQLite file: " + store.location().describe());
     }
 
     /**
@@ -288,12 +292,29 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} in {@code BEGIN IMMEDIATE … COMMIT}; anything thrown rolls back and propagates. The value is
-     * returned only after {@code COMMIT} returned, that is after the WAL was fsynced ({@code synchronous=FULL}).
+     * Runs {@code work} in one write transaction ({@link LedgerStore#beginSql()} … {@code COMMIT}); anything thrown
+     * rolls back. The value is returned only after {@code COMMIT} returned, that is after the commit is durable
+     * (SQLite: the WAL fsynced, {@code synchronous=FULL}; PostgreSQL: the WAL flushed, {@code synchronous_commit=on}).
+     * A transaction that lost a race the database detected (PostgreSQL's serialisation failure) is run again from its
+     * start, at most {@link #MAX_RUNS} times in all; {@code work} reads everything it decides on inside the
+     * transaction, so a second run decides on the winner's rows.
      */
     <T> T immediate(SqlWork<T> work) throws SQLException {
+        for (int run = 1; ; run++) {
+            try {
+                return once(work);
+            } catch (SQLException e) {
+                if (run >= MAX_RUNS || !store.lostARace(e)) {
+                    throw e;
+                }
+                pauseBeforeRun(run);
+            }
+        }
+    }
+
+    private <T> T once(SqlWork<T> work) throws SQLException {
         try {
-            statement(BEGIN_IMMEDIATE).execute();
+            statement(store.beginSql()).execute();
         } catch (SQLException | RuntimeException | Error e) {
             forgetStatements(e);
             throw e;
@@ -305,6 +326,17 @@ public final class IssueLedger implements AutoCloseable {
         } catch (SQLException | RuntimeException | Error e) {
             rollbackQuietly(e);
             throw e;
+        }
+    }
+
+    /** A short random pause, growing with the runs, so two losers do not meet again at once. */
+    private static void pauseBeforeRun(int run) throws SQLException {
+        long bound = Math.min(50, 2L * run);
+        try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, bound + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting to run a transaction again", e);
         }
     }
 
@@ -375,7 +407,7 @@ public final class IssueLedger implements AutoCloseable {
 
     /** Operation ids form one namespace: apply looks rows up by id alone, so another principal's id conflicts. */
     private OperationRecord findByOperationId(String operationId) throws SQLException {
-        PreparedStatement select = statement(FIND_BY_OPERATION_ID);
+        PreparedStatement select = statement(store.findByOperationIdSql());
         select.setString(1, operationId);
         try (ResultSet row = select.executeQuery()) {
             return row.next() ? readRecord(row) : null;
@@ -400,12 +432,13 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     private long insertIssue(String title, String body) throws SQLException {
-        PreparedStatement insert = statement(INSERT_ISSUE);
+        PreparedStatement insert = statement(store.insertIssueSql());
         insert.setString(1, title);
         insert.setString(2, body);
-        insert.executeUpdate();
-        try (ResultSet row = statement(LAST_INSERT_ROWID).executeQuery()) {
-            row.next();
+        try (ResultSet row = insert.executeQuery()) {
+            if (!row.next()) {
+                throw new SQLException("inserting an issue returned no id");
+            }
             return row.getLong(1);
         }
     }

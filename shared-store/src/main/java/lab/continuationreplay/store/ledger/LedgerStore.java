@@ -1,0 +1,40 @@
+package lab.continuationreplay.store.ledger;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The seam under {@link IssueLedger}: what differs between the two databases a ledger can live in. The rules (apply
+ * once, deadlines, states, cut points, partial steps, read-back) are written once, in {@link IssueLedger}, against
+ * this; a store only says how to connect, how a serialisable write transaction begins, how a new issue gets its id,
+ * what the schema looks like, and which failures mean "another transaction won, run yours again".
+ *
+ * <p>Both stores promise the same thing to the rules above them: every write transaction is serialisable with
+ * respect to every other writer on the same ledger, in any process; a transaction's answer is given only after its
+ * commit is durable; rows are never deleted; an issue's id is one more than the largest id committed before it.
+ */
+sealed interface LedgerStore permits SqliteStore, PostgresStore {
+
+    /** A new connection with the store's durability settings, auto-commit on (transactions are begun by hand). */
+    Connection connect() throws SQLException;
+
+    /** The statement that opens a write transaction (the rest of the transaction is plain SQL, then COMMIT). */
+    String beginSql();
+
+    /** Finds the one row of an operation id (whatever principal or backend it is bound to). One parameter: the id. */
+    String findByOperationIdSql();
+
+    /** Inserts an issue and answers its id as the one column of the one row. Parameters: title, body. */
+    String insertIssueSql();
+
+    /** Creates what is missing and binds the ledger to {@code backendId}; runs inside a write transaction. */
+    void createOrMigrate(Connection connection, String backendId) throws SQLException;
+
+    /**
+     * True when {@code failure} means the transaction lost a race the database detected (and rolled it back), so
+     * running it again from the start will see the winner's committed rows.
+     */
+    boolean lostARace(SQLException failure);
+
+    LedgerLocation location();
+}

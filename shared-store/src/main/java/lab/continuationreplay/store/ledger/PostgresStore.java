@@ -1,0 +1,101 @@
+package lab.continuationreplay.store.ledger;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * A PostgreSQL database. Every write transaction runs at {@code SERIALIZABLE}: the apply path reads "is there a row
+ * for this operation id?" and then writes one, and only serialisable isolation makes the database itself refuse the
+ * second of two transactions that both read "no" (the primary key alone would let two principals bind one id at
+ * once, since the key includes the principal). The loser fails with SQLSTATE 40001 (or 23505 on the key) and
+ * {@link IssueLedger} runs it again from the start, when it sees the winner's row and replays or conflicts.
+ *
+ * <p>Durability: each session sets {@code synchronous_commit = on}, so COMMIT returns only after the commit's WAL
+ * record is flushed to disk, and a server running with {@code fsync = off} is refused.
+ */
+final class PostgresStore implements LedgerStore {
+    /** Serialisation failure, deadlock, and a unique key taken by a concurrent insert: the loser of a race. */
+    private static final Set<String> LOST_A_RACE = Set.of("40001", "40P01", "23505");
+
+    private final LedgerLocation.Postgres location;
+    private final int lockTimeoutMs;
+
+    PostgresStore(LedgerLocation.Postgres location, int lockTimeoutMs) {
+        this.location = location;
+        this.lockTimeoutMs = lockTimeoutMs;
+    }
+
+    @Override
+    public Connection connect() throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", location.user());
+        properties.setProperty("password", new String(location.password(), StandardCharsets.UTF_8));
+        properties.setProperty("ApplicationName", "continuation-replay-ledger");
+        properties.setProperty("connectTimeout", "10");
+        Connection connection;
+        try {
+            connection = DriverManager.getConnection(location.url(), properties);
+        } catch (SQLException e) {
+            // the driver's message names host and database, never the password; say which ledger it was
+            throw new SQLException("cannot connect to the ledger " + location.describe() + ": " + e.getMessage(),
+                    e.getSQLState(), e);
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET synchronous_commit = on");
+            statement.execute("SET lock_timeout = " + lockTimeoutMs);
+            try (ResultSet fsync = statement.executeQuery("SHOW fsync")) {
+                if (!fsync.next() || !"on".equals(fsync.getString(1))) {
+                    throw new SQLException("the PostgreSQL server runs with fsync off; the ledger needs durable commits");
+                }
+            }
+        } catch (SQLException | RuntimeException | Error e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+
+    @Override
+    public String beginSql() {
+        return "BEGIN ISOLATION LEVEL SERIALIZABLE";
+    }
+
+    @Override
+    public String findByOperationIdSql() {
+        return "SELECT * FROM operations WHERE operation_id = ? ORDER BY created_at, principal, backend LIMIT 1";
+    }
+
+    @Override
+    public String insertIssueSql() {
+        // the same ids as SQLite's AUTOINCREMENT (a sequence would skip the id of a rolled-back insert, so a crash at
+        // cut point 72 would make the next effect "created 2" here and "created 1" there); two concurrent inserts
+        // read the same maximum, and the serialisable check (or the key) refuses one of them
+        return "INSERT INTO issues(id, title, body) SELECT COALESCE(MAX(id), 0) + 1, ?, ? FROM issues RETURNING id";
+    }
+
+    @Override
+    public void createOrMigrate(Connection connection, String backendId) throws SQLException {
+        LedgerSchema.createPostgres(connection, backendId);
+    }
+
+    @Override
+    public boolean lostARace(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null && LOST_A_RACE.contains(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public LedgerLocation location() {
+        return location;
+    }
+}
