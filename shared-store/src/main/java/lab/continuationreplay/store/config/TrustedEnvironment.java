@@ -1,12 +1,17 @@
 package lab.continuationreplay.store.config;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import lab.continuationreplay.store.guard.GuardConfig;
 import lab.continuationreplay.store.guard.LabFault;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 import lab.continuationreplay.vectors.FingerprintKey;
 
 /**
@@ -25,6 +30,15 @@ public final class TrustedEnvironment {
     public static final String STATE_KEY_HEX = "WIRE_STATE_KEY_HEX";
     public static final String FINGERPRINT_KEY_HEX = "WIRE_FINGERPRINT_KEY_HEX";
     public static final String FAULT = "WIRE_FAULT";
+    /** A PostgreSQL ledger ({@code jdbc:postgresql://…}, no password in it); absent: the SQLite file of {@link #SERVER_DB}. */
+    public static final String LEDGER_URL = "WIRE_LEDGER_URL";
+    public static final String LEDGER_USER = "WIRE_LEDGER_USER";
+    /** A file holding the ledger role's password (preferred: the secret is then in no process's environment). */
+    public static final String LEDGER_PASSWORD_FILE = "WIRE_LEDGER_PASSWORD_FILE";
+    public static final String LEDGER_PASSWORD = "WIRE_LEDGER_PASSWORD";
+    /** Every variable that chooses or reaches the ledger: what a fixture passes on to its bridge. */
+    public static final java.util.List<String> LEDGER_VARIABLES = java.util.List.of(SERVER_DB, LEDGER_URL, LEDGER_USER,
+            LEDGER_PASSWORD_FILE, LEDGER_PASSWORD);
 
     private final Map<String, String> environment;
 
@@ -38,6 +52,59 @@ public final class TrustedEnvironment {
 
     public Path database() {
         return Path.of(required(SERVER_DB));
+    }
+
+    /**
+     * The ledger this process uses: PostgreSQL when {@value #LEDGER_URL} is set (with {@value #LEDGER_USER} and a
+     * password of at least 32 bytes from {@value #LEDGER_PASSWORD_FILE} or {@value #LEDGER_PASSWORD}, exactly one of
+     * them), else the SQLite file {@value #SERVER_DB}. No message repeats a value: the URL could be mistyped around
+     * a secret.
+     */
+    public LedgerLocation ledger() {
+        String url = environment.get(LEDGER_URL);
+        if (url == null || url.isEmpty()) {
+            return new LedgerLocation.SqliteFile(database());
+        }
+        try {
+            LedgerLocation.Postgres.checkedUrl(url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(LEDGER_URL + ": " + e.getMessage());
+        }
+        String user = required(LEDGER_USER);
+        return new LedgerLocation.Postgres(url, user, ledgerPassword());
+    }
+
+    private byte[] ledgerPassword() {
+        String file = environment.get(LEDGER_PASSWORD_FILE);
+        String inline = environment.get(LEDGER_PASSWORD);
+        boolean fromFile = file != null && !file.isEmpty();
+        boolean fromEnvironment = inline != null && !inline.isEmpty();
+        if (fromFile == fromEnvironment) {
+            throw new IllegalArgumentException(fromFile
+                    ? "give the ledger password in " + LEDGER_PASSWORD_FILE + " or " + LEDGER_PASSWORD + ", not both"
+                    : LEDGER_URL + " needs a password in " + LEDGER_PASSWORD_FILE + " or " + LEDGER_PASSWORD);
+        }
+        byte[] password;
+        if (fromFile) {
+            try {
+                password = Files.readAllBytes(Path.of(file));
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                throw new IllegalArgumentException(LEDGER_PASSWORD_FILE + " cannot be read");
+            }
+            // a file written by echo or an editor ends in a newline that is not part of the secret
+            int end = password.length;
+            while (end > 0 && (password[end - 1] == '\n' || password[end - 1] == '\r')) {
+                end--;
+            }
+            password = Arrays.copyOf(password, end);
+        } else {
+            password = inline.getBytes(StandardCharsets.UTF_8);
+        }
+        if (password.length < LedgerLocation.Postgres.MIN_PASSWORD_BYTES) {
+            throw new IllegalArgumentException("the ledger password must contain at least "
+                    + LedgerLocation.Postgres.MIN_PASSWORD_BYTES + " bytes");
+        }
+        return password;
     }
 
     public String backendId() {

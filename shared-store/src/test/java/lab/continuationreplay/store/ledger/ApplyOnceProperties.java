@@ -27,7 +27,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * Apply-once as a law over any interleaving on one operation id, against a real SQLite file read through two
+ * Apply-once as a law over any interleaving on one operation id, against a real ledger (a SQLite file or a PostgreSQL schema, chosen per try) read through two
  * connections: identical requests (atomic or partial), requests with another fingerprint, and status reads, each at
  * some reading of the injected clock. Whatever the order, the operation has at most one effect; every apply that
  * succeeds returns that effect; once an apply has succeeded, any other fingerprint conflicts (before any deadline);
@@ -61,12 +61,12 @@ class ApplyOnceProperties {
     }
 
     // Modest tries: every try is a new file with fsync on commit, and the whole property should take seconds.
-    @Property(tries = 80)
+    @Property(tries = 120)
     void anyInterleavingLeavesAtMostOneEffectAndEverySuccessReturnsIt(
-            @ForAll("interleavings") List<Step> steps, @ForAll @IntRange(min = 0, max = 3) int unrelatedIssues)
-            throws Exception {
+            @ForAll("interleavings") List<Step> steps, @ForAll @IntRange(min = 0, max = 3) int unrelatedIssues,
+            @ForAll LedgerKind kind) throws Exception {
         Path dir = Files.createTempDirectory("apply-once-law");
-        Path file = dir.resolve("ledger.sqlite3");
+        LedgerLocation file = kind.fresh(dir);
         try (IssueLedger first = IssueLedger.open(file, BACKEND); IssueLedger second = IssueLedger.open(file, BACKEND)) {
             // issues that belong to no operation, so the effect id is not always 1
             for (int i = 0; i < unrelatedIssues; i++) {

@@ -28,8 +28,8 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
 
         assertEquals(List.of(Map.of("id", 1, "title", "Title", "body", "Body text")),
-                rows(file, "SELECT id, title, body FROM issues"));
-        List<Map<String, Object>> operations = rows(file, "SELECT * FROM operations");
+                rows(location, "SELECT id, title, body FROM issues"));
+        List<Map<String, Object>> operations = rows(location, "SELECT * FROM operations");
         assertEquals(1, operations.size());
         Map<String, Object> row = operations.get(0);
         assertEquals("op-1", row.get("operation_id"));
@@ -45,8 +45,7 @@ class AtomicApplyTest extends FreshLedger {
         assertTrue(((String) row.get("created_at")).matches(ISSUED_WALL_CLOCK), (String) row.get("created_at"));
         assertTrue(((String) row.get("updated_at")).matches(ISSUED_WALL_CLOCK), (String) row.get("updated_at"));
         assertTrue(((String) row.get("updated_at")).compareTo((String) row.get("created_at")) >= 0);
-        assertEquals(List.of(Map.of("i", "real", "a", "real", "r", "real")), rows(file,
-                "SELECT typeof(issued_at) AS i, typeof(authority_expires_at) AS a, typeof(replay_expires_at) AS r FROM operations"));
+        assertEquals(List.of(Map.of("i", "real", "a", "real", "r", "real")), storedTypes());
 
         OperationRecord record = ledger.operationRecord(id("op-1")).orElseThrow();
         assertEquals(id("op-1"), record.identity());
@@ -59,20 +58,20 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals(120.0, record.replayExpiresAt());
         assertEquals(row.get("created_at"), record.createdAt());
         assertEquals(row.get("updated_at"), record.updatedAt());
-        assertEquals(List.of(0L, 0L, 0L), tableCounts(file).subList(2, 5)); // no events, watchers, compensations
+        assertEquals(List.of(0L, 0L, 0L), tableCounts(location).subList(2, 5)); // no events, watchers, compensations
     }
 
     @Test
     void identicalRequestReplaysWithoutNewRows() throws Exception {
         ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
-        List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
+        List<Map<String, Object>> before = rows(location, "SELECT * FROM operations");
         for (double now : new double[] {100.0, 105.0, 109.0, 109.999}) {
             ApplyResult replay = ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW,
                     now), FaultHook.NONE);
             assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
         }
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(before, rows(file, "SELECT * FROM operations")); // replay does not even touch updated_at
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
+        assertEquals(before, rows(location, "SELECT * FROM operations")); // replay does not even touch updated_at
     }
 
     @Test
@@ -103,14 +102,14 @@ class AtomicApplyTest extends FreshLedger {
     @Test
     void differentFingerprintConflictsWithoutNewRows() throws Exception {
         ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0), FaultHook.NONE);
-        List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
+        List<Map<String, Object>> before = rows(location, "SELECT * FROM operations");
         OperationConflict e = assertThrows(OperationConflict.class,
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-2", "Title", "Body", WINDOW, 101.0),
                 FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
         assertEquals("operation_conflict", e.wireCode());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(before, rows(file, "SELECT * FROM operations"));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
+        assertEquals(before, rows(location, "SELECT * FROM operations"));
     }
 
     @Test
@@ -121,14 +120,14 @@ class AtomicApplyTest extends FreshLedger {
                 "fp-1", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
         assertEquals(CONFLICT, e.getMessage());
         assertEquals("operation_conflict", e.wireCode());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
-        assertEquals(List.of(Map.of("principal", "alice")), rows(file, "SELECT principal FROM operations"));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
+        assertEquals(List.of(Map.of("principal", "alice")), rows(location, "SELECT principal FROM operations"));
         // the same holds in partial mode: one namespace of operation ids
         OperationConflict partial = assertThrows(OperationConflict.class,
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.at(bob, "fp-1", "Title", "Body", WINDOW, 101.0),
                 PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals(CONFLICT, partial.getMessage());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
@@ -141,7 +140,7 @@ class AtomicApplyTest extends FreshLedger {
         assertEquals(CONFLICT, e.getMessage());
         assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.unbounded(bob, "fp", "T", "B"), FaultHook.NONE));
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
@@ -156,7 +155,7 @@ class AtomicApplyTest extends FreshLedger {
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.at(foreign, "fp-1", "Title", "Body", WINDOW, 100.0),
                 PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation backend 'sqlite:elsewhere' does not match 'sqlite:test'", partial.getMessage());
-        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(location));
         // the ledger still works afterwards
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 100.0),
@@ -195,16 +194,15 @@ class AtomicApplyTest extends FreshLedger {
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-1"), "fp-1", "Title", "Body", WINDOW, 110.0),
                 FaultHook.NONE));
         assertEquals("operation authority has expired", expired.getMessage());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
     void unboundedOperationWithoutClockStoresIssuedAtZero() throws Exception {
         ApplyResult result = ledger.applyIssueOnce(ApplyRequest.unbounded(id("op-1"), "fp", "T", "B"), FaultHook.NONE);
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
-        assertEquals(List.of(Map.of("i", 0.0, "ti", "real", "ta", "null", "tr", "null")), rows(file, """
-                SELECT issued_at AS i, typeof(issued_at) AS ti, typeof(authority_expires_at) AS ta,
-                  typeof(replay_expires_at) AS tr FROM operations"""));
+        assertEquals(List.of(Map.of("i", "real", "a", "null", "r", "null")), storedTypes());
+        assertEquals(List.of(Map.of("i", 0.0)), rows(location, "SELECT issued_at AS i FROM operations"));
         OperationRecord record = ledger.operationRecord(id("op-1")).orElseThrow();
         assertEquals(0.0, record.issuedAt());
         assertEquals(null, record.authorityExpiresAt());
@@ -266,6 +264,27 @@ class AtomicApplyTest extends FreshLedger {
         ApplyResult replay = ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-1"), "fp", "T", "B", WINDOW, 105.0),
                 PartialSteps.injectedFailures(), FaultHook.NONE);
         assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED), replay);
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
+    }
+
+    /**
+     * The stored type of each deadline column per row: SQLite's own {@code typeof}; on PostgreSQL, whose columns
+     * are typed, {@code real} for a double precision value and {@code null} for none.
+     */
+    private List<Map<String, Object>> storedTypes() throws Exception {
+        if (kind == LedgerKind.SQLITE) {
+            return rows(location, "SELECT typeof(issued_at) AS i, typeof(authority_expires_at) AS a,"
+                    + " typeof(replay_expires_at) AS r FROM operations");
+        }
+        return rows(location, """
+                SELECT CASE WHEN issued_at IS NULL THEN 'null' WHEN pg_typeof(issued_at) = 'double precision'::regtype
+                         THEN 'real' ELSE pg_typeof(issued_at)::text END AS i,
+                       CASE WHEN authority_expires_at IS NULL THEN 'null'
+                         WHEN pg_typeof(authority_expires_at) = 'double precision'::regtype THEN 'real'
+                         ELSE pg_typeof(authority_expires_at)::text END AS a,
+                       CASE WHEN replay_expires_at IS NULL THEN 'null'
+                         WHEN pg_typeof(replay_expires_at) = 'double precision'::regtype THEN 'real'
+                         ELSE pg_typeof(replay_expires_at)::text END AS r
+                FROM operations""");
     }
 }

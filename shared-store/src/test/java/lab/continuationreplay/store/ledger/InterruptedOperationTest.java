@@ -56,13 +56,13 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals("watcher", attempted.step());
         assertEquals("attempted", attempted.outcome());
         assertNull(attempted.errorType());
-        assertEquals(List.of(1L, 1L, 1L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 1L, 0L, 0L), tableCounts(location));
     }
 
     @Test
     void inProgressRowRefusesBothEntryPoints() throws Exception {
         leaveInProgress("op-x");
-        List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
+        List<Map<String, Object>> before = rows(location, "SELECT * FROM operations");
         OperationInProgress atomic = assertThrows(OperationInProgress.class,
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0),
                 FaultHook.NONE));
@@ -76,8 +76,8 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals("operation 'op-x' is in_progress", partial.getMessage());
         assertEquals("operation_in_progress", partial.wireCode());
         assertEquals(List.of(), ran);
-        assertEquals(List.of(1L, 1L, 1L, 0L, 0L), tableCounts(file));
-        assertEquals(before, rows(file, "SELECT * FROM operations"));
+        assertEquals(List.of(1L, 1L, 1L, 0L, 0L), tableCounts(location));
+        assertEquals(before, rows(location, "SELECT * FROM operations"));
     }
 
     @Test
@@ -107,7 +107,7 @@ class InterruptedOperationTest extends FreshLedger {
     void inProgressSurvivesReopen() throws Exception {
         leaveInProgress("op-x");
         ledger.close();
-        ledger = IssueLedger.open(file, BACKEND);
+        ledger = IssueLedger.open(location, BACKEND);
         OperationInProgress e = assertThrows(OperationInProgress.class,
                 () -> ledger.applyIssueOnce(ApplyRequest.at(id("op-x"), "fp", "Title", "Body", WINDOW, 101.0),
                 FaultHook.NONE));
@@ -121,7 +121,7 @@ class InterruptedOperationTest extends FreshLedger {
     @Test
     void inProgressRowWithoutEffectIsRefused() throws Exception {
         // an in_progress row that has no effect yet (e.g. left by another implementation) is never replayed
-        try (var connection = LedgerTestSupport.jdbc(file); var statement = connection.createStatement()) {
+        try (var connection = LedgerTestSupport.jdbc(location); var statement = connection.createStatement()) {
             statement.execute("""
                     INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, created_at, updated_at)
                     VALUES ('bare', 'alice', 'sqlite:test', 'fp', 'in_progress', 'x', 'x')""");
@@ -138,8 +138,8 @@ class InterruptedOperationTest extends FreshLedger {
 
     @Test
     void appliedRowWithoutResultIsNotReplayedByTheAtomicEntryPoint() throws Exception {
-        try (var connection = LedgerTestSupport.jdbc(file); var statement = connection.createStatement()) {
-            statement.execute("INSERT INTO issues(title, body) VALUES ('t', 'b')");
+        try (var connection = LedgerTestSupport.jdbc(location); var statement = connection.createStatement()) {
+            statement.execute("INSERT INTO issues(id, title, body) VALUES (1, 't', 'b')");
             statement.execute("""
                     INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id,
                       created_at, updated_at)
@@ -174,10 +174,10 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals("cut at after-ledger-insert", e.getMessage());
         assertEquals(0, queries().operationCount());
         assertEquals(0, queries().issueCount());
-        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(location));
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
@@ -189,14 +189,14 @@ class InterruptedOperationTest extends FreshLedger {
         assertEquals(0, queries().operationCount());
         assertEquals(0, queries().issueCount());
         assertEquals(List.of(), queries().issuesWithTitle("Title"));
-        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(location));
         // the retry is a new operation (nothing was durable); the rolled-back insert never reached sqlite_sequence,
         // so the retry gets issue id 1 again
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 101.0), FaultHook.NONE));
         assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 102.0), FaultHook.NONE));
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
@@ -210,7 +210,7 @@ class InterruptedOperationTest extends FreshLedger {
                     }
                 }));
         assertSame(halt, thrown);
-        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(location));
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                 ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0), FaultHook.NONE));
     }
@@ -220,7 +220,7 @@ class InterruptedOperationTest extends FreshLedger {
         assertThrows(IllegalStateException.class, () -> ledger.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title",
                 "Body", WINDOW, 100.0), failAt(CutPoint.AFTER_ISSUE_INSERT)));
         // a second connection can take the write lock immediately
-        try (IssueLedger other = IssueLedger.open(file, BACKEND, 200)) {
+        try (IssueLedger other = IssueLedger.open(location, BACKEND, 200)) {
             assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED),
                     other.applyIssueOnce(ApplyRequest.at(id("op"), "fp", "Title", "Body", WINDOW, 100.0),
                     FaultHook.NONE));
@@ -254,12 +254,12 @@ class InterruptedOperationTest extends FreshLedger {
         assertNull(record.result());
         assertEquals(100.0, record.issuedAt());
         assertEquals(List.of(), queries().operationEvents("op-12"));
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
         OperationInProgress retry = assertThrows(OperationInProgress.class,
                 () -> ledger.applyPartialIssueOnce(ApplyRequest.at(id("op-12"), "fp", "Title", "Body", WINDOW, 101.0),
                 PartialSteps.injectedFailures(), FaultHook.NONE));
         assertEquals("operation 'op-12' is in_progress", retry.getMessage());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test

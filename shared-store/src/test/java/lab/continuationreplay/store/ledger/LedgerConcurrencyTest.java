@@ -23,16 +23,22 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Case 08 of the spec: concurrent writers on separate connections serialise on BEGIN IMMEDIATE. */
+/**
+ * Case 08 of the spec: concurrent writers on separate connections are serialised by the database (SQLite's BEGIN
+ * IMMEDIATE, PostgreSQL's SERIALIZABLE with the loser run again), so one operation id binds once.
+ */
 @Timeout(60)
 class LedgerConcurrencyTest {
     @TempDir
     Path dir;
 
-    @Test
-    void concurrentIdenticalAttemptsCreateOneEffectAndReplay() throws Exception {
-        Path file = dir.resolve("ledger.sqlite3");
+    @ParameterizedTest
+    @EnumSource(LedgerKind.class)
+    void concurrentIdenticalAttemptsCreateOneEffectAndReplay(LedgerKind kind) throws Exception {
+        LedgerLocation file = kind.fresh(dir);
         IssueLedger.open(file, BACKEND).close();
         int writers = 6;
         ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -68,6 +74,80 @@ class LedgerConcurrencyTest {
             pool.shutdownNow();
         }
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+    }
+
+    /**
+     * Six principals bind one operation id at once. The primary key includes the principal, so only the database's
+     * serialisable check (PostgreSQL) or its single writer (SQLite) lets exactly one of them in: the others conflict.
+     */
+    @ParameterizedTest
+    @EnumSource(LedgerKind.class)
+    void concurrentPrincipalsBindOneOperationIdOnce(LedgerKind kind) throws Exception {
+        LedgerLocation location = kind.fresh(dir);
+        IssueLedger.open(location, BACKEND).close();
+        int writers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<ApplyResult>> futures = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                lab.continuationreplay.store.OperationIdentity identity =
+                        new lab.continuationreplay.store.OperationIdentity("shared", "principal-" + i, BACKEND);
+                futures.add(pool.submit(() -> {
+                    try (IssueLedger ledger = IssueLedger.open(location, BACKEND, 20_000)) {
+                        start.await();
+                        return ledger.applyIssueOnce(ApplyRequest.unbounded(identity, "fp-" + identity.principal(),
+                                "T", "B"), FaultHook.NONE);
+                    }
+                }));
+            }
+            start.countDown();
+            int created = 0;
+            int conflicts = 0;
+            for (Future<ApplyResult> future : futures) {
+                try {
+                    ApplyResult result = future.get(30, TimeUnit.SECONDS);
+                    assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
+                    created++;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertTrue(e.getCause() instanceof OperationConflict, String.valueOf(e.getCause()));
+                    conflicts++;
+                }
+            }
+            assertEquals(1, created);
+            assertEquals(writers - 1, conflicts);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
+    }
+
+    /** Six processes' worth of first opens of one new PostgreSQL schema: the advisory lock orders them. */
+    @RepeatedTest(10)
+    void concurrentFirstOpensOfANewPostgresSchemaAllSucceed() throws Exception {
+        LedgerLocation location = LedgerKind.POSTGRES.fresh(dir);
+        int openers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(openers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> futures = new ArrayList<>();
+            for (int i = 0; i < openers; i++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    try (IssueLedger ledger = IssueLedger.open(location, BACKEND, 20_000)) {
+                        return ledger.backendId();
+                    }
+                }));
+            }
+            start.countDown();
+            for (Future<String> future : futures) {
+                assertEquals(BACKEND, future.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(java.util.Map.of("n", 1)),
+                LedgerTestSupport.rows(location, "SELECT COUNT(*) AS n FROM store_metadata WHERE key = 'backend_id'"));
     }
 
     // The race lost about 2 opens in 100 before WalJournal retried, so one run of six openers rarely showed it.

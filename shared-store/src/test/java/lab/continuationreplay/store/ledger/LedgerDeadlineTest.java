@@ -40,10 +40,10 @@ class LedgerDeadlineTest extends FreshLedger {
 
     private <T extends Throwable> void assertRefusedWithoutRows(Class<T> type, String message, Executable call)
             throws Exception {
-        List<Long> before = tableCounts(file);
+        List<Long> before = tableCounts(location);
         T e = assertThrows(type, call);
         assertEquals(message, e.getMessage());
-        assertEquals(before, tableCounts(file));
+        assertEquals(before, tableCounts(location));
     }
 
     // ---- new operations -------------------------------------------------------------------------------------------
@@ -53,7 +53,7 @@ class LedgerDeadlineTest extends FreshLedger {
         OperationAuthorityExpired e = assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 110.0));
         assertEquals(AUTHORITY, e.getMessage());
         assertEquals("operation_authority_expired", e.wireCode());
-        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L), tableCounts(location));
         assertEquals(0, queries().operationCount());
         assertEquals(0, queries().issueCount());
     }
@@ -118,7 +118,7 @@ class LedgerDeadlineTest extends FreshLedger {
         OperationRetentionExpired e = assertThrows(OperationRetentionExpired.class, () -> apply("op", longAuthority, 120.0));
         assertEquals(RETENTION, e.getMessage());
         assertEquals("operation_retention_expired", e.wireCode());
-        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
+        assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
     @Test
@@ -143,12 +143,12 @@ class LedgerDeadlineTest extends FreshLedger {
     @Test
     void expiredRowsAreTombstonesNotDeleted() throws Exception {
         apply("op", WINDOW, 100.0);
-        List<Map<String, Object>> before = rows(file, "SELECT * FROM operations");
+        List<Map<String, Object>> before = rows(location, "SELECT * FROM operations");
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 110.0));
         assertThrows(OperationAuthorityExpired.class, () -> apply("op", WINDOW, 121.0));
         assertEquals(1, queries().operationCount());
         assertEquals(1, queries().issueCount());
-        assertEquals(before, rows(file, "SELECT * FROM operations"));
+        assertEquals(before, rows(location, "SELECT * FROM operations"));
         assertEquals(List.of(new Issue(1, "T", "B")), queries().issuesWithTitle("T"));
         OperationRecord tombstone = ledger.operationRecord(id("op")).orElseThrow();
         assertEquals(OperationState.APPLIED, tombstone.state());
@@ -209,7 +209,7 @@ class LedgerDeadlineTest extends FreshLedger {
         assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), apply("op", Deadlines.UNBOUNDED,
                 NO_CLOCK));
         assertEquals(0.0, ledger.operationRecord(id("op")).orElseThrow().issuedAt());
-        assertEquals(List.of(Map.of("issued_at", 0.0)), rows(file, "SELECT issued_at FROM operations"));
+        assertEquals(List.of(Map.of("issued_at", 0.0)), rows(location, "SELECT issued_at FROM operations"));
     }
 
     // ---- validate_timing ------------------------------------------------------------------------------------------
@@ -345,7 +345,7 @@ class LedgerDeadlineTest extends FreshLedger {
         apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035200.0);
         assertEquals(List.of(Map.of("issued_at", 1790035200.0, "authority_expires_at", 1790035260.0,
                 "replay_expires_at", 1790038800.0)),
-                rows(file, "SELECT issued_at, authority_expires_at, replay_expires_at FROM operations"));
+                rows(location, "SELECT issued_at, authority_expires_at, replay_expires_at FROM operations"));
         assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                 apply("op", Deadlines.of(1790035200L, 1790035260L, 1790038800L), 1790035259.0));
         assertRefusedWithoutRows(OperationAuthorityExpired.class, AUTHORITY,

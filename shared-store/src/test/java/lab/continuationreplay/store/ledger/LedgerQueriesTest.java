@@ -92,7 +92,7 @@ class LedgerQueriesTest extends FreshLedger {
     @Test
     void aSecondLedgerOnTheSameFileSeesCommittedRows() throws Exception {
         ledger.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE);
-        try (IssueLedger other = IssueLedger.open(file, BACKEND)) {
+        try (IssueLedger other = IssueLedger.open(location, BACKEND)) {
             assertEquals(1, new LedgerQueries(other).issueCount());
             assertEquals(new ApplyResult(1, "created 1", true, OperationState.APPLIED),
                     other.applyIssueOnce(ApplyRequest.unbounded(id("a"), "fp", "T", "B"), FaultHook.NONE));

@@ -17,12 +17,16 @@ final class ChildProcesses {
 
     private ChildProcesses() {}
 
-    static Process start(String... args) throws IOException {
+    /** A child with the ledger variables {@code ledger} (and no other {@code WIRE_*} variable of this JVM). */
+    static Process start(java.util.Map<String, String> ledger, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(lab.continuationreplay.store.stdio.WireStdout.JVM_OPTIONS); // a child's result line is on stdout
         command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), LedgerChild.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().keySet().removeIf(name -> name.startsWith("WIRE_"));
+        builder.environment().putAll(ledger);
+        return builder.start();
     }
 
     /** Waits until every child says "ready", then releases all of them with one line each. */

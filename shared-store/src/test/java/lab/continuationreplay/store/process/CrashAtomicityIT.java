@@ -14,31 +14,32 @@ import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationInProgress;
 import lab.continuationreplay.store.ledger.OperationRecord;
 import lab.continuationreplay.store.ledger.OperationState;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A real JVM halts ({@code Runtime.halt}, no cleanup) at each cut point. The atomic cut points must leave nothing;
- * the partial one must leave exactly the durable first effect.
+ * the partial one must leave exactly the durable first effect. On a SQLite file and on PostgreSQL alike.
  */
 class CrashAtomicityIT {
     private static final String BACKEND = "sqlite:crash";
 
-    private static ChildProcesses.Outcome crash(Path db, String command, String fault) throws Exception {
-        Process child = ChildProcesses.start(command, db.toString(), BACKEND, "op-1", "alice", "fp-1", fault);
+    private static ChildProcesses.Outcome crash(ChildLedger.Target db, String command, String fault) throws Exception {
+        Process child = ChildProcesses.start(db.environment(), command, BACKEND, "op-1", "alice", "fp-1", fault);
         return ChildProcesses.releaseTogether(List.of(child)).get(0);
     }
 
-    @ParameterizedTest(name = "{0} exits {1} and leaves nothing")
-    @CsvSource({"exit-after-ledger-insert, 71", "exit-after-issue-insert, 72"})
-    void atomicCutPointsLeaveZeroRows(String fault, int status, @TempDir Path dir) throws Exception {
-        Path db = dir.resolve("store.sqlite3");
+    @ParameterizedTest(name = "{2}: {0} exits {1} and leaves nothing")
+    @CsvSource({"exit-after-ledger-insert, 71, SQLITE", "exit-after-issue-insert, 72, SQLITE",
+            "exit-after-ledger-insert, 71, POSTGRES", "exit-after-issue-insert, 72, POSTGRES"})
+    void atomicCutPointsLeaveZeroRows(String fault, int status, ChildLedger kind, @TempDir Path dir) throws Exception {
+        ChildLedger.Target db = kind.fresh(dir, "store");
         ChildProcesses.Outcome outcome = crash(db, "apply", fault);
         assertEquals(status, outcome.exitStatus());
         assertNull(outcome.line(), "a halted process prints no result");
-        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+        try (IssueLedger ledger = IssueLedger.open(db.location(), BACKEND)) {
             assertEquals(0, new LedgerQueries(ledger).issueCount());
             assertEquals(0, new LedgerQueries(ledger).operationCount());
             // Nothing was committed, so the same operation can still commit exactly once.
@@ -49,12 +50,13 @@ class CrashAtomicityIT {
         }
     }
 
-    @Test
-    void partialCutPointLeavesExactlyTheDurableFirstEffect(@TempDir Path dir) throws Exception {
-        Path db = dir.resolve("store.sqlite3");
+    @ParameterizedTest
+    @EnumSource(ChildLedger.class)
+    void partialCutPointLeavesExactlyTheDurableFirstEffect(ChildLedger kind, @TempDir Path dir) throws Exception {
+        ChildLedger.Target db = kind.fresh(dir, "store");
         ChildProcesses.Outcome outcome = crash(db, "partial", "exit-after-partial-first-commit");
         assertEquals(73, outcome.exitStatus());
-        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+        try (IssueLedger ledger = IssueLedger.open(db.location(), BACKEND)) {
             OperationIdentity identity = new OperationIdentity("op-1", "alice", BACKEND);
             assertEquals(1, new LedgerQueries(ledger).issueCount());
             OperationRecord row = ledger.operationRecord(identity).orElseThrow();
@@ -71,13 +73,14 @@ class CrashAtomicityIT {
         }
     }
 
-    @Test
-    void withoutAFaultTheChildCommitsNormally(@TempDir Path dir) throws Exception {
-        Path db = dir.resolve("store.sqlite3");
+    @ParameterizedTest
+    @EnumSource(ChildLedger.class)
+    void withoutAFaultTheChildCommitsNormally(ChildLedger kind, @TempDir Path dir) throws Exception {
+        ChildLedger.Target db = kind.fresh(dir, "store");
         ChildProcesses.Outcome outcome = crash(db, "apply", "none");
         assertEquals(0, outcome.exitStatus());
         assertEquals("applied 1 false created 1", outcome.line());
-        try (IssueLedger ledger = IssueLedger.open(db, BACKEND)) {
+        try (IssueLedger ledger = IssueLedger.open(db.location(), BACKEND)) {
             assertEquals(1, new LedgerQueries(ledger).issueCount());
         }
     }

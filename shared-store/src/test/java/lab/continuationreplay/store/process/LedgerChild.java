@@ -3,8 +3,9 @@ package lab.continuationreplay.store.process;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.config.TrustedEnvironment;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 import lab.continuationreplay.store.guard.LabFault;
 import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
@@ -16,9 +17,10 @@ import lab.continuationreplay.store.ledger.OperationRejected;
 import lab.continuationreplay.store.ledger.PartialSteps;
 
 /**
- * A separate JVM that uses the ledger the way a server process does. Commands:
- * {@code open DB BACKEND} (waits at the barrier, then opens), {@code apply DB BACKEND OP PRINCIPAL FINGERPRINT FAULT}
- * and {@code partial …} (open, wait at the barrier, apply; FAULT is a WIRE_FAULT name or "none").
+ * A separate JVM that uses the ledger the way a server process does, finding it the same way (the trusted
+ * environment: a SQLite file or a PostgreSQL URL). Commands: {@code open BACKEND} (waits at the barrier, then
+ * opens), {@code apply BACKEND OP PRINCIPAL FINGERPRINT FAULT} and {@code partial …} (open, wait at the barrier,
+ * apply; FAULT is a WIRE_FAULT name or "none").
  * The barrier: print "ready", then block until the parent writes a line. Prints exactly one result line.
  */
 public final class LedgerChild {
@@ -26,8 +28,8 @@ public final class LedgerChild {
 
     public static void main(String[] args) throws Exception {
         String command = args[0];
-        Path db = Path.of(args[1]);
-        String backend = args[2];
+        LedgerLocation db = TrustedEnvironment.fromProcess().ledger();
+        String backend = args[1];
         BufferedReader parent = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
             if (command.equals("open")) {
@@ -37,9 +39,9 @@ public final class LedgerChild {
                 }
                 return;
             }
-            OperationIdentity identity = new OperationIdentity(args[3], args[4], backend);
-            String fingerprint = args[5];
-            FaultHook hook = args[6].equals("none") ? FaultHook.NONE : LabFault.parse(args[6]).orElseThrow().hook();
+            OperationIdentity identity = new OperationIdentity(args[2], args[3], backend);
+            String fingerprint = args[4];
+            FaultHook hook = args[5].equals("none") ? FaultHook.NONE : LabFault.parse(args[5]).orElseThrow().hook();
             try (IssueLedger ledger = IssueLedger.open(db, backend)) {
                 awaitBarrier(parent);
                 Deadlines deadlines = Deadlines.of(100, 400, 460);
