@@ -14,6 +14,11 @@ export const PASSED_TO_BRIDGE = [
   'WIRE_CLOCK_EPOCH',
   'WIRE_FINGERPRINT_KEY_HEX',
   'WIRE_FAULT',
+  // the PostgreSQL ledger, when one is configured: its URL, role, and the password's file (or the password)
+  'WIRE_LEDGER_URL',
+  'WIRE_LEDGER_USER',
+  'WIRE_LEDGER_PASSWORD_FILE',
+  'WIRE_LEDGER_PASSWORD',
 ] as const;
 
 /**

@@ -5,6 +5,8 @@
  */
 
 export const SERVER_DB = 'WIRE_SERVER_DB';
+/** A PostgreSQL ledger: the bridge reads it (and its user and password); then WIRE_SERVER_DB may be absent. */
+export const LEDGER_URL = 'WIRE_LEDGER_URL';
 export const BACKEND_ID = 'WIRE_BACKEND_ID';
 export const PRINCIPAL = 'WIRE_PRINCIPAL';
 export const CLOCK_EPOCH = 'WIRE_CLOCK_EPOCH';
@@ -69,7 +71,7 @@ export class ConfigurationError extends Error {}
  */
 export function readHttpConfig(env: NodeJS.ProcessEnv, options: { conformance?: boolean } = {}): HttpFixtureConfig {
   return {
-    database: required(env, SERVER_DB),
+    database: database(env),
     backendId: required(env, BACKEND_ID),
     clockEpoch: clockEpoch(env),
     authorityTtl: positiveSeconds(env, AUTHORITY_TTL),
@@ -103,10 +105,19 @@ export function readConformanceConfig(env: NodeJS.ProcessEnv): ConformanceConfig
   return { stateTtl: positiveSeconds(env, CONFORMANCE_STATE_TTL) };
 }
 
+/**
+ * WIRE_SERVER_DB, required unless WIRE_LEDGER_URL names a PostgreSQL ledger (then ''): the fixture never opens the
+ * ledger itself, the bridge does, and the bridge validates the URL and its password.
+ */
+function database(env: NodeJS.ProcessEnv): string {
+  if ((env[LEDGER_URL] ?? '') !== '') return env[SERVER_DB] ?? '';
+  return required(env, SERVER_DB);
+}
+
 /** Reads and validates every variable, in a fixed order; the first bad one throws. */
 export function readConfig(env: NodeJS.ProcessEnv): FixtureConfig {
   return {
-    database: required(env, SERVER_DB),
+    database: database(env),
     backendId: required(env, BACKEND_ID),
     principal: required(env, PRINCIPAL),
     clockEpoch: clockEpoch(env),

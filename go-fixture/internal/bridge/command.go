@@ -17,7 +17,9 @@ const CommandVariable = "LAB_BRIDGE_COMMAND"
 var (
 	Inherited      = []string{"PATH", "LANG", "LC_ALL", "TMPDIR", "HOME", "JAVA_HOME"}
 	PassedToBridge = []string{"WIRE_SERVER_DB", "WIRE_BACKEND_ID", "WIRE_PRINCIPAL", "WIRE_CLOCK_EPOCH",
-		"WIRE_FINGERPRINT_KEY_HEX", "WIRE_FAULT"}
+		"WIRE_FINGERPRINT_KEY_HEX", "WIRE_FAULT",
+		// the PostgreSQL ledger, when one is configured: its URL, role, and the password's file (or the password)
+		"WIRE_LEDGER_URL", "WIRE_LEDGER_USER", "WIRE_LEDGER_PASSWORD_FILE", "WIRE_LEDGER_PASSWORD"}
 )
 
 // StdioJVMOptions keep the JVM's own logging off the bridge's stdout, which is its wire; the shared rule table

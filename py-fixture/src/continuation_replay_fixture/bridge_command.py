@@ -16,6 +16,11 @@ PASSED_TO_BRIDGE = (
     "WIRE_CLOCK_EPOCH",
     "WIRE_FINGERPRINT_KEY_HEX",
     "WIRE_FAULT",
+    # the PostgreSQL ledger, when one is configured: its URL, role, and the password's file (or the password)
+    "WIRE_LEDGER_URL",
+    "WIRE_LEDGER_USER",
+    "WIRE_LEDGER_PASSWORD_FILE",
+    "WIRE_LEDGER_PASSWORD",
 )
 # The bridge's stdout is its wire: these keep the JVM's own logging on stderr. The shared rule table
 # vectors/rules/stdio-jvm-options.json holds the same list for every launcher (a test compares them).

@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional
 
 SERVER_DB = "WIRE_SERVER_DB"
+# A PostgreSQL ledger: the bridge reads it (with its user and password); then WIRE_SERVER_DB may be absent.
+LEDGER_URL = "WIRE_LEDGER_URL"
 BACKEND_ID = "WIRE_BACKEND_ID"
 PRINCIPAL = "WIRE_PRINCIPAL"
 CLOCK_EPOCH = "WIRE_CLOCK_EPOCH"
@@ -86,10 +88,18 @@ class HttpFixtureConfig(LedgerConfig):
         return f"HttpFixtureConfig(clock_epoch={self.clock_epoch}, fault={self.fault!r})"
 
 
+def _database(env: Mapping[str, str]) -> str:
+    """WIRE_SERVER_DB, required unless WIRE_LEDGER_URL names a PostgreSQL ledger (then ""): the fixture never opens
+    the ledger itself, the bridge does, and the bridge validates the URL and its password."""
+    if env.get(LEDGER_URL, ""):
+        return env.get(SERVER_DB, "")
+    return required(env, SERVER_DB)
+
+
 def _read_ledger(env: Mapping[str, str], faults: "tuple[str, ...]", principal: bool) -> "dict[str, Any]":
     """The LedgerConfig fields (and with `principal`, WIRE_PRINCIPAL in its place after the backend), validated in a
     fixed order; the first bad one raises."""
-    values: "dict[str, Any]" = {"database": required(env, SERVER_DB), "backend_id": required(env, BACKEND_ID)}
+    values: "dict[str, Any]" = {"database": _database(env), "backend_id": required(env, BACKEND_ID)}
     if principal:
         values["principal"] = required(env, PRINCIPAL)
     values.update(

@@ -3,7 +3,6 @@ package lab.continuationreplay.bridge;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.guard.GuardConfig;
@@ -11,11 +10,13 @@ import lab.continuationreplay.store.guard.IssueGuard;
 import lab.continuationreplay.store.guard.LabFault;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 import lab.continuationreplay.store.stdio.WireStdout;
 
 /**
- * The JSON line bridge: a long-lived child of one TypeScript fixture process. Everything trusted (database, backend,
- * principal, clock, fingerprint key, fault) comes from its own environment; requests carry only the call.
+ * The JSON line bridge: a long-lived child of one fixture process (TypeScript, Python, Go). Everything trusted (the
+ * ledger: a SQLite file, or a PostgreSQL URL with its user and password; backend, principal, clock, fingerprint key,
+ * fault) comes from its own environment; requests carry only the call. No message prints the ledger's password.
  * Exit 0 at end of input, 2 for a bad configuration, 71–73 at a lab fault's cut point.
  */
 public final class BridgeMain {
@@ -29,11 +30,11 @@ public final class BridgeMain {
     }
 
     static int run(TrustedEnvironment environment, InputStream in, OutputStream wire) {
-        Path database;
+        LedgerLocation database;
         GuardConfig config;
         FaultHook faultHook;
         try {
-            database = environment.database();
+            database = environment.ledger();
             config = environment.guardConfig(false);
             // drop-after-commit has no cut point (the fixture drops the reply), so its hook does nothing here
             faultHook = environment.fault().map(LabFault::hook).orElse(FaultHook.NONE);

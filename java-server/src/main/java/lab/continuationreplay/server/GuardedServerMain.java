@@ -48,7 +48,7 @@ public final class GuardedServerMain {
             guard = new GuardOnDemand(new GuardOnDemand.Opener() {
                 @Override
                 public IssueLedger openLedger() throws SQLException {
-                    return IssueLedger.open(env.database(), env.backendId());
+                    return IssueLedger.open(env.ledger(), env.backendId());
                 }
 
                 @Override

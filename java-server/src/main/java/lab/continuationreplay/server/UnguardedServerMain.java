@@ -26,7 +26,7 @@ public final class UnguardedServerMain {
             TrustedEnvironment env = mode.environment;
             CallContext calls = mode.http() ? CallContext.fromTransport(mode.closeAfterCommit) : CallContext.fixed(env.principal());
             SealedRequestState sealer = new SealedRequestState(env.stateKey(), env.requestStateTtl(), NAME);
-            ledger = IssueLedger.open(env.database(), env.backendId());
+            ledger = IssueLedger.open(env.ledger(), env.backendId());
             tools = new UnguardedTools(ledger, sealer, calls, env.clockEpoch(), env.fault(), StdioServer.MAPPER);
         } catch (HttpMode.CommandLineError e) {
             System.err.println(e.getMessage());
