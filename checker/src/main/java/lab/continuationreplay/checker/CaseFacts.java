@@ -39,7 +39,7 @@ public record CaseFacts(WireFacts wire, DbFacts db, List<ProcessExit> exits) {
             exits.add(new ProcessExit(process.path("name").textValue(), status.isIntegralNumber() ? status.intValue() : null));
         }
         List<String> spawnOrder = exits.stream().map(ProcessExit::name).toList();
-        return new CaseFacts(WireFacts.read(caseFolder, spawnOrder), DbFacts.read(caseFolder.resolve(Layout.DATABASE)),
+        return new CaseFacts(WireFacts.read(caseFolder, spawnOrder), DbFacts.read(Layout.ledgerEvidence(caseFolder)),
                 List.copyOf(exits));
     }
 

@@ -91,7 +91,7 @@ public final class ControlsCheck {
                 problem = "control " + control.folder() + ": artifacts differ from the hashes the run recorded";
             } else {
                 try {
-                    issues = StoreRows.count(folder.resolve(Layout.DATABASE), "issues");
+                    issues = StoreRows.count(Layout.ledgerEvidence(folder), "issues");
                 } catch (SQLException e) {
                     problem = "control " + control.folder() + ": " + e.getMessage();
                 }

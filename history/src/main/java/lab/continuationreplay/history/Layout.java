@@ -6,7 +6,7 @@ package lab.continuationreplay.history;
  *
  * <pre>
  * OUT/&lt;attempt&gt;/requested.json, provenance.json, history.jsonl        (the runner)
- * OUT/&lt;attempt&gt;/case-NN/store.sqlite3, processes.json, NAME.transcript.log, NAME.stderr.log   (the runner)
+ * OUT/&lt;attempt&gt;/case-NN/store.sqlite3 (or store.rows.json), processes.json, NAME.transcript.log, NAME.stderr.log   (the runner)
  * OUT/&lt;attempt&gt;/results.jsonl, SUMMARY.json                         (the checker)
  * OUT/controls/&lt;control&gt;/..., OUT/controls/history.jsonl              (the runner)
  * OUT/controls/controls.json                                         (the checker)
@@ -19,6 +19,8 @@ public final class Layout {
     public static final String RESULTS = "results.jsonl";
     public static final String SUMMARY = "SUMMARY.json";
     public static final String DATABASE = "store.sqlite3";
+    /** A case on a PostgreSQL ledger: the logical dump of its rows ({@link Format#LEDGER_ROWS}) instead of the file. */
+    public static final String LEDGER_DUMP = "store.rows.json";
     public static final String PROCESSES = "processes.json";
     public static final String TRANSCRIPT_SUFFIX = ".transcript.log";
     public static final String STDERR_SUFFIX = ".stderr.log";
@@ -56,6 +58,15 @@ public final class Layout {
     /** A client cell's folder name, e.g. {@code client-typescript-server-java}. */
     public static String clientCell(String client, String server) {
         return CLIENT_PREFIX + client + "-server-" + server;
+    }
+
+    /**
+     * The ledger evidence of a case folder: the PostgreSQL dump when the runner left one, else the SQLite file
+     * (which may not exist: a case whose servers never opened their ledger has no rows).
+     */
+    public static java.nio.file.Path ledgerEvidence(java.nio.file.Path caseFolder) {
+        java.nio.file.Path dump = caseFolder.resolve(LEDGER_DUMP);
+        return java.nio.file.Files.exists(dump) ? dump : caseFolder.resolve(DATABASE);
     }
 
     /** A case's folder name: {@code case-01}. */

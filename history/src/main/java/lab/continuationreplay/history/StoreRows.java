@@ -15,7 +15,9 @@ import java.util.Map;
 import org.sqlite.SQLiteConfig;
 
 /**
- * Reads a server's SQLite file directly and read-only, as evidence: the matrix trusts the rows, not what a server
+ * Reads a case's ledger evidence: a server's SQLite file directly and read-only, or the logical dump a PostgreSQL
+ * ledger left ({@link Layout#LEDGER_DUMP}, {@link Format#LEDGER_ROWS}), loaded into a private in-memory SQLite
+ * database so the same queries run on both. Either way as evidence: the matrix trusts the rows, not what a server
  * says about them. A ledger that is not there yet (no file, or a file whose schema its server has not created yet: a
  * server opens its ledger on demand, and creates the schema in one transaction) has no rows; a ledger with a schema
  * and a query on a table it lacks is an error.
@@ -43,7 +45,8 @@ public final class StoreRows {
         if (!Files.exists(database)) {
             return rows;
         }
-        try (Connection connection = open(database)) {
+        try (Connection connection = database.getFileName().toString().endsWith(".json") ? LedgerDump.load(database)
+                : open(database)) {
             if (!hasSchema(connection)) {
                 return rows;
             }

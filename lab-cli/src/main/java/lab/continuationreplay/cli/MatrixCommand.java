@@ -1,5 +1,7 @@
 package lab.continuationreplay.cli;
 
+import lab.continuationreplay.core.ledger.PostgresRunLedger;
+import lab.continuationreplay.core.ledger.RunLedger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
@@ -79,6 +81,11 @@ final class MatrixCommand implements Callable<Integer> {
             + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
     List<String> runtimes;
 
+    @Option(names = "--ledger", description = "sqlite or postgres (default: sqlite, a file per case). postgres starts a"
+            + " PostgreSQL for the run (the binaries come with the lab; as root it runs as the account crlab-postgres),"
+            + " gives every case folder its own schema, and leaves each case's rows as store.rows.json.")
+    String ledgerChoice = "sqlite";
+
     @Option(names = "--jobs", description = "How many cases (of any SDK, cross-SDK cell or the controls) play side by side,"
             + " each on its own databases (default: 2, or 1 on a one-core machine).")
     Integer jobs;
@@ -110,6 +117,12 @@ final class MatrixCommand implements Callable<Integer> {
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
+        }
+        if (!ledgerChoice.equals("sqlite") && !ledgerChoice.equals("postgres")) {
+            throw new IllegalArgumentException("--ledger is sqlite or postgres, not " + ledgerChoice);
+        }
+        if (inContainer && ledgerChoice.equals("postgres")) {
+            throw new IllegalArgumentException("--ledger postgres does not run --in-container yet");
         }
         if (inContainer) {
             List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
@@ -147,6 +160,15 @@ final class MatrixCommand implements Callable<Integer> {
         // side by side, `jobs` at a time; the output is assembled in the fixed order afterwards.
         // Cases are the unit of work: `jobs` of them play at once, from any attempt, so a long column no longer runs
         // alone at the end. An attempt only hands out its cases and writes its history in order: it needs no slot.
+        RunLedger ledger = RunLedger.SQLITE;
+        if (ledgerChoice.equals("postgres")) {
+            long starting = System.nanoTime();
+            PostgresRunLedger postgres = PostgresRunLedger.embedded();
+            Streams.stderr().printf("ledger: %s, started in %d ms%n", postgres.describe(),
+                    (System.nanoTime() - starting) / 1_000_000);
+            ledger = postgres;
+        }
+        RunLedger runLedger = ledger;
         ExecutorService slots = Jobs.pool(jobs);
         ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
@@ -159,7 +181,7 @@ final class MatrixCommand implements Callable<Integer> {
                     String name = over.attempt(sdk.label());
                     if (!cases.isEmpty()) {
                         sdkRuns.put(name, pool.submit(() -> {
-                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr(), slots);
+                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr(), slots, runLedger);
                             return checked(folder.resolve(name));
                         }));
                     }
@@ -169,7 +191,7 @@ final class MatrixCommand implements Callable<Integer> {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         crossRuns.put(name, pool.submit(() -> {
                             MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),
-                                    slots);
+                                    slots, runLedger);
                             return checked(folder.resolve(name));
                         }));
                     }
@@ -179,7 +201,7 @@ final class MatrixCommand implements Callable<Integer> {
                 for (ServerKind sdk : kinds) {
                     String name = MatrixRunner.httpCasesName(sdk);
                     httpCaseRuns.put(name, pool.submit(() -> {
-                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots);
+                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots, runLedger);
                         return checked(folder.resolve(name));
                     }));
                 }
@@ -189,7 +211,7 @@ final class MatrixCommand implements Callable<Integer> {
                     .flatMap(java.util.Collection::stream).mapToInt(String::length).max().orElse(0);
             column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
-                MatrixRunner.runControls(folder, home, slots);
+                MatrixRunner.runControls(folder, home, slots, runLedger);
                 return ControlsCheck.deriveAndWrite(folder);
             });
             for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
@@ -217,6 +239,9 @@ final class MatrixCommand implements Callable<Integer> {
         } finally {
             pool.shutdownNow();
             slots.shutdownNow();
+            if (runLedger instanceof PostgresRunLedger postgres) {
+                postgres.close();
+            }
         }
         ok &= controls.allWitnessed();
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),

@@ -175,8 +175,8 @@ public final class ClientsRunner {
      */
     private static String ending(ClientKind client, Path database, Exec.Result result, String lingering) {
         try {
-            CaseRun.seal(database);
-        } catch (java.sql.SQLException locked) {
+            lab.continuationreplay.core.ledger.RunLedger.SQLITE.seal(database.getParent());
+        } catch (java.sql.SQLException | java.io.IOException locked) {
             return "the database could not be sealed (" + locked.getMessage() + ")" + (lingering == null ? "" : "; " + lingering);
         }
         if (result == null) {

@@ -14,6 +14,7 @@ import lab.continuationreplay.cases.CaseSteps;
 import lab.continuationreplay.cases.ServerChoice;
 import lab.continuationreplay.cases.ServerSetup;
 import lab.continuationreplay.core.client.ToolClient;
+import lab.continuationreplay.core.ledger.RunLedger;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.servers.BearerCredentials;
@@ -35,6 +36,7 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
     private final Path home;
     private final Transport transport;
     private final BearerCredentials credentials;
+    private final RunLedger ledger;
     private final List<ToolClient> processes = new ArrayList<>();
 
     public CaseContext(Path folder, ServerKind sdk, Path home) throws IOException {
@@ -44,6 +46,13 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
     /** Over HTTP, {@code credentials} issues each principal's bearer token; over stdio it is unused (may be null). */
     public CaseContext(Path folder, ServerKind sdk, Path home, Transport transport, BearerCredentials credentials)
             throws IOException {
+        this(folder, sdk, home, transport, credentials, RunLedger.SQLITE);
+    }
+
+    /** As above, the servers on {@code ledger} (SQLite in the folder, or a PostgreSQL schema of the run's server). */
+    public CaseContext(Path folder, ServerKind sdk, Path home, Transport transport, BearerCredentials credentials,
+            RunLedger ledger) throws IOException {
+        this.ledger = ledger;
         this.folder = Files.createDirectories(folder);
         this.sdk = sdk;
         this.home = home;
@@ -109,6 +118,15 @@ public final class CaseContext implements CaseSteps, AutoCloseable {
         Map<String, String> environment = transport == Transport.HTTP ? httpEnvironment(settings)
                 : new LinkedHashMap<>(settings.environment());
         environment.putAll(kind.environment(home));
+        // SQLite: nothing to change (the settings name the folder's file); PostgreSQL: the schema's URL, role and
+        // password file instead of WIRE_SERVER_DB
+        ledger.environment(folder).forEach((variable, value) -> {
+            if (value == null) {
+                environment.remove(variable);
+            } else {
+                environment.put(variable, value);
+            }
+        });
         String label = kind.label() + " server " + folder.getFileName() + "/" + name;
         ServerWire server = transport == Transport.HTTP
                 ? HttpServerProcess.start(label, kind.command(home), environment, folder.resolve(Layout.transcript(name)),

@@ -18,6 +18,7 @@ import lab.continuationreplay.cases.Control;
 import lab.continuationreplay.cases.HttpCaseId;
 import lab.continuationreplay.cases.http.HttpCases;
 import lab.continuationreplay.cases.ServerChoice;
+import lab.continuationreplay.core.ledger.RunLedger;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
@@ -58,8 +59,14 @@ public final class MatrixRunner {
      */
     public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
             PrintStream progress, Executor slots) throws Exception {
+        run(cases, sdk, transport, attemptName, out, home, progress, slots, RunLedger.SQLITE);
+    }
+
+    /** As above, every case's servers on {@code ledger}. */
+    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
+            PrintStream progress, Executor slots, RunLedger ledger) throws Exception {
         try (BearerCredentials credentials = transport == Transport.HTTP ? new BearerCredentials() : null) {
-            play(cases, sdk, transport, credentials, attemptName, out, home, progress, slots);
+            play(cases, sdk, transport, credentials, attemptName, out, home, progress, slots, ledger);
         }
     }
 
@@ -67,7 +74,7 @@ public final class MatrixRunner {
     private record Played(String machineryError, long nanos) {}
 
     private static void play(List<CaseSpec> cases, ServerKind sdk, Transport transport, BearerCredentials credentials,
-            String attemptName, Path out, Path home, PrintStream progress, Executor slots) throws Exception {
+            String attemptName, Path out, Path home, PrintStream progress, Executor slots, RunLedger ledger) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
@@ -86,7 +93,8 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials), System.nanoTime() - started);
+                    return new Played(CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials, ledger),
+                            System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
@@ -129,6 +137,11 @@ public final class MatrixRunner {
 
     /** As above, each control played on {@code slots}; the history in the controls' order. */
     public static void runControls(Path out, Path home, Executor slots) throws Exception {
+        runControls(out, home, slots, RunLedger.SQLITE);
+    }
+
+    /** As above, the controls' servers on {@code ledger}. */
+    public static void runControls(Path out, Path home, Executor slots, RunLedger ledger) throws Exception {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
         List<CompletableFuture<Played>> playing = new ArrayList<>();
         for (Control control : Control.values()) {
@@ -136,7 +149,8 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(control.script(), ServerKind.JAVA, folder, home), System.nanoTime() - started);
+                    return new Played(CaseRun.execute(control.script(), ServerKind.JAVA, folder, home, Transport.STDIO, null,
+                            ledger), System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
