@@ -81,9 +81,10 @@ final class MatrixCommand implements Callable<Integer> {
             + " e.g. jdk17-node20,jdk25-node22 (default: all four of jdk17|jdk25 x node20|node22).")
     List<String> runtimes;
 
-    @Option(names = "--ledger", description = "sqlite or postgres (default: sqlite, a file per case). postgres starts a"
-            + " PostgreSQL for the run (the binaries come with the lab; as root it runs as the account crlab-postgres),"
-            + " gives every case folder its own schema, and leaves each case's rows as store.rows.json.")
+    @Option(names = "--ledger", description = "sqlite or postgres (default: sqlite, a file per case). postgres uses the"
+            + " database of WIRE_LEDGER_URL (with WIRE_LEDGER_USER and WIRE_LEDGER_PASSWORD_FILE) or, without it, starts"
+            + " a PostgreSQL for the run (the binaries come with the lab; as root it runs as the account crlab-postgres);"
+            + " every case folder gets its own schema, and each case's rows are left as store.rows.json.")
     String ledgerChoice = "sqlite";
 
     @Option(names = "--jobs", description = "How many cases (of any SDK, cross-SDK cell or the controls) play side by side,"
@@ -163,7 +164,9 @@ final class MatrixCommand implements Callable<Integer> {
         RunLedger ledger = RunLedger.SQLITE;
         if (ledgerChoice.equals("postgres")) {
             long starting = System.nanoTime();
-            PostgresRunLedger postgres = PostgresRunLedger.embedded();
+            String given = System.getenv(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_URL);
+            PostgresRunLedger postgres = given != null && !given.isEmpty() ? PostgresRunLedger.given(System.getenv())
+                    : PostgresRunLedger.embedded();
             Streams.stderr().printf("ledger: %s, started in %d ms%n", postgres.describe(),
                     (System.nanoTime() - starting) / 1_000_000);
             ledger = postgres;

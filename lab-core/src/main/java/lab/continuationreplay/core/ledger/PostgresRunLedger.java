@@ -26,9 +26,11 @@ import lab.continuationreplay.store.postgres.ProcessStarter;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * Every case folder of a run on its own schema of one PostgreSQL server started for the run ({@link #embedded}).
- * The servers get the schema's URL (no password in it), the role, and the file holding the password; never the
- * password itself, and nothing of it reaches the evidence. {@link #seal} writes the schema's rows as a logical dump
+ * Every case folder of a run on its own schema of one PostgreSQL database: of a server started for the run
+ * ({@link #embedded}), or of one the lab was given ({@link #given}: {@code WIRE_LEDGER_URL} and its credentials in
+ * the lab's own environment). The servers get the schema's URL (no password in it), the role, and the password the
+ * way the lab got it: the file's path (the embedded server's password is only ever in a file), or the variable.
+ * Nothing of it reaches the evidence or a log. {@link #seal} writes the schema's rows as a logical dump
  * ({@link Format#LEDGER_ROWS}) and drops the schema.
  */
 public final class PostgresRunLedger implements RunLedger, AutoCloseable {
@@ -36,17 +38,51 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
     static final List<String> TABLES = List.of("store_metadata", "issues", "operations", "operation_events", "watchers",
             "compensations");
 
+    private final LedgerLocation.Postgres database;
+    private final Map<String, String> password;
+    private final String description;
     private final EmbeddedPostgres server;
+    private final String prefix;
     private final Map<Path, String> schemas = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
 
-    private PostgresRunLedger(EmbeddedPostgres server) {
+    private PostgresRunLedger(LedgerLocation.Postgres database, Map<String, String> password, String description,
+            EmbeddedPostgres server) {
+        this.database = database;
+        this.password = password;
+        this.description = description;
         this.server = server;
+        // a given database may hold other runs' schemas: this run's names carry its own mark
+        this.prefix = "ledger_" + Long.toString(System.currentTimeMillis(), 36) + "_";
     }
 
     /** Starts a PostgreSQL for the run (as an unprivileged account when the lab runs as root). */
     public static PostgresRunLedger embedded() throws IOException {
-        return new PostgresRunLedger(EmbeddedPostgres.start(EXEC));
+        EmbeddedPostgres server = EmbeddedPostgres.start(EXEC);
+        return new PostgresRunLedger(server.database(),
+                Map.of(TrustedEnvironment.LEDGER_PASSWORD_FILE, server.passwordFile().toString()),
+                "embedded PostgreSQL 14 on 127.0.0.1:" + server.port() + " (running as " + server.account() + ")", server);
+    }
+
+    /**
+     * The database the lab's environment names ({@code WIRE_LEDGER_URL}, {@code WIRE_LEDGER_USER}, and the password
+     * in {@code WIRE_LEDGER_PASSWORD_FILE} or {@code WIRE_LEDGER_PASSWORD}); its role must be allowed to create
+     * schemas. The URL must not choose a schema: the lab makes one per case folder.
+     */
+    public static PostgresRunLedger given(Map<String, String> labEnvironment) {
+        TrustedEnvironment environment = new TrustedEnvironment(labEnvironment);
+        if (!(environment.ledger() instanceof LedgerLocation.Postgres location)) {
+            throw new IllegalArgumentException(TrustedEnvironment.LEDGER_URL + " is not set");
+        }
+        if (location.url().toLowerCase(java.util.Locale.ROOT).contains("currentschema=")) {
+            throw new IllegalArgumentException(TrustedEnvironment.LEDGER_URL
+                    + " must not choose a schema (currentSchema): the lab makes one per case folder");
+        }
+        String file = labEnvironment.get(TrustedEnvironment.LEDGER_PASSWORD_FILE);
+        Map<String, String> password = file != null && !file.isEmpty()
+                ? Map.of(TrustedEnvironment.LEDGER_PASSWORD_FILE, file)
+                : Map.of(TrustedEnvironment.LEDGER_PASSWORD, labEnvironment.get(TrustedEnvironment.LEDGER_PASSWORD));
+        return new PostgresRunLedger(location, password, "PostgreSQL at " + location.describe(), null);
     }
 
     /** The lab's one place for child processes hands the launcher its programs. */
@@ -57,9 +93,9 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         return process;
     };
 
-    /** What may be printed about the server: address and account, never the password. */
+    /** What may be printed about the database: address and account or role, never the password. */
     public String describe() {
-        return "embedded PostgreSQL 14 on 127.0.0.1:" + server.port() + " (running as " + server.account() + ")";
+        return description;
     }
 
     @Override
@@ -75,18 +111,22 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
             synchronized (this) {
                 schema = schemas.get(key);
                 if (schema == null) {
-                    schema = "ledger_" + count.incrementAndGet();
-                    server.createLedger(schema);
+                    schema = prefix + count.incrementAndGet();
+                    try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+                        statement.execute("CREATE SCHEMA " + schema);
+                    }
                     schemas.put(key, schema);
                 }
             }
         }
-        LedgerLocation.Postgres location = server.location(schema);
         Map<String, String> environment = new HashMap<>();
         environment.put(TrustedEnvironment.SERVER_DB, null);
-        environment.put(TrustedEnvironment.LEDGER_URL, location.url());
-        environment.put(TrustedEnvironment.LEDGER_USER, location.user());
-        environment.put(TrustedEnvironment.LEDGER_PASSWORD_FILE, server.passwordFile().toString());
+        environment.put(TrustedEnvironment.LEDGER_URL, database.url() + (database.url().contains("?") ? "&" : "?")
+                + "currentSchema=" + schema);
+        environment.put(TrustedEnvironment.LEDGER_USER, database.user());
+        environment.put(TrustedEnvironment.LEDGER_PASSWORD_FILE, null);
+        environment.put(TrustedEnvironment.LEDGER_PASSWORD, null);
+        environment.putAll(password);
         return environment;
     }
 
@@ -100,7 +140,7 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         ObjectNode dump = Format.LEDGER_ROWS.document();
         dump.put("source", "postgresql");
         ObjectNode tables = dump.putObject("tables");
-        try (Connection connection = server.connect(EmbeddedPostgres.DATABASE)) {
+        try (Connection connection = database.connect()) {
             connection.setReadOnly(true);
             for (String table : TABLES) {
                 List<String[]> columns = columns(connection, schema, table);
@@ -170,8 +210,11 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         return columns;
     }
 
+    /** Stops the embedded server (a given database is left as it is, without this run's schemas). */
     @Override
     public void close() {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 }

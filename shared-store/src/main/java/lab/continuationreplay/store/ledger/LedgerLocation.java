@@ -77,6 +77,18 @@ public sealed interface LedgerLocation {
             return user;
         }
 
+        /**
+         * A plain session with this location's credentials (auto-commit on, no ledger settings): for a lab that
+         * administers the database around the ledgers (schemas, dumps), never for the ledger's own writes.
+         */
+        public java.sql.Connection connect() throws java.sql.SQLException {
+            java.util.Properties properties = new java.util.Properties();
+            properties.setProperty("user", user);
+            properties.setProperty("password", new String(password, java.nio.charset.StandardCharsets.UTF_8));
+            properties.setProperty("connectTimeout", "10");
+            return java.sql.DriverManager.getConnection(url, properties);
+        }
+
         /** A copy of the password, for the driver's connection properties only. */
         byte[] password() {
             return password.clone();

@@ -153,6 +153,11 @@ public final class EmbeddedPostgres implements AutoCloseable {
         return location(schema);
     }
 
+    /** The database {@value #DATABASE} itself (no schema chosen): for the lab's own sessions around the ledgers. */
+    public LedgerLocation.Postgres database() {
+        return new LedgerLocation.Postgres("jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE, ROLE, password);
+    }
+
     /** The location of an existing schema's ledger. */
     public LedgerLocation.Postgres location(String schema) {
         return new LedgerLocation.Postgres(url(schema), ROLE, password);
