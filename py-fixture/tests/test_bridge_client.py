@@ -187,3 +187,6 @@ def test_the_bridge_command_and_environment():
             bridge_command(root, {"LAB_BRIDGE_COMMAND": bad})
     env = {"PATH": "/p", "WIRE_PRINCIPAL": "alice", "WIRE_STATE_KEY_HEX": "ab", "WIRE_REQUEST_STATE_TTL": "1", "X": "y"}
     assert bridge_environment(env) == {"PATH": "/p", "WIRE_PRINCIPAL": "alice"}
+    ledger = {"WIRE_LEDGER_URL": "jdbc:postgresql://127.0.0.1/l", "WIRE_LEDGER_USER": "lab",
+              "WIRE_LEDGER_PASSWORD_FILE": "/tmp/p", "WIRE_LEDGER_PASSWORD": "x" * 32}
+    assert bridge_environment({**ledger, "WIRE_STATE_KEY_HEX": "ab"}) == ledger

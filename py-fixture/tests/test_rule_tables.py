@@ -102,3 +102,16 @@ def test_undefined_responses_are_invalid_and_the_normalised_shape_is_fixed():
     assert normalised_responses("b") == {"body": {"_meta": None, "action": "accept", "content": {"body": "b"}}}
     with pytest.raises(InvalidInputResponses, match="^unsupported input response fields$"):
         accepted_body({"body": {"action": "accept", "content": {"body": "b"}}}, dropped=["other"])
+
+
+def test_with_a_ledger_url_the_fixture_needs_no_server_db():
+    """The bridge opens a PostgreSQL ledger itself; the fixture only passes its variables on."""
+    env = dict(ENV_ROOT["base"])
+    del env["WIRE_SERVER_DB"]
+    with pytest.raises(ConfigurationError, match="^WIRE_SERVER_DB is required$"):
+        read_config(env)
+    env["WIRE_LEDGER_URL"] = "jdbc:postgresql://127.0.0.1:5432/ledgers"
+    assert read_config(env).database == ""
+    env["WIRE_LEDGER_URL"] = ""
+    with pytest.raises(ConfigurationError, match="^WIRE_SERVER_DB is required$"):
+        read_config(env)

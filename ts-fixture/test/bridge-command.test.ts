@@ -45,6 +45,16 @@ describe('bridge command', () => {
     }
   });
 
+  test('the child gets the PostgreSQL ledger variables, the password file or the password among them', () => {
+    const ledger = {
+      WIRE_LEDGER_URL: 'jdbc:postgresql://127.0.0.1:5432/ledgers?currentSchema=a',
+      WIRE_LEDGER_USER: 'lab',
+      WIRE_LEDGER_PASSWORD_FILE: '/tmp/p',
+      WIRE_LEDGER_PASSWORD: 'x'.repeat(32),
+    };
+    assert.deepEqual(bridgeEnvironment({ ...ledger, WIRE_STATE_KEY_HEX: 'secret' }), ledger);
+  });
+
   test('the child environment is an allowlist without the state key or the TTLs', () => {
     const env = bridgeEnvironment({
       PATH: '/bin',

@@ -93,4 +93,14 @@ describe('trusted environment', () => {
     env['WIRE_CLOCK_EPOCH'] = 'soon';
     assert.throws(() => readConfig(env), { message: 'WIRE_PRINCIPAL is required' });
   });
+
+  test('with WIRE_LEDGER_URL the fixture needs no WIRE_SERVER_DB: the bridge opens the PostgreSQL ledger', () => {
+    const env = base();
+    delete env['WIRE_SERVER_DB'];
+    assert.throws(() => readConfig(env), { message: 'WIRE_SERVER_DB is required' });
+    env['WIRE_LEDGER_URL'] = 'jdbc:postgresql://127.0.0.1:5432/ledgers';
+    assert.equal(readConfig(env).database, '');
+    env['WIRE_LEDGER_URL'] = '';
+    assert.throws(() => readConfig(env), { message: 'WIRE_SERVER_DB is required' });
+  });
 });

@@ -275,6 +275,17 @@ func TestTheChildSeesOnlyTheAllowlistedEnvironment(t *testing.T) {
 	}
 }
 
+func TestTheChildGetsThePostgresLedgerVariables(t *testing.T) {
+	set := map[string]string{"WIRE_LEDGER_URL": "jdbc:postgresql://127.0.0.1/l", "WIRE_LEDGER_USER": "lab",
+		"WIRE_LEDGER_PASSWORD_FILE": "/tmp/p", "WIRE_LEDGER_PASSWORD": "pw", "WIRE_STATE_KEY_HEX": "s"}
+	env := Environment(func(name string) (string, bool) { v, ok := set[name]; return v, ok })
+	slices.Sort(env)
+	if strings.Join(env, ",") != "WIRE_LEDGER_PASSWORD=pw,WIRE_LEDGER_PASSWORD_FILE=/tmp/p,"+
+		"WIRE_LEDGER_URL=jdbc:postgresql://127.0.0.1/l,WIRE_LEDGER_USER=lab" {
+		t.Fatal(env)
+	}
+}
+
 func TestCloseEndsTheChildAndLaterCallsFail(t *testing.T) {
 	b := realBridge(t, nil)
 	call(t, b, map[string]any{"op": "status", "operation_id": "x"})

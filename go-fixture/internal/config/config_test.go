@@ -67,3 +67,24 @@ func TestSharedRuleTable(t *testing.T) {
 		}
 	}
 }
+
+// The bridge opens a PostgreSQL ledger itself; with WIRE_LEDGER_URL the fixture needs no WIRE_SERVER_DB.
+func TestALedgerURLTakesThePlaceOfTheServerDB(t *testing.T) {
+	table, err := ruletable.Load("trusted-environment.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for k, v := range table.Root["base"].(map[string]any) {
+		env[k] = v.(string)
+	}
+	delete(env, ServerDB)
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	if _, err := Read(lookup); err == nil || err.Error() != "WIRE_SERVER_DB is required" {
+		t.Fatalf("without either: %v", err)
+	}
+	env[LedgerURL] = "jdbc:postgresql://127.0.0.1:5432/ledgers"
+	if c, err := Read(lookup); err != nil || c.Database != "" {
+		t.Fatalf("with a ledger URL: %v %q", err, c.Database)
+	}
+}

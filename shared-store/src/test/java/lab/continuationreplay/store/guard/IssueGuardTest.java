@@ -36,7 +36,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+import lab.continuationreplay.store.ledger.LedgerKind;
 
+/** The guard on each store: a SQLite file and a schema of the embedded PostgreSQL. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(LedgerKind.class)
 class IssueGuardTest {
     private static final String BACKEND = "sqlite:guarded-matrix";
     private static final long NOW = 1_790_035_200L;
@@ -45,13 +52,15 @@ class IssueGuardTest {
     private static final String CONFLICT =
             "operation_id is already bound to a different principal, backend, or request fingerprint";
 
+    @Parameter
+    LedgerKind kind;
     @TempDir
     Path dir;
     private IssueLedger ledger;
 
     @BeforeEach
     void openLedger() throws Exception {
-        ledger = IssueLedger.open(dir.resolve("guarded.sqlite3"), BACKEND);
+        ledger = IssueLedger.open(kind.fresh(dir), BACKEND);
     }
 
     @AfterEach

@@ -4,20 +4,20 @@ import java.nio.file.Path;
 import lab.continuationreplay.store.postgres.TestPostgres;
 
 /** The two stores every ledger test runs on. */
-enum LedgerKind {
+public enum LedgerKind {
     SQLITE {
         @Override
-        LedgerLocation fresh(Path dir) {
+        public LedgerLocation fresh(Path dir) {
             return new LedgerLocation.SqliteFile(dir.resolve("ledger.sqlite3"));
         }
     },
     POSTGRES {
         @Override
-        LedgerLocation fresh(Path dir) {
+        public LedgerLocation fresh(Path dir) {
             return TestPostgres.freshLedger();
         }
     };
 
     /** A new, empty ledger of this kind ({@code dir} is a test's own temporary folder). */
-    abstract LedgerLocation fresh(Path dir);
+    public abstract LedgerLocation fresh(Path dir);
 }

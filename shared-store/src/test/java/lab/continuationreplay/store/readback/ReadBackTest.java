@@ -16,6 +16,8 @@ import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerKind;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 import lab.continuationreplay.store.ledger.LedgerQueries;
 import lab.continuationreplay.store.ledger.OperationState;
 import lab.continuationreplay.store.ledger.PartialSteps;
@@ -23,7 +25,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/** The read-back on each store: a SQLite file and a schema of the embedded PostgreSQL. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(LedgerKind.class)
 class ReadBackTest {
     private static final String BACKEND = "sqlite:x";
     private static final long NOW = 1_790_035_200L;
@@ -32,15 +40,17 @@ class ReadBackTest {
     private static final String SCOPE = "operation_id='op'; principal='alice'; backend='sqlite:x'";
     private static final String NO_RECORD = "no durable operation record; absence is not terminal non-application proof";
 
+    @Parameter
+    LedgerKind kind;
     @TempDir
     Path dir;
-    private Path file;
+    private LedgerLocation location;
     private IssueLedger ledger;
 
     @BeforeEach
     void openLedger() throws Exception {
-        file = dir.resolve("readback.sqlite3");
-        ledger = IssueLedger.open(file, BACKEND);
+        location = kind.fresh(dir);
+        ledger = IssueLedger.open(location, BACKEND);
     }
 
     @AfterEach
@@ -62,11 +72,13 @@ class ReadBackTest {
                 DEADLINES, (double) NOW), steps, FaultHook.NONE);
     }
 
-    /** Deletes an issue row behind the ledger's back (foreign keys off in this connection only): an orphan. */
+    /** Deletes an issue row behind the ledger's back (foreign keys off in this session only): an orphan. */
     private void deleteIssueRow(long id) throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection connection = location instanceof LedgerLocation.Postgres postgres ? postgres.connect()
+                : DriverManager.getConnection("jdbc:sqlite:" + ((LedgerLocation.SqliteFile) location).path());
                 Statement statement = connection.createStatement()) {
-            statement.execute("PRAGMA foreign_keys = OFF");
+            // PostgreSQL checks foreign keys with triggers, which a replica session does not fire
+            statement.execute(kind == LedgerKind.SQLITE ? "PRAGMA foreign_keys = OFF" : "SET session_replication_role = replica");
             assertEquals(1, statement.executeUpdate("DELETE FROM issues WHERE id = " + id));
         }
     }
