@@ -204,6 +204,21 @@ public final class EmbeddedPostgres implements AutoCloseable {
         Folders.deleteQuietly(folder);
     }
 
+    /** The shutdown hook: under the same lock as {@link #close}, so the two never delete the folder at once. */
+    private synchronized void killAtExit() {
+        Process running = server;
+        if (running != null) {
+            running.destroyForcibly();
+            try {
+                running.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            server = null;
+        }
+        Folders.deleteQuietly(folder);
+    }
+
     @Override
     public String toString() {
         return "EmbeddedPostgres[127.0.0.1:" + port + " as " + account + "]";
@@ -239,12 +254,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
                     "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=on",
                     "-c", "synchronous_commit=on", "-c", "full_page_writes=on", "-c", "max_connections=200",
                     "-c", "log_min_messages=warning"), CHILD_ENVIRONMENT, log);
-            shutdownHook = new Thread(() -> {
-                Process running = server;
-                if (running != null) {
-                    running.destroy();
-                }
-            }, "embedded-postgres-stop");
+            // a lab ended from outside (Ctrl-C, SIGTERM) still stops its server and removes the cluster; the data is
+            // thrown away, so the server is killed, and its sessions end when they notice the postmaster is gone
+            shutdownHook = new Thread(this::killAtExit, "embedded-postgres-stop");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
             try {
                 awaitReady(log);
