@@ -72,6 +72,7 @@ class LabMatrixPostgresIT {
         assertTrue(run.stdout().contains("go-to-java recovery across SDKs: applied, stored result, no redispatch; checker: no problem"), run.stdout());
         assertTrue(run.stdout().contains("outcomes   agree on every case"), run.stdout());
         assertTrue(run.stderr().contains("ledger: PostgreSQL at " + given.database().url() + " as lab"), run.stderr());
+        assertEquals("postgres", ExactJson.parse(Files.readString(out.resolve("go/provenance.json"))).path("ledger").asText());
     }
 
     @Test

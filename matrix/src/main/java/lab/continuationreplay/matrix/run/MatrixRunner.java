@@ -82,7 +82,7 @@ public final class MatrixRunner {
         Files.createDirectories(attempt);
         Files.writeString(attempt.resolve(Layout.PROVENANCE),
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home).put("transport",
-                        transport.label())) + "\n");
+                        transport.label()).put("ledger", ledger.label())) + "\n");
         ObjectNode requested = Format.REQUESTED.document();
         requested.set("cases", ExactJson.mapper().valueToTree(cases.stream().map(c -> Map.of("id", c.id().number(),
                 "name", c.id().seedName(), "expected", c.id().expected())).toList()));
