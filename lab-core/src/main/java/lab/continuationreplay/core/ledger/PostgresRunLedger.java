@@ -141,19 +141,28 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         dump.put("source", "postgresql");
         ObjectNode tables = dump.putObject("tables");
         try (Connection connection = database.connect()) {
-            connection.setReadOnly(true);
+            java.util.Set<String> present = new java.util.HashSet<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = ?")) {
+                select.setString(1, schema);
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        present.add(row.getString(1));
+                    }
+                }
+            }
             for (String table : TABLES) {
-                List<String[]> columns = columns(connection, schema, table);
-                if (columns.isEmpty()) {
+                if (!present.contains(table)) {
                     continue; // no process got as far as creating the schema's tables
                 }
-                ObjectNode entry = tables.putObject(table);
-                ArrayNode declared = entry.putArray("columns");
-                columns.forEach(column -> declared.addArray().add(column[0]).add(column[1]));
-                ArrayNode rows = entry.putArray("rows");
                 // schema and table are the lab's own names (checked identifiers), never input
                 try (Statement statement = connection.createStatement();
                         ResultSet row = statement.executeQuery("SELECT * FROM " + schema + "." + table + " ORDER BY 1, 2")) {
+                    List<String[]> columns = columns(row.getMetaData());
+                    ObjectNode entry = tables.putObject(table);
+                    ArrayNode declared = entry.putArray("columns");
+                    columns.forEach(column -> declared.addArray().add(column[0]).add(column[1]));
+                    ArrayNode rows = entry.putArray("rows");
                     while (row.next()) {
                         ArrayNode values = rows.addArray();
                         for (int c = 0; c < columns.size(); c++) {
@@ -180,7 +189,6 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
                 }
             }
             try (Statement statement = connection.createStatement()) {
-                connection.setReadOnly(false);
                 statement.execute("DROP SCHEMA " + schema + " CASCADE");
             }
         }
@@ -188,24 +196,16 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(dump) + "\n");
     }
 
-    /** The table's columns in order, each as {name, SQLite type}: integer, real or text. */
-    private static List<String[]> columns(Connection connection, String schema, String table) throws SQLException {
+    /** The result's columns in order, each as {name, SQLite type}: integer, real or text. */
+    private static List<String[]> columns(java.sql.ResultSetMetaData meta) throws SQLException {
         List<String[]> columns = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("""
-                SELECT column_name, data_type FROM information_schema.columns
-                WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position""")) {
-            select.setString(1, schema);
-            select.setString(2, table);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    String type = switch (row.getString(2)) {
-                        case "bigint", "integer", "smallint" -> "integer";
-                        case "double precision", "real", "numeric" -> "real";
-                        default -> "text";
-                    };
-                    columns.add(new String[] {row.getString(1), type});
-                }
-            }
+        for (int c = 1; c <= meta.getColumnCount(); c++) {
+            String type = switch (meta.getColumnTypeName(c)) {
+                case "int8", "int4", "int2" -> "integer";
+                case "float8", "float4", "numeric" -> "real";
+                default -> "text";
+            };
+            columns.add(new String[] {meta.getColumnName(c), type});
         }
         return columns;
     }
