@@ -435,7 +435,11 @@ public final class IssueLedger implements AutoCloseable {
         PreparedStatement insert = statement(store.insertIssueSql());
         insert.setString(1, title);
         insert.setString(2, body);
-        try (ResultSet row = insert.executeQuery()) {
+        String insertedId = store.insertedIdSql();
+        if (insertedId != null) {
+            insert.executeUpdate();
+        }
+        try (ResultSet row = insertedId == null ? insert.executeQuery() : statement(insertedId).executeQuery()) {
             if (!row.next()) {
                 throw new SQLException("inserting an issue returned no id");
             }

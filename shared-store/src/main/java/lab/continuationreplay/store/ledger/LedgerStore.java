@@ -24,8 +24,14 @@ sealed interface LedgerStore permits SqliteStore, PostgresStore {
     /** Finds the one row of an operation id (whatever principal or backend it is bound to). One parameter: the id. */
     String findByOperationIdSql();
 
-    /** Inserts an issue and answers its id as the one column of the one row. Parameters: title, body. */
+    /**
+     * Inserts an issue; parameters: title, body. With {@link #insertedIdSql()} null it answers the id as the one
+     * column of its one row ({@code RETURNING}), else it is an update and that query reads the id.
+     */
     String insertIssueSql();
+
+    /** The query that reads the id of the issue just inserted on this connection, or null (see above). */
+    String insertedIdSql();
 
     /** Creates what is missing and binds the ledger to {@code backendId}; runs inside a write transaction. */
     void createOrMigrate(Connection connection, String backendId) throws SQLException;

@@ -80,6 +80,11 @@ final class PostgresStore implements LedgerStore {
     }
 
     @Override
+    public String insertedIdSql() {
+        return null;
+    }
+
+    @Override
     public void createOrMigrate(Connection connection, String backendId) throws SQLException {
         LedgerSchema.createPostgres(connection, backendId);
     }

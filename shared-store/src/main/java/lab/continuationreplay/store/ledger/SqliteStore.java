@@ -64,7 +64,13 @@ final class SqliteStore implements LedgerStore {
     @Override
     public String insertIssueSql() {
         // AUTOINCREMENT: one more than the largest id ever committed (a rolled-back insert's id is given again)
-        return "INSERT INTO issues(title, body) VALUES (?, ?) RETURNING id";
+        return "INSERT INTO issues(title, body) VALUES (?, ?)";
+    }
+
+    @Override
+    public String insertedIdSql() {
+        // as before the seam: no RETURNING, so the insert statement is done (and reset) when executeUpdate returns
+        return "SELECT last_insert_rowid()";
     }
 
     @Override
