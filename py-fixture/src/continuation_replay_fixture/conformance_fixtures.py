@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 import anyio
-from mcp.server.caching import CacheHint, validate_cache_hints
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
@@ -86,12 +85,6 @@ ARGUMENTS_PROMPT = "test_prompt_with_arguments"
 PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
 WAV_BASE64 = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA=="
 
-# Every cacheable result of the profile says how fresh it is (the suite's `caching` scenario; SEP-2549). Zero and
-# private: the tool and prompt lists change when a trigger fixture runs, and nothing here is shared across principals.
-CACHE_HINTS = {
-    method: CacheHint(ttl_ms=0, scope="private")
-    for method in ("tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read")
-}
 # Open subscriptions/listen streams at once; each holds one of the gate's 64 in-flight slots until its client leaves.
 MAX_LISTEN_STREAMS = 16
 
@@ -241,7 +234,8 @@ class ConformanceProfile:
 
     def install(self, server: Server) -> None:
         """Adds every fixture to `server` beside what it already serves: its tools/list and tools/call handlers (the
-        guarded tools') are wrapped, the prompt, resource, completion and listen handlers added, cache hints set."""
+        guarded tools') are wrapped, the prompt, resource, completion and listen handlers added. Cache hints need nothing:
+        the SDK's cacheable result models say `ttlMs: 0`, `cacheScope: "private"` unless told otherwise."""
         guarded_list = server.get_request_handler("tools/list")
         guarded_call = server.get_request_handler("tools/call")
         if guarded_list is None or guarded_call is None:
@@ -266,7 +260,6 @@ class ConformanceProfile:
         server.add_request_handler("resources/read", ReadResourceRequestParams, self._read_resource)
         server.add_request_handler("completion/complete", CompleteRequestParams, self._complete)
         server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, self.listen)
-        server.cache_hints = validate_cache_hints({**server.cache_hints, **CACHE_HINTS})
 
     def close(self) -> None:
         """Ends every open listen stream gracefully (at shutdown)."""
