@@ -3,9 +3,12 @@ off by default; without a tokens file every request is principal `conformance` (
 tokens are required; fixture states sealed by the SDK's boundary under the state key and bound to principal, fixture,
 arguments and a real-clock expiry; forged, re-spelt, foreign (a guarded tool's, another fixture's, another
 principal's), expired and absent states refused with the frozen -32602; the one stateless fixture; progress over an
-event stream; -32021 for an undeclared capability; `--conformance` without `--http` and a bad lifetime are exit 2."""
+event stream; -32021 for an undeclared capability; a listen stream that gets the trigger and ends with its result when
+the server stops (exit 0); `--conformance` without `--http` and a bad lifetime are exit 2."""
 
 import json
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -211,3 +214,31 @@ def HttpFixtureEnvironment(tmp_path) -> dict:
     return {"WIRE_SERVER_DB": str(tmp_path / "db"), "WIRE_BACKEND_ID": "b", "WIRE_CLOCK_EPOCH": str(T0),
             "WIRE_AUTHORITY_TTL": "300", "WIRE_REPLAY_RETENTION_TTL": "360", "WIRE_REQUEST_STATE_TTL": "600",
             "WIRE_STATE_KEY_HEX": STATE_KEY, "WIRE_FINGERPRINT_KEY_HEX": FINGERPRINT_KEY}
+
+
+def test_a_listen_stream_gets_the_trigger_and_ends_with_its_result_on_sigterm_exit_0(tmp_path):
+    server = HttpFixture(tmp_path, args=("--http", "0", "--conformance"), tokens_file=False)
+    body = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen",
+                       "params": {"notifications": {"toolsListChanged": True}, "_meta": META}}).encode()
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+            f"Mcp-Method: subscriptions/listen\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(head + body)
+        received = b""
+        while b"notifications/subscriptions/acknowledged" not in received:
+            chunk = sock.recv(65536)
+            assert chunk, received
+            received += chunk
+        assert reply(tool(server, "test_trigger_tool_change", token=None))["result"]["content"]
+        while b"notifications/tools/list_changed" not in received:
+            received += sock.recv(65536)
+        server.process.send_signal(signal.SIGTERM)
+        while chunk := sock.recv(65536):
+            received += chunk
+    frames = [json.loads(line[5:]) for line in received.decode().splitlines() if line.startswith("data:")]
+    assert [f.get("method") for f in frames] == ["notifications/subscriptions/acknowledged",
+                                                 "notifications/tools/list_changed", None]
+    assert frames[-1]["id"] == 5 and frames[-1]["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 5
+    assert all(f.get("params", f.get("result"))["_meta"]["io.modelcontextprotocol/subscriptionId"] == 5 for f in frames)
+    assert server.stop() == 0
