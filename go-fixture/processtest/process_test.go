@@ -279,3 +279,37 @@ func TestBadInputIsRefusedWithoutAnEffect(t *testing.T) {
 	f.send(call(9, "get_operation_status", `{"operation_id":"p-bad"}`, ""))
 	structured(t, result(t, f.reply(), 9))
 }
+
+// The SDK decodes an envelope into a struct, member by member: a repeated member whose first value has another type
+// ended the session and the process (lab faults, full wire fuzz: `"jsonrpc":[]` before `"jsonrpc":"2.0"`). Each
+// such request is answered as the gate read it (the last value), and the process goes on serving.
+func TestRepeatedMembersAreAnsweredAsTheGateReadThem(t *testing.T) {
+	f := start(t, filepath.Join(t.TempDir(), "store.sqlite3"), "")
+	list := func(id int, before, inParams string) string {
+		return fmt.Sprintf(`{%s"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{%s%s}}`, before, id, envelope, inParams)
+	}
+	lines := map[int]string{
+		31: list(31, `"jsonrpc":[],`, ""),
+		32: list(32, `"jsonrpc":414674.07705018047,`, ""),
+		33: list(33, `"jsonrpc":true,`, ""),
+		34: list(34, `"jsonrpc":{},`, ""),
+		35: list(35, `"id":[],`, ""),
+		36: list(36, `"method":7,`, ""),
+		37: list(37, `"params":[],`, ""),
+	}
+	for id := 31; id <= 37; id++ {
+		f.send(lines[id])
+		reply := f.reply()
+		r := result(t, reply, id)
+		if tools, ok := r["tools"].([]any); !ok || len(tools) == 0 {
+			t.Errorf("%d: not the tool list: %v", id, reply)
+		}
+	}
+	f.send(call(38, "get_operation_status", `{"operation_id":"still-serving"}`, `,"requestState":5,"requestState":"v1.forged"`))
+	if reply := f.reply(); reply["id"] != 38.0 || fmt.Sprint(reply["error"]) != fmt.Sprint(map[string]any{"code": -32602.0,
+		"message": "Invalid or expired requestState", "data": map[string]any{"reason": "invalid_request_state"}}) {
+		t.Errorf("a repeated requestState: %v", reply)
+	}
+	f.send(call(39, "get_operation_status", `{"operation_id":"still-serving"}`, ""))
+	structured(t, result(t, f.reply(), 39))
+}
