@@ -310,6 +310,18 @@ func TestRepeatedMembersAreAnsweredAsTheGateReadThem(t *testing.T) {
 		"message": "Invalid or expired requestState", "data": map[string]any{"reason": "invalid_request_state"}}) {
 		t.Errorf("a repeated requestState: %v", reply)
 	}
+	// A null name after the tool's name: the SDK keeps a field on null, so the continuation ran; now the SDK reads
+	// the null the gate read and refuses the call, without an effect.
+	state := firstRound(t, f, 40, `{"operation_id":"null-name","title":"t"}`)
+	f.send(strings.Replace(call(41, "create_guarded_issue", `{"operation_id":"null-name","title":"t"}`, continuation("a", state)),
+		`"name":"create_guarded_issue"`, `"name":"create_guarded_issue","name":null`, 1))
+	if reply := f.reply(); reply["id"] != 41.0 || (reply["error"] == nil && reply["result"].(map[string]any)["isError"] != true) {
+		t.Errorf("a null name after the tool's: %v", reply)
+	}
+	f.send(call(42, "get_operation_status", `{"operation_id":"null-name"}`, ""))
+	if status := structured(t, result(t, f.reply(), 42)); status["state"] == "applied" {
+		t.Errorf("an effect from a call whose name was null: %v", status)
+	}
 	f.send(call(39, "get_operation_status", `{"operation_id":"still-serving"}`, ""))
 	structured(t, result(t, f.reply(), 39))
 }
