@@ -110,6 +110,10 @@ class Ask:
 Step = Callable[[Any, Responses, Mapping[str, Any]], Union[Finish, Ask]]
 
 
+def _embedded(uri: str, mime_type: str, text: str) -> EmbeddedResource:
+    return EmbeddedResource(type="resource", resource=TextResourceContents(uri=uri, mime_type=mime_type, text=text))
+
+
 def _text(value: str) -> TextContent:
     return TextContent(type="text", text=value)
 
@@ -336,12 +340,7 @@ class ConformanceProfile:
             constant(
                 CallToolResult(
                     content=[
-                        EmbeddedResource(
-                            type="resource",
-                            resource=TextResourceContents(
-                                uri="test://embedded-resource", mime_type="text/plain", text="This is an embedded resource content."
-                            ),
-                        )
+                        _embedded("test://embedded-resource", "text/plain", "This is an embedded resource content.")
                     ]
                 )
             ),
@@ -354,12 +353,7 @@ class ConformanceProfile:
                     content=[
                         _text("Multiple content types test:"),
                         ImageContent(type="image", data=PNG_BASE64, mime_type="image/png"),
-                        EmbeddedResource(
-                            type="resource",
-                            resource=TextResourceContents(
-                                uri="test://mixed-content-resource", mime_type="application/json", text='{"test":"data","value":123}'
-                            ),
-                        ),
+                        _embedded("test://mixed-content-resource", "application/json", '{"test":"data","value":123}'),
                     ]
                 )
             ),
