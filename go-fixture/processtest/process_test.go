@@ -279,3 +279,49 @@ func TestBadInputIsRefusedWithoutAnEffect(t *testing.T) {
 	f.send(call(9, "get_operation_status", `{"operation_id":"p-bad"}`, ""))
 	structured(t, result(t, f.reply(), 9))
 }
+
+// The SDK decodes an envelope into a struct, member by member: a repeated member whose first value has another type
+// ended the session and the process (lab faults, full wire fuzz: `"jsonrpc":[]` before `"jsonrpc":"2.0"`). Each
+// such request is answered as the gate read it (the last value), and the process goes on serving.
+func TestRepeatedMembersAreAnsweredAsTheGateReadThem(t *testing.T) {
+	f := start(t, filepath.Join(t.TempDir(), "store.sqlite3"), "")
+	list := func(id int, before, inParams string) string {
+		return fmt.Sprintf(`{%s"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{%s%s}}`, before, id, envelope, inParams)
+	}
+	lines := map[int]string{
+		31: list(31, `"jsonrpc":[],`, ""),
+		32: list(32, `"jsonrpc":414674.07705018047,`, ""),
+		33: list(33, `"jsonrpc":true,`, ""),
+		34: list(34, `"jsonrpc":{},`, ""),
+		35: list(35, `"id":[],`, ""),
+		36: list(36, `"method":7,`, ""),
+		37: list(37, `"params":[],`, ""),
+	}
+	for id := 31; id <= 37; id++ {
+		f.send(lines[id])
+		reply := f.reply()
+		r := result(t, reply, id)
+		if tools, ok := r["tools"].([]any); !ok || len(tools) == 0 {
+			t.Errorf("%d: not the tool list: %v", id, reply)
+		}
+	}
+	f.send(call(38, "get_operation_status", `{"operation_id":"still-serving"}`, `,"requestState":5,"requestState":"v1.forged"`))
+	if reply := f.reply(); reply["id"] != 38.0 || fmt.Sprint(reply["error"]) != fmt.Sprint(map[string]any{"code": -32602.0,
+		"message": "Invalid or expired requestState", "data": map[string]any{"reason": "invalid_request_state"}}) {
+		t.Errorf("a repeated requestState: %v", reply)
+	}
+	// A null name after the tool's name: the SDK keeps a field on null, so the continuation ran; now the SDK reads
+	// the null the gate read and refuses the call, without an effect.
+	state := firstRound(t, f, 40, `{"operation_id":"null-name","title":"t"}`)
+	f.send(strings.Replace(call(41, "create_guarded_issue", `{"operation_id":"null-name","title":"t"}`, continuation("a", state)),
+		`"name":"create_guarded_issue"`, `"name":"create_guarded_issue","name":null`, 1))
+	if reply := f.reply(); reply["id"] != 41.0 || (reply["error"] == nil && reply["result"].(map[string]any)["isError"] != true) {
+		t.Errorf("a null name after the tool's: %v", reply)
+	}
+	f.send(call(42, "get_operation_status", `{"operation_id":"null-name"}`, ""))
+	if status := structured(t, result(t, f.reply(), 42)); status["state"] == "applied" {
+		t.Errorf("an effect from a call whose name was null: %v", status)
+	}
+	f.send(call(39, "get_operation_status", `{"operation_id":"still-serving"}`, ""))
+	structured(t, result(t, f.reply(), 39))
+}

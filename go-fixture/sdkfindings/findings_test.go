@@ -180,3 +180,13 @@ func TestInputRequestsGoToAClientThatDeclaredNoElicitation(t *testing.T) {
 		t.Fatalf("%v", replies)
 	}
 }
+
+// The envelope is decoded into a struct: a repeated member whose first value has another type fails the decode of
+// the stream, and the session ends (found by lab faults' full wire fuzz against the fixture before its gate
+// rewrote such lines).
+func TestARepeatedMemberStartingWithAnotherTypeEndsTheSession(t *testing.T) {
+	replies, err := session(t, `{"jsonrpc":[],`+list("1")[1:], list("2"))
+	if len(replies) != 0 || err == nil || !strings.Contains(err.Error(), "cannot unmarshal") {
+		t.Fatalf("replies %v, err %v", replies, err)
+	}
+}

@@ -12,7 +12,7 @@ import anyio
 from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import ListToolsResult, Tool
+from mcp_types import CallToolResult, ListToolsResult, TextContent, Tool
 
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
@@ -155,3 +155,29 @@ def test_8_h11_limits_only_an_incomplete_head_and_never_counts_headers():
         raise AssertionError("an incomplete 17 KiB head was not refused")
     except h11.RemoteProtocolError as refused:
         assert refused.error_status_hint == 431
+
+
+def progress_server() -> Server:
+    async def on_list_tools(ctx, params):
+        return ListToolsResult(tools=[Tool(name="slow", input_schema={"type": "object"})])
+
+    async def on_call_tool(ctx, params):
+        for value in (0, 50, 100):
+            await ctx.session.report_progress(value, 100)
+        return CallToolResult(content=[TextContent(type="text", text="done")])
+
+    return Server("bare", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def test_9_in_json_mode_a_handlers_progress_is_dropped_without_a_word():
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "slow", "arguments": {}, "_meta": {**META, "progressToken": "p"}}}
+    headers = {**HEADERS, "Mcp-Method": "tools/call", "Mcp-Name": "slow"}
+    status, body = exchange(StreamableHTTPSessionManager(progress_server(), json_response=True, stateless=True), call, headers)
+    assert status == 200 and json.loads(body)["result"]["content"][0]["text"] == "done"
+    assert b"notifications/progress" not in body
+    # the same handler in the manager's event-stream mode: the three notifications, then the result
+    status, body = exchange(StreamableHTTPSessionManager(progress_server(), json_response=False, stateless=True), call, headers)
+    frames = [json.loads(line[5:]) for line in body.decode().splitlines() if line.startswith("data:")]
+    assert status == 200 and [f["params"]["progress"] for f in frames[:-1]] == [0, 50, 100]
+    assert frames[-1]["result"]["content"][0]["text"] == "done"

@@ -112,6 +112,9 @@ func judgeOne(body []byte, toSDK io.Writer, out *LineWriter, onRefused func(stri
 	v := Judge(body)
 	switch v.Kind {
 	case Forward:
+		if v.Line != "" {
+			body = []byte(v.Line)
+		}
 		framed := make([]byte, 0, len(body)+1)
 		framed = append(append(framed, body...), '\n')
 		_, err := toSDK.Write(framed)

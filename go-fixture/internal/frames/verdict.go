@@ -38,7 +38,8 @@ const (
 	Drop
 )
 
-// Verdict on one line (without its newline). Line is the reply for Reply.
+// Verdict on one line (without its newline). Line is the reply for Reply; for Forward it is empty (the line goes
+// to the SDK as it came) or the line the SDK gets instead (see forward).
 type Verdict struct {
 	Kind Kind
 	Line string
@@ -132,17 +133,17 @@ func Judge(line []byte) Verdict {
 	if !hasID {
 		if hasMethod {
 			if problem(msg) == nil {
-				return Verdict{Kind: Forward}
+				return forward(trimmed)
 			}
 			return Verdict{Kind: Drop} // notifications are never answered
 		}
 		if hasResult || hasError {
-			return Verdict{Kind: Forward}
+			return forward(trimmed)
 		}
 		return Verdict{Reply, InvalidRequest}
 	}
 	if !hasMethod && (hasResult || hasError) {
-		return Verdict{Kind: Forward} // a response: the SDK ignores one it is not waiting for
+		return forward(trimmed) // a response: the SDK ignores one it is not waiting for
 	}
 	id, ok := ValidID(idRaw)
 	if !ok {
@@ -154,7 +155,96 @@ func Judge(line []byte) Verdict {
 	if p := requestProblem(msg); p != nil {
 		return Verdict{Reply, p(id)}
 	}
-	return Verdict{Kind: Forward}
+	return forward(trimmed)
+}
+
+// forward lets an object the gate has judged reach the SDK as the gate read it. The gate reads a repeated member as
+// the Java and TypeScript SDKs do, by its last value (as the shared table says). The Go SDK decodes the envelope
+// member by member into a struct, so a first value of another type (`"jsonrpc":[],"jsonrpc":"2.0"`) fails the
+// decode of the whole stream: the session ends and the process with it (found by lab faults' full wire fuzz,
+// docs/findings/go-sdk-stdio-frames.md). Such a line goes on as the object the gate judged: each member once, at
+// its first place, with its last value as sent; the same one level down, in params (a repeated requestState whose
+// first value is not a string would otherwise get the SDK's unmarshalling message, not the frozen refusal).
+func forward(object []byte) Verdict {
+	members, changed := readMembers(object)
+	if members == nil {
+		return Verdict{Kind: Forward}
+	}
+	for i, m := range members {
+		if m.name != "params" || !isObject(m.value) {
+			continue
+		}
+		if params, paramsChanged := readMembers(m.value); params != nil && paramsChanged {
+			members[i].value = json.RawMessage(writeMembers(params))
+			changed = true
+		}
+	}
+	if !changed {
+		return Verdict{Kind: Forward}
+	}
+	return Verdict{Kind: Forward, Line: writeMembers(members)}
+}
+
+// AsJudged is the POST body the SDK gets once JudgeHTTPBody has passed it: as sent, or rewritten as forward says
+// (over HTTP the SDK answers such a body 400 "malformed payload" where the other SDKs run it).
+func AsJudged(body []byte) []byte {
+	if v := forward(bytes.TrimLeft(body, " \t\r\n")); v.Line != "" {
+		return []byte(v.Line)
+	}
+	return body
+}
+
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// readMembers reads a valid JSON object's members once each (first place, last value); changed says whether a
+// repeated member had different values, which the SDK would read differently from the gate. nil when the object
+// cannot be read (the gate has already judged it valid, so this does not happen).
+func readMembers(object []byte) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(object))
+	if _, err := dec.Token(); err != nil { // '{'
+		return nil, false
+	}
+	var members []member
+	at := map[string]int{}
+	changed := false
+	for dec.More() {
+		token, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := token.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, false
+		}
+		if i, seen := at[name]; seen {
+			// a repeat of the same text decodes the same in every SDK; only a different value needs the rewrite
+			changed = changed || !bytes.Equal(members[i].value, value)
+			members[i].value = value
+			continue
+		}
+		at[name] = len(members)
+		members = append(members, member{name, value})
+	}
+	return members, changed
+}
+
+func writeMembers(members []member) string {
+	var out strings.Builder
+	out.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		fingerprint.QuoteString(&out, m.name)
+		out.WriteByte(':')
+		out.Write(m.value)
+	}
+	out.WriteByte('}')
+	return out.String()
 }
 
 type answer func(id string) string

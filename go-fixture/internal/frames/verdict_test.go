@@ -56,20 +56,27 @@ func verdictThroughGate(line []byte) map[string]any {
 	return map[string]any{"verdict": "drop"}
 }
 
-// goVerdicts are the cases where this gate gives a verdict neither Java's nor TypeScript's gate gives, each for
-// this fixture's own rule (verdict.go, requestProblem): the Go SDK does not answer a request without an envelope
-// version, it runs it on the pre-2026 path (docs/findings/go-sdk-stdio-frames.md).
-var goVerdicts = map[string]string{
-	"valid: a protocol version that is not a string (the SDK answers)":   missingVersionLine(`"x"`),
-	"valid: no protocol version (the SDK answers)":                       missingVersionLine(`"x"`),
-	"valid: whitespace around members":                                   missingVersionLine(`2`),
-	"valid: whitespace around the object":                                missingVersionLine(`"x"`),
-	"a valid request of 5 MiB":                                           missingVersionLine(`5`),
-	"a number literal of 1,001 digits inside params":                     missingVersionLine(`1`),
-	"valid: escapes, astral text, 1e400 and a long integer in arguments": missingVersionLine(`2`),
+// goVerdicts are the cases where this gate gives a verdict neither Java's nor TypeScript's gate gives, each for a
+// rule of this fixture's own (verdict.go): the Go SDK does not answer a request without an envelope version, it
+// runs it on the pre-2026 path (requestProblem, docs/findings/go-sdk-stdio-frames.md); and it cannot decode an
+// envelope whose repeated member starts with a value of another type, so such a line reaches it as the gate read it
+// (forward).
+var goVerdicts = map[string]map[string]any{
+	"valid: a protocol version that is not a string (the SDK answers)":   missingVersion(`"x"`),
+	"valid: no protocol version (the SDK answers)":                       missingVersion(`"x"`),
+	"valid: whitespace around members":                                   missingVersion(`2`),
+	"valid: whitespace around the object":                                missingVersion(`"x"`),
+	"a valid request of 5 MiB":                                           missingVersion(`5`),
+	"a number literal of 1,001 digits inside params":                     missingVersion(`1`),
+	"valid: escapes, astral text, 1e400 and a long integer in arguments": missingVersion(`2`),
+	"jsonrpc 2.0 then \"2.0\" (the last one counts)": {"verdict": "forward", "as": `{"jsonrpc":"2.0","id":7,"method":"tools/call",` +
+		`"params":{"name":"create_guarded_issue","arguments":{"operation_id":"op","title":"t"},"inputResponses":{"body":{"action":"accept",` +
+		`"content":{"body":"alpha"}}},"requestState":"v1.x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
 }
 
-func missingVersionLine(id string) string { return ErrorLine(id, -32602, MissingVersion, "") }
+func missingVersion(id string) map[string]any {
+	return map[string]any{"verdict": "reply", "line": ErrorLine(id, -32602, MissingVersion, "")}
+}
 
 func TestStrictFramesTable(t *testing.T) {
 	table, err := ruletable.Load("strict-frames.json")
@@ -80,8 +87,8 @@ func TestStrictFramesTable(t *testing.T) {
 	for _, c := range table.Cases {
 		got := verdictThroughGate(lineOf(t, c.Row["line"]))
 		if want, own := goVerdicts[c.Name]; own {
-			if got["verdict"] != "reply" || got["line"] != want {
-				t.Errorf("%s: got %.300v, want this fixture's own %s", c.Name, got, want)
+			if got["verdict"] != want["verdict"] || got["line"] != want["line"] || got["as"] != want["as"] {
+				t.Errorf("%s: got %.300v, want this fixture's own %.300v", c.Name, got, want)
 			}
 			if _, matches := c.Matches(got); matches {
 				t.Errorf("%s: now matches the table; drop it from goVerdicts", c.Name)

@@ -402,3 +402,20 @@ func TestIncompleteBodiesLargeHeadsRepeatedRoutingHeadersAndNonStringStatesAreRe
 		t.Errorf("a whole request afterwards: %d %s", r.status, r.body)
 	}
 }
+
+// A body with a repeated member whose first value has another type is answered as the gate read it (the last
+// value); the SDK alone answers it 400 "malformed payload", where the other servers run it.
+func TestARepeatedMemberIsAnsweredAsTheGateReadIt(t *testing.T) {
+	s := serve(t)
+	status := func(id int, before string) string {
+		return fmt.Sprintf(`{%s"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"operation_id":"none"},%s}}`,
+			before, id, server.StatusTool, envelope)
+	}
+	for id, before := range map[int]string{41: `"jsonrpc":[],`, 42: `"jsonrpc":true,`, 43: `"id":{},`, 44: `"params":7,`} {
+		r := exchange(t, s.url, headers("/mcp", s.host, aliceToken, server.StatusTool), status(id, before))
+		if r.status != 200 || !strings.HasPrefix(r.body, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":`, id)) ||
+			!strings.Contains(r.body, `\"state\":\"unknown\"`) {
+			t.Errorf("%s: %d %s", before, r.status, r.body)
+		}
+	}
+}

@@ -250,6 +250,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		body = frames.AsJudged(body)
 		var message struct {
 			Params json.RawMessage `json:"params"`
 		}

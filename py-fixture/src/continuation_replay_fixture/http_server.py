@@ -14,7 +14,7 @@ import signal
 import socket
 import sys
 from enum import Enum
-from typing import Any, Awaitable, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
 import anyio
@@ -27,9 +27,13 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .bearer_tokens import BearerTokens
 from .bridge_client import BridgeClient
+from .conformance_state import CONFORMANCE_PRINCIPAL
 from .guarded_tools import GuardedToolsContext, guarded_server
 from .strict_frames import PROTOCOL_VERSION, PassBody, body_id_text, error_line, judge_http_body
 from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
+
+if TYPE_CHECKING:
+    from .conformance_fixtures import ConformanceProfile
 
 ENDPOINT = "/mcp"
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -243,12 +247,15 @@ def protocol_class(connections: Connections, read_timeout_s: float) -> type:
 
 
 class HttpGate:
-    """The ASGI application uvicorn runs: every check the SDK leaves to the embedding, then the SDK's handler."""
+    """The ASGI application uvicorn runs: every check the SDK leaves to the embedding, then the SDK's handler.
+
+    `tokens` is None only under the conformance profile without a tokens file: then no token is asked for and every
+    request is principal CONFORMANCE_PRINCIPAL (the server listens on loopback only, as always)."""
 
     def __init__(
         self,
         mcp: Asgi,
-        tokens: BearerTokens,
+        tokens: Optional[BearerTokens],
         read_timeout_s: float,
         connections: Connections,
         log: Callable[[str], None],
@@ -277,7 +284,10 @@ class HttpGate:
         if self.in_flight >= MAX_IN_FLIGHT:
             return await _plain(send, 503, "too many requests in flight", [(b"retry-after", b"1")])
         authorization = _header_values(scope, b"authorization")
-        principal = self._tokens.principal_for(authorization[0]) if len(authorization) == 1 else None
+        if self._tokens is None:
+            principal: Optional[str] = CONFORMANCE_PRINCIPAL  # the conformance profile without a tokens file
+        else:
+            principal = self._tokens.principal_for(authorization[0]) if len(authorization) == 1 else None
         if principal is None:
             challenge = b"Bearer" if not authorization else b'Bearer error="invalid_token"'
             return await _plain(send, 401, "unauthorized", [(b"www-authenticate", challenge)])
@@ -387,6 +397,14 @@ def build_http_server(
     return guarded_server(name, version, config, context_of, principal_of)
 
 
+def conformance_profile(config: HttpFixtureConfig, state_ttl: int, log: Callable[[str], None]) -> "ConformanceProfile":
+    """The suite's fixtures (`--conformance`), imported only when the profile is on."""
+    from .conformance_fixtures import ConformanceProfile
+    from .conformance_state import FixtureStates
+
+    return ConformanceProfile(FixtureStates(state_ttl), principal_of, log)
+
+
 class _FixtureUvicorn(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self):  # type: ignore[override]
@@ -411,21 +429,30 @@ def listening_socket(port: int) -> socket.socket:
 
 async def serve_http(
     config: HttpFixtureConfig,
-    tokens: BearerTokens,
+    tokens: Optional[BearerTokens],
     bridge_argv: "list[str]",
     bridge_env: "dict[str, str]",
     sock: socket.socket,
     name: str,
     version: str,
     log: Callable[[str], None],
+    profile: "Optional[ConformanceProfile]" = None,
 ) -> None:
     """Serves until SIGTERM or SIGINT; then stops listening, lets requests in progress finish (up to 5 s), ends every
-    bridge child and returns."""
+    bridge child and returns. With `profile` (the conformance profile) its fixtures are served beside the guarded
+    tools."""
     bridges = PrincipalBridges(bridge_argv, bridge_env)
     server = build_http_server(config, bridges, name, version, log)
+    if profile is not None:
+        profile.install(server)
     # Stateless and JSON: a 2026-07-28 request is a self-contained exchange, and the guarded tools emit nothing before
-    # their result, so each reply is one JSON body.
-    manager = StreamableHTTPSessionManager(server, json_response=True, stateless=True, max_request_body_size=MAX_BODY_BYTES)
+    # their result, so each reply is one JSON body. The conformance profile needs the SDK's event-stream mode instead:
+    # in JSON mode the SDK drops every notification a handler sends (progress, log entries, the listen stream's
+    # frames: its single-exchange context has no sink), and subscriptions/listen is always a stream. In that mode a
+    # reply whose handler sends nothing is still one JSON body; only one that notifies becomes an event stream.
+    manager = StreamableHTTPSessionManager(
+        server, json_response=profile is None, stateless=True, max_request_body_size=MAX_BODY_BYTES
+    )
     connections = Connections()
     read_timeout_s = config.read_timeout_ms / 1000
     gate = HttpGate(manager.handle_request, tokens, read_timeout_s, connections, log)
@@ -448,6 +475,8 @@ async def serve_http(
 
     def stop() -> None:
         uv.should_exit = True
+        if profile is not None:
+            profile.close()  # open listen streams end with their final result rather than wait out the grace
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop)

@@ -2,7 +2,8 @@
 2026-07-28 on stdio, whose effects go through one long-lived Java bridge child to the shared SQLite ledger.
 stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
 
-With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http_server.py) and leaves stdout unused.
+With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http_server.py) and leaves stdout unused;
+`--http PORT --conformance` adds the official conformance suite's fixtures (conformance_fixtures.py).
 """
 
 import logging
@@ -81,38 +82,53 @@ def http_port(text: "str | None") -> int:
     return int(text)
 
 
-def main_http(port_text: "str | None") -> None:
+def main_http(port_text: "str | None", conformance: bool = False) -> None:
     port = http_port(port_text)
     # Imported for HTTP only: a stdio fixture, which the matrix starts many times a run, skips uvicorn and starlette.
     from .bearer_tokens import read_bearer_tokens
-    from .http_server import listening_socket, serve_http
-    from .trusted_environment import read_http_config
+    from .conformance_state import CONFORMANCE_PRINCIPAL
+    from .http_server import conformance_profile, listening_socket, serve_http
+    from .trusted_environment import BEARER_TOKENS_FILE, conformance_state_ttl, read_http_config
 
     try:
-        config = read_http_config(os.environ)
-        tokens = read_bearer_tokens(config.bearer_tokens_file)
+        config = read_http_config(os.environ, conformance=conformance)
+        state_ttl = conformance_state_ttl(os.environ) if conformance else None
+        tokens = None if config.bearer_tokens_file is None else read_bearer_tokens(config.bearer_tokens_file)
         argv = bridge_command(REPO_ROOT, os.environ)
     except (ConfigurationError, BridgeCommandError) as error:
         refuse(str(error))
     prepare_process(config.clock_epoch)
+    profile = None
+    if conformance:
+        assert state_ttl is not None
+        profile = conformance_profile(config, state_ttl, log)
+        if tokens is None:
+            log(
+                f"conformance profile without {BEARER_TOKENS_FILE}: no bearer token is asked for; every request is "
+                f'principal "{CONFORMANCE_PRINCIPAL}" (loopback only)'
+            )
     try:
         sock = listening_socket(port)
     except OSError as error:
         log(f"cannot listen on 127.0.0.1:{port}: {error.strerror}")
         os._exit(1)
-    anyio.run(serve_http, config, tokens, argv, bridge_environment(os.environ), sock, SERVER_NAME, SERVER_VERSION, log)
+    anyio.run(
+        serve_http, config, tokens, argv, bridge_environment(os.environ), sock, SERVER_NAME, SERVER_VERSION, log, profile
+    )
 
 
 def main(args: "list[str] | None" = None) -> None:
     args = sys.argv[1:] if args is None else args
-    if "--conformance" in args:
-        # Said by name rather than as an unknown argument: the lab's other HTTP servers have this profile.
-        refuse("--conformance: the Python fixture has no conformance profile yet")
-    if args[:1] == ["--http"] and len(args) <= 2:
-        main_http(args[1] if len(args) == 2 else None)
+    # `--conformance` may stand anywhere after the mode; it only ever adds to HTTP mode.
+    conformance = "--conformance" in args
+    mode = [arg for arg in args if arg != "--conformance"]
+    if conformance and (args.count("--conformance") > 1 or mode[:1] != ["--http"]):
+        refuse("--conformance needs --http PORT (and is given once)")
+    if mode[:1] == ["--http"] and len(mode) <= 2:
+        main_http(mode[1] if len(mode) == 2 else None, conformance)
         return
     if args:
-        refuse(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT)")
+        refuse(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT [--conformance])")
     config, argv = configure()
     prepare_process(config.clock_epoch)
     anyio.run(serve, config, argv)

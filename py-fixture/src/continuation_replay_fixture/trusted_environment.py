@@ -24,6 +24,7 @@ FINGERPRINT_KEY_HEX = "WIRE_FINGERPRINT_KEY_HEX"
 FAULT = "WIRE_FAULT"
 BEARER_TOKENS_FILE = "WIRE_BEARER_TOKENS_FILE"
 HTTP_READ_TIMEOUT_MS = "WIRE_HTTP_READ_TIMEOUT_MS"
+CONFORMANCE_STATE_TTL = "WIRE_CONFORMANCE_STATE_TTL"
 
 MIN_KEY_BYTES = 32
 MAX_SAFE = 9007199254740991
@@ -42,6 +43,7 @@ LAB_FAULTS = (
 # HTTP mode also knows close-after-commit: a connection to close after the commit.
 HTTP_FAULTS = (*LAB_FAULTS, "close-after-commit")
 DEFAULT_HTTP_READ_TIMEOUT_MS = 10_000
+DEFAULT_CONFORMANCE_STATE_TTL = 60
 _MAX_TIMER_MS = 2**31 - 1
 
 
@@ -77,7 +79,8 @@ class HttpFixtureConfig(LedgerConfig):
     """HTTP mode's configuration: the stdio one without WIRE_PRINCIPAL (each request's principal comes from its
     bearer token), plus the tokens file and the read timeout."""
 
-    bearer_tokens_file: str
+    # None only under the conformance profile, which may serve without bearer tokens.
+    bearer_tokens_file: Optional[str]
     read_timeout_ms: int
 
     def for_principal(self, principal: str) -> FixtureConfig:
@@ -119,14 +122,25 @@ def read_config(env: Mapping[str, str]) -> FixtureConfig:
     return FixtureConfig(**_read_ledger(env, LAB_FAULTS, principal=True))
 
 
-def read_http_config(env: Mapping[str, str]) -> HttpFixtureConfig:
+def read_http_config(env: Mapping[str, str], conformance: bool = False) -> HttpFixtureConfig:
     """HTTP mode's variables, in read_config's order without WIRE_PRINCIPAL, the HTTP ones last (as the TypeScript
-    fixture's readHttpConfig)."""
+    fixture's readHttpConfig). Under the conformance profile an unset or empty tokens file means no tokens at all."""
+    ledger = _read_ledger(env, HTTP_FAULTS, principal=False)
+    no_tokens = conformance and env.get(BEARER_TOKENS_FILE, "") == ""
     return HttpFixtureConfig(
-        **_read_ledger(env, HTTP_FAULTS, principal=False),
-        bearer_tokens_file=required(env, BEARER_TOKENS_FILE),
+        **ledger,
+        bearer_tokens_file=None if no_tokens else required(env, BEARER_TOKENS_FILE),
         read_timeout_ms=read_timeout_ms(env),
     )
+
+
+def conformance_state_ttl(env: Mapping[str, str]) -> int:
+    """WIRE_CONFORMANCE_STATE_TTL, the conformance fixtures' state lifetime on the real clock: whole seconds, positive,
+    read like the other TTLs; unset or empty is the default."""
+    value = env.get(CONFORMANCE_STATE_TTL)
+    if value is None or value == "":
+        return DEFAULT_CONFORMANCE_STATE_TTL
+    return positive_seconds(env, CONFORMANCE_STATE_TTL)
 
 
 def read_timeout_ms(env: Mapping[str, str]) -> int:

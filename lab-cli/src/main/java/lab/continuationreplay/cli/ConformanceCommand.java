@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Runs the official MCP conformance suite (@modelcontextprotocol/conformance " + OfficialSuite.VERSION + ", requirements "
-                    + OfficialSuite.REQUIREMENTS + ", on the Node 22 that conformance/package.json pins) against the Java, TypeScript and Go servers"
+                    + OfficialSuite.REQUIREMENTS + ", on the Node 22 that conformance/package.json pins) against the Java, TypeScript, Python and Go servers"
                     + " over Streamable HTTP with their conformance profile (the suite's fixtures beside the guarded tools; no"
                     + " bearer token, one fixed principal) and against the Java and TypeScript SDK clients through the lab's client drivers.",
             "Then the lab's strict MRTR checks on each server's profile (two bearer tokens, a 3 s state lifetime)."
@@ -38,8 +38,7 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/conformance-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, go, all or none (default: all)."
-            + " The Python fixture has no conformance profile yet, so python is refused by name.")
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go, all or none (default: all).")
     List<String> sdks = List.of("all");
 
     @Option(names = "--client", split = ",", description = "The SDK clients: java, typescript, all or none (default: all).")
@@ -63,7 +62,7 @@ final class ConformanceCommand implements Callable<Integer> {
     Long stateTtl;
 
     /** What {@code --sdk all} and {@code --client all} mean: the servers with a conformance profile, the SDK clients. */
-    private static final List<String> SERVERS = List.of("java", "typescript", "go");
+    private static final List<String> SERVERS = List.of("java", "typescript", "python", "go");
     private static final List<String> CLIENTS = List.of("java", "typescript");
 
     @Override
@@ -80,9 +79,6 @@ final class ConformanceCommand implements Callable<Integer> {
             ServerKind server = ServerKind.fromLabel(label);
             if (server == ServerKind.UNGUARDED) {
                 throw new IllegalArgumentException("the unguarded control has no conformance profile");
-            }
-            if (server == ServerKind.PYTHON) {
-                throw new IllegalArgumentException("the python fixture has no conformance profile yet (docs/python-fixture.md)");
             }
             servers.add(server);
         }

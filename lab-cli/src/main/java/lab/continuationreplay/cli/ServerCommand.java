@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
             "With --http PORT the same server speaks Streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: a free"
                     + " port, printed on stderr), with bearer principals from WIRE_BEARER_TOKENS_FILE (docs/http.md).",
             "With --http PORT --conformance the server also serves the official conformance suite's fixtures, and without"
-                    + " WIRE_BEARER_TOKENS_FILE needs no token (docs/java-server.md and docs/typescript-fixture.md, \"Conformance profile\").",
+                    + " WIRE_BEARER_TOKENS_FILE needs no token (docs/conformance.md; per server"
+                    + " docs/java-server.md, docs/typescript-fixture.md, docs/python-fixture.md and docs/go-fixture.md, \"Conformance profile\").",
             "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
         })
 final class ServerCommand implements Callable<Integer> {

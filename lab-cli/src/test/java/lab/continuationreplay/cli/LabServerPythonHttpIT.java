@@ -155,13 +155,12 @@ class LabServerPythonHttpIT {
     }
 
     @Test
-    void conformanceForPythonIsRefusedByNameAndWritesNothing() throws Exception {
-        Path out = dir.resolve("conformance");
-        LabProcess.Result refused = LabProcess.run(List.of("conformance", "--sdk", "python", "--client", "none", "--out",
-                out.toString()), Map.of(), "");
-        assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
-        assertTrue(refused.stderr().contains("the python fixture has no conformance profile yet"), refused.stderr());
-        assertFalse(Files.exists(out), "nothing is written for a refused command");
+    void theConformanceProfileWithoutHttpIsRefusedByTheFixtureItself() throws Exception {
+        // lab server passes --conformance on; the fixture owns the rule and refuses before it reads any configuration.
+        LabProcess.Result refused = LabProcess.run(List.of("server", "python", "--conformance"), Map.of(), "");
+        assertEquals(2, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertEquals("--conformance needs --http PORT (and is given once)", refused.stderr().strip());
+        assertEquals("", refused.stdout());
     }
 
     private static byte[] bytes(String text) {

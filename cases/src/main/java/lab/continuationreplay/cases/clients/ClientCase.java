@@ -29,7 +29,8 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
      * of inner steps seen in any order: {@code "3.*"} with one entry per inner step). {@code byCell} names where
      * something else is seen, each with why: a difference the lab records, never smooths over. A key is a
      * client x server pair on every transport ({@code "typescript-client/java-server"}), a whole transport
-     * ({@code "http"}), or one pair over one transport ({@code "typescript-client/java-server/http"}).
+     * ({@code "http"}), one client over one transport ({@code "typescript-client/http"}), or one pair over one
+     * transport ({@code "typescript-client/java-server/http"}).
      */
     public record Expectation(String step, List<Seen> seen, Map<String, Differs> byCell) {
         /** What a cell, a transport or a pair sees instead, and why. */
@@ -37,8 +38,10 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
 
         /**
          * What {@code cell} must see ({@code typescript-client/java-server}, or with {@code /http} over HTTP): its own
-         * entry, else its transport's (a transport changes what every client sees, e.g. how a lost reply shows),
-         * else its pair's on every transport (a client's own check, whatever carries it), else the case's.
+         * entry, else its client's over its transport ({@code typescript-client/http}: a client's own transport
+         * decides, whatever the server), else its transport's (a transport changes what every client sees, e.g. how
+         * a lost reply shows), else its pair's on every transport (a client's own check, whatever carries it), else
+         * the case's.
          */
         public Seen forCell(String cell) {
             return differs(cell).map(Differs::seen).orElse(seen.get(0));
@@ -49,7 +52,9 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
             List<String> keys = new ArrayList<>(List.of(cell));
             int transport = cell.indexOf('/', cell.indexOf('/') + 1);
             if (transport > 0) {
-                keys.add(cell.substring(transport + 1));
+                String over = cell.substring(transport + 1);
+                keys.add(cell.substring(0, cell.indexOf('/')) + "/" + over);
+                keys.add(over);
                 keys.add(cell.substring(0, transport));
             }
             return keys.stream().filter(byCell::containsKey).map(byCell::get).findFirst();
@@ -206,9 +211,12 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
             return differing(cell + "/" + ClientTransport.HTTP.label(), there, because);
         }
 
-        /** The last expectation, except that both cells of {@code client} over HTTP see {@code there}. */
+        /**
+         * The last expectation, except that every cell of {@code client} over HTTP sees {@code there}, whichever server
+         * it drives (the client's own HTTP transport decides; keyed {@code typescript-client/http}).
+         */
         public Builder overHttpInClient(String client, Seen there, String because) {
-            return overHttpIn(client + "-client/java-server", there, because).overHttpIn(client + "-client/typescript-server", there, because);
+            return differing(client + "-client/" + ClientTransport.HTTP.label(), there, because);
         }
 
         /** What the inner steps of the last parallel step must see, in any order. */

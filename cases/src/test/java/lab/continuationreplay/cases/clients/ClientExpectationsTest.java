@@ -34,6 +34,18 @@ class ClientExpectationsTest {
     }
 
     @Test
+    void aClientsEntryOverATransportHoldsForEveryServerItDrivesAndComesBeforeTheTransportAndThePair() {
+        ClientCase.Expectation e = oneStep().sees(DEFAULT, "typescript-client/go-server", PAIR, "pair")
+                .overHttp(HTTP, "transport").overHttpInClient("typescript", EXACT, "client").build().expectations().get(0);
+        for (String server : new String[] {"java", "typescript", "python", "go"}) {
+            assertEquals(EXACT, e.forCell("typescript-client/" + server + "-server/http"), server);
+            assertEquals(HTTP, e.forCell("java-client/" + server + "-server/http"), server);
+        }
+        assertEquals(PAIR, e.forCell("typescript-client/go-server"), "over stdio the pair's entry still holds");
+        assertEquals(DEFAULT, e.forCell("typescript-client/python-server"));
+    }
+
+    @Test
     void aPairsDifferenceHoldsOverHttpWhenNoTransportEntrySaysOtherwise() {
         ClientCase.Expectation e = oneStep().sees(DEFAULT, "typescript-client/java-server", PAIR, "pair").build().expectations().get(0);
         assertEquals(PAIR, e.forCell("typescript-client/java-server/http"));
@@ -58,7 +70,7 @@ class ClientExpectationsTest {
                 }
             }
         }
-        assertEquals(5, overHttp, "dropped-reply (1) and version-default (2 steps x 2 TypeScript cells)");
+        assertEquals(3, overHttp, "dropped-reply (1) and version-default (2 steps, the TypeScript client over HTTP)");
     }
 
     @Test

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code lab conformance} end to end, as a user runs it: the pinned official suite on the three servers' conformance
- * profiles and on both SDK clients, then the strict checks on each profile (about 45 s); and {@code --strict --url}
+ * {@code lab conformance} end to end, as a user runs it: the pinned official suite on the four servers' conformance
+ * profiles and on both SDK clients, then the strict checks on each profile (about 65 s); and {@code --strict --url}
  * against a server the test starts itself, as anyone would check their own.
  */
 class LabConformanceIT {
@@ -47,10 +47,11 @@ class LabConformanceIT {
     }
 
     @Test
-    void bothServersPassEveryScoredScenarioAndBothClientsEveryOneTheDriversServe() {
+    void everyServerPassesEveryScoredScenarioAndBothClientsEveryOneTheDriversServe() {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
         assertTrue(run.stdout().contains("server java        37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("server typescript  37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
+        assertTrue(run.stdout().contains("server python      37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("server go          37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("conformance every scored scenario passes or is an expected failure of its SDK;"
                 + " every strict check holds"), run.stdout());
@@ -61,7 +62,7 @@ class LabConformanceIT {
             if (!scenario.path("side").asText().equals("server")) {
                 continue;
             }
-            for (String sdk : List.of("java", "typescript", "go")) {
+            for (String sdk : List.of("java", "typescript", "python", "go")) {
                 assertEquals("pass", scenario.path("results").path(sdk).path("judgement").asText(), scenario.toString());
             }
             String name = scenario.path("scenario").asText();
@@ -69,7 +70,7 @@ class LabConformanceIT {
                 mrtrSeen.add(name.substring("input-required-result-".length()));
             }
         }
-        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on the three servers");
+        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on the four servers");
         for (String sdk : List.of("java", "typescript")) {
             JsonNode client = scenario("client", "sep-2322-client-request-state").path("results").path(sdk);
             assertEquals("pass", client.path("judgement").asText(), client.toString());
@@ -78,13 +79,14 @@ class LabConformanceIT {
     }
 
     @Test
-    void theStrictChecksHoldOnBothProfilesWithEveryCheckRun() {
+    void theStrictChecksHoldOnEveryProfileWithEveryCheckRun() {
         for (JsonNode strict : json.path("strict")) {
             assertTrue(strict.path("passed").asBoolean(), strict.toString());
             assertEquals("13 passed, 0 failed, 0 not run", strict.path("summary").asText(), "principal and expiry checks ran too");
         }
-        assertEquals(3, json.path("strict").size());
+        assertEquals(4, json.path("strict").size());
         assertTrue(run.stdout().contains("strict java        13 passed, 0 failed, 0 not run"), run.stdout());
+        assertTrue(run.stdout().contains("strict python      13 passed, 0 failed, 0 not run"), run.stdout());
         assertTrue(run.stdout().contains("strict go          13 passed, 0 failed, 0 not run"), run.stdout());
     }
 
@@ -136,7 +138,6 @@ class LabConformanceIT {
         assertRefused(List.of("conformance", "--url", "http://127.0.0.1:1/mcp"),
                 "lab conformance: --url, --bearer, --other-bearer and --state-ttl go with --strict");
         assertRefused(List.of("conformance", "--sdk", "unguarded"), "lab conformance: the unguarded control has no conformance profile");
-        assertRefused(List.of("conformance", "--sdk", "python"), "lab conformance: the python fixture has no conformance profile yet (docs/python-fixture.md)");
         assertRefused(List.of("conformance", "--sdk", "none", "--client", "none"),
                 "lab conformance: --sdk none and --client none leave nothing to run");
         LabProcess.Result unreachable = LabProcess.run(List.of("conformance", "--strict", "--url", "http://127.0.0.1:9/mcp", "--out",
