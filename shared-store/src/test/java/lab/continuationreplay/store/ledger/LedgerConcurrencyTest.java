@@ -14,7 +14,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,38 +43,28 @@ class LedgerConcurrencyTest {
         LedgerLocation file = kind.fresh(dir);
         IssueLedger.open(file, BACKEND).close();
         int writers = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<ApplyResult>> futures = new ArrayList<>();
-            for (int i = 0; i < writers; i++) {
-                futures.add(pool.submit(() -> {
-                    try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 20_000)) {
-                        start.await();
-                        return ledger.applyIssueOnce(ApplyRequest.at(id("race"), "fp", "T", "B", Deadlines.of(100, 110,
-                                120), 100.0), FaultHook.NONE);
-                    }
-                }));
+        List<Future<ApplyResult>> futures = race(writers, (i, start) -> {
+            try (IssueLedger ledger = IssueLedger.open(file, BACKEND, 20_000)) {
+                start.await();
+                return ledger.applyIssueOnce(ApplyRequest.at(id("race"), "fp", "T", "B", Deadlines.of(100, 110,
+                        120), 100.0), FaultHook.NONE);
             }
-            start.countDown();
-            int created = 0;
-            int replayed = 0;
-            for (Future<ApplyResult> future : futures) {
-                ApplyResult result = future.get(30, TimeUnit.SECONDS);
-                assertEquals(1, result.effectId());
-                assertEquals("created 1", result.result());
-                assertEquals(OperationState.APPLIED, result.state());
-                if (result.replayed()) {
-                    replayed++;
-                } else {
-                    created++;
-                }
+        });
+        int created = 0;
+        int replayed = 0;
+        for (Future<ApplyResult> future : futures) {
+            ApplyResult result = future.get();
+            assertEquals(1, result.effectId());
+            assertEquals("created 1", result.result());
+            assertEquals(OperationState.APPLIED, result.state());
+            if (result.replayed()) {
+                replayed++;
+            } else {
+                created++;
             }
-            assertEquals(1, created);
-            assertEquals(writers - 1, replayed);
-        } finally {
-            pool.shutdownNow();
         }
+        assertEquals(1, created);
+        assertEquals(writers - 1, replayed);
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(file));
     }
 
@@ -86,39 +78,28 @@ class LedgerConcurrencyTest {
         LedgerLocation location = kind.fresh(dir);
         IssueLedger.open(location, BACKEND).close();
         int writers = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<ApplyResult>> futures = new ArrayList<>();
-            for (int i = 0; i < writers; i++) {
-                lab.continuationreplay.store.OperationIdentity identity =
-                        new lab.continuationreplay.store.OperationIdentity("shared", "principal-" + i, BACKEND);
-                futures.add(pool.submit(() -> {
-                    try (IssueLedger ledger = IssueLedger.open(location, BACKEND, 20_000)) {
-                        start.await();
-                        return ledger.applyIssueOnce(ApplyRequest.unbounded(identity, "fp-" + identity.principal(),
-                                "T", "B"), FaultHook.NONE);
-                    }
-                }));
+        List<Future<ApplyResult>> futures = race(writers, (i, start) -> {
+            lab.continuationreplay.store.OperationIdentity identity =
+                    new lab.continuationreplay.store.OperationIdentity("shared", "principal-" + i, BACKEND);
+            try (IssueLedger ledger = IssueLedger.open(location, BACKEND, 20_000)) {
+                start.await();
+                return ledger.applyIssueOnce(ApplyRequest.unbounded(identity, "fp-" + identity.principal(),
+                        "T", "B"), FaultHook.NONE);
             }
-            start.countDown();
-            int created = 0;
-            int conflicts = 0;
-            for (Future<ApplyResult> future : futures) {
-                try {
-                    ApplyResult result = future.get(30, TimeUnit.SECONDS);
-                    assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), result);
-                    created++;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    assertTrue(e.getCause() instanceof OperationConflict, String.valueOf(e.getCause()));
-                    conflicts++;
-                }
+        });
+        int created = 0;
+        int conflicts = 0;
+        for (Future<ApplyResult> future : futures) {
+            try {
+                assertEquals(new ApplyResult(1, "created 1", false, OperationState.APPLIED), future.get());
+                created++;
+            } catch (ExecutionException e) {
+                assertTrue(e.getCause() instanceof OperationConflict, String.valueOf(e.getCause()));
+                conflicts++;
             }
-            assertEquals(1, created);
-            assertEquals(writers - 1, conflicts);
-        } finally {
-            pool.shutdownNow();
         }
+        assertEquals(1, created);
+        assertEquals(writers - 1, conflicts);
         assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tableCounts(location));
     }
 
@@ -141,24 +122,42 @@ class LedgerConcurrencyTest {
     }
 
     /** Six threads open the same new ledger at one signal; each must open it and read this test's backend id. */
-    private static void sixFirstOpensAtOnce(java.util.concurrent.Callable<IssueLedger> open) throws Exception {
-        int openers = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(openers);
+    private static void sixFirstOpensAtOnce(Callable<IssueLedger> open) throws Exception {
+        for (Future<String> future : race(6, (i, start) -> {
+            start.await();
+            try (IssueLedger ledger = open.call()) {
+                return ledger.backendId();
+            }
+        })) {
+            assertEquals(BACKEND, future.get());
+        }
+    }
+
+    /** One racer of {@link #race}: its index, and the signal that all of them wait for at the point they choose. */
+    @FunctionalInterface
+    private interface Racer<T> {
+        T run(int index, CountDownLatch start) throws Exception;
+    }
+
+    /** Runs {@code racers} threads released by one signal; returns their futures once every one has ended (30 s each). */
+    private static <T> List<Future<T>> race(int racers, Racer<T> racer) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
         try {
             CountDownLatch start = new CountDownLatch(1);
-            List<Future<String>> futures = new ArrayList<>();
-            for (int i = 0; i < openers; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    try (IssueLedger ledger = open.call()) {
-                        return ledger.backendId();
-                    }
-                }));
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> racer.run(index, start)));
             }
             start.countDown();
-            for (Future<String> future : futures) {
-                assertEquals(BACKEND, future.get(30, TimeUnit.SECONDS));
+            for (Future<T> future : futures) {
+                try {
+                    future.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    // the caller reads each outcome, failures included
+                }
             }
+            return futures;
         } finally {
             pool.shutdownNow();
         }
