@@ -110,6 +110,20 @@ class Ask:
 Step = Callable[[Any, Responses, Mapping[str, Any]], Union[Finish, Ask]]
 
 
+def one_question(
+    key: str, ask: Callable[[], InputRequest], read: Callable[[Responses, str], Optional[str]], reply: str
+) -> Step:
+    """A fixture of one round trip: ask `key`, then finish with `reply` filled with the answer read back."""
+
+    def step(data: Any, responses: Responses, params: Mapping[str, Any]) -> Union[Finish, Ask]:
+        answer = read(responses, key) if data == "asked" else None
+        if answer is not None:
+            return Finish(done(reply.format(answer)))
+        return Ask({key: ask()}, "asked")
+
+    return step
+
+
 def _embedded(uri: str, mime_type: str, text: str) -> EmbeddedResource:
     return EmbeddedResource(type="resource", resource=TextResourceContents(uri=uri, mime_type=mime_type, text=text))
 
@@ -416,12 +430,9 @@ class ConformanceProfile:
 
         self._tool(ELICITATION, "Asks for a name (user_name) and greets it; issues no requestState.", elicitation)
 
-        def sampling(data: Any, responses: Responses, params: Mapping[str, Any]):
-            answer = sampled_text(responses, "capital_question") if data == "asked" else None
-            if answer is not None:
-                return Finish(done(f"Sampling response: {answer}"))
-            return Ask({"capital_question": ask_sample("What is the capital of France?", 100)}, "asked")
-
+        sampling = one_question(
+            "capital_question", lambda: ask_sample("What is the capital of France?", 100), sampled_text, "Sampling response: {}"
+        )
         self._sealed(SAMPLING, "Asks the client to sample an answer (capital_question).", sampling)
 
         def list_roots(data: Any, responses: Responses, params: Mapping[str, Any]):
@@ -503,19 +514,15 @@ class ConformanceProfile:
         self._sealed(CAPABILITIES, "Asks only for what the request's client capabilities declare.", capabilities)
 
         # Needs sampling whatever the client declared, so a client without it gets -32021.
-        def missing_capability(data: Any, responses: Responses, params: Mapping[str, Any]):
-            answer = sampled_text(responses, "sample") if data == "asked" else None
-            if answer is not None:
-                return Finish(done(f"Sampled: {answer}"))
-            return Ask({"sample": ask_sample("Say something", 20)}, "asked")
-
+        missing_capability = one_question("sample", lambda: ask_sample("Say something", 20), sampled_text, "Sampled: {}")
         self._sealed(MISSING_CAPABILITY_TOOL, "Always asks for sampling.", missing_capability)
 
-        def streaming_elicitation(data: Any, responses: Responses, params: Mapping[str, Any]):
-            name = accepted_string(responses, "user_name", "name") if data == "asked" else None
-            if name is not None:
-                return Finish(done(f"Hello, {name}!"))
-            return Ask({"user_name": ask_name("What is your name?")}, "asked")
+        streaming_elicitation = one_question(
+            "user_name",
+            lambda: ask_name("What is your name?"),
+            lambda responses, key: accepted_string(responses, key, "name"),
+            "Hello, {}!",
+        )
 
         self._sealed(
             STREAMING_ELICITATION, "Asks for a name by input_required, never by a request of its own.", streaming_elicitation
