@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.cli.EvidenceCopies;
 import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.core.ledger.PostgresRunLedger;
 import lab.continuationreplay.store.postgres.EmbeddedPostgres;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.AfterAll;
@@ -39,15 +40,7 @@ class LabMatrixPostgresIT {
 
     @BeforeAll
     static void runTheMatrixOnAGivenDatabase() throws Exception {
-        given = EmbeddedPostgres.start((command, environment, output) -> {
-            ProcessBuilder builder = new ProcessBuilder(command);
-            builder.environment().clear();
-            builder.environment().putAll(environment);
-            builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            builder.redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
-            builder.redirectErrorStream(true);
-            return builder.start();
-        });
+        given = EmbeddedPostgres.start(PostgresRunLedger.EXEC);
         password = Files.readString(given.passwordFile());
         out = dir.resolve("matrix");
         run = LabProcess.run(List.of("matrix", "--ledger", "postgres", "--sdk", "java,go", "--out", out.toString()),

@@ -85,8 +85,8 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         return new PostgresRunLedger(location, password, "PostgreSQL at " + location.describe(), null);
     }
 
-    /** The lab's one place for child processes hands the launcher its programs. */
-    static final ProcessStarter EXEC = (command, environment, output) -> {
+    /** The lab's one place for child processes hands the launcher its programs (tests that start a server use it too). */
+    public static final ProcessStarter EXEC = (command, environment, output) -> {
         Process process = Exec.command(command).onlyEnvironment(environment).withStdout(Exec.Io.appendTo(output))
                 .withStderr(Exec.Io.INTO_STDOUT).start();
         process.getOutputStream().close();
