@@ -165,7 +165,7 @@ def test_the_state_expires_on_the_real_clock_although_the_sdks_clock_is_pinned(p
                                     requestState=state))["result"]["content"][0]["text"]
     time.sleep(max(0.0, minted + STATE_TTL + 0.2 - time.time()))
     refused(tool(profile, REQUEST_STATE, inputResponses=CONFIRM, requestState=state))
-    assert any("fixture state refused: expired" in line for line in profile.stderr_lines)
+    assert profile.said("fixture state refused: expired")
 
 
 def test_the_elicitation_fixture_issues_no_state_completes_from_its_answers_and_refuses_any_state(profile):

@@ -72,6 +72,17 @@ class HttpFixture:
         for line in self.process.stderr:
             self.stderr_lines.append(line.decode("utf-8", "replace"))
 
+    def said(self, fragment: str, within: float = 10.0) -> bool:
+        """Whether a stderr line holds the fragment; the drain thread may read a line the server wrote before its
+        reply only after the reply has arrived here, so the lines are looked at again until the deadline."""
+        deadline = time.monotonic() + within
+        while True:
+            if any(fragment in line for line in list(self.stderr_lines)):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+
     def raw(self, data: bytes, timeout: float = 30.0) -> "tuple[int, dict, bytes] | None":
         """One exchange on a new connection; None when the connection closed without a status line."""
         received = exchange(self.port, data, timeout)
