@@ -56,6 +56,11 @@ final class ServerCommand implements Callable<Integer> {
             if (process.isAlive()) {
                 Exec.endByTerm(process, java.time.Duration.ofSeconds(10));
             }
+            // Ended by a signal (SIGTERM from docker stop, a supervisor), the JVM would exit 143 whatever the server
+            // said; the lab's status is the server's own, so a clean shutdown stays 0 and a fault exit keeps its code.
+            if (!process.isAlive()) {
+                Runtime.getRuntime().halt(process.exitValue());
+            }
         }, "stop-server");
         Runtime.getRuntime().addShutdownHook(stop);
         int status = process.waitFor();

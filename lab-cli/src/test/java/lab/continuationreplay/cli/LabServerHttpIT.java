@@ -70,6 +70,35 @@ class LabServerHttpIT {
         }
     }
 
+    /**
+     * A supervisor stops {@code lab server} with SIGTERM (docker stop, a replica container ending): the lab stops its
+     * server and exits with the server's own status, 0 for a clean shutdown, not the JVM's 143 for the signal.
+     */
+    @Test
+    void aSigtermToTheLabStopsTheServerAndTheLabExitsWithTheServersStatus() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.json"), "{\"alice\":\"" + TOKEN + "\"}");
+        Map<String, String> environment = new java.util.HashMap<>(WireSettings.matrix(dir.resolve("term.sqlite3"), "unused").environment());
+        environment.remove("WIRE_PRINCIPAL");
+        environment.put("WIRE_BEARER_TOKENS_FILE", tokens.toString());
+        ProcessBuilder builder = new ProcessBuilder(JavaCommand.of(List.of("-Dlab.home=" + LabProcess.home()), "-jar",
+                LabHome.labJar(LabProcess.home()).toString(), "server", "java", "--http", "0"))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().putAll(environment);
+        Process lab = builder.start();
+        try {
+            awaitUrl(lab);
+            List<ProcessHandle> servers = lab.descendants().toList();
+            assertTrue(!servers.isEmpty(), "the lab started its server as a child");
+            lab.destroy();
+            assertTrue(lab.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the lab ended after SIGTERM");
+            assertEquals(0, lab.exitValue(), "the server's clean shutdown, passed on");
+            servers.forEach(server -> assertTrue(!server.isAlive(), "no server outlives the lab"));
+        } finally {
+            lab.descendants().forEach(ProcessHandle::destroyForcibly);
+            lab.destroyForcibly();
+        }
+    }
+
     @Test
     void aPortOutOfRangeIsOneLineAndStartsNothing() throws Exception {
         LabProcess.Result result = LabProcess.run(List.of("server", "java", "--http", "70000"), Map.of(), "");
