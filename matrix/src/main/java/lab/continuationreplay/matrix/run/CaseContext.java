@@ -30,7 +30,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * Where one case runs: its folder (one SQLite file, one transcript per process), the SDK under test, the transport
  * (stdio, or HTTP with a bearer token per principal), and the processes it started. Closing the context closes every process and writes {@code processes.json}.
  */
-public final class CaseContext implements CaseSteps, AutoCloseable {
+public final class CaseContext implements CaseStage.Opened {
     private final Path folder;
     private final ServerKind sdk;
     private final Path home;

@@ -26,9 +26,14 @@ public final class CaseRun {
     /** As above on {@code ledger}: the case's servers use it, and its evidence is sealed into the folder. */
     public static String execute(CaseScript script, ServerKind sdk, Path caseFolder, Path home, Transport transport,
             BearerCredentials credentials, RunLedger ledger) throws SQLException {
+        return execute(script, caseFolder, ledger, folder -> new CaseContext(folder, sdk, home, transport, credentials, ledger));
+    }
+
+    /** As above on the steps {@code stage} opens for the folder (the stage's processes use {@code ledger}). */
+    public static String execute(CaseScript script, Path caseFolder, RunLedger ledger, CaseStage stage) throws SQLException {
         long started = System.nanoTime();
         String error;
-        try (CaseContext context = new CaseContext(caseFolder, sdk, home, transport, credentials, ledger)) {
+        try (CaseStage.Opened context = stage.open(caseFolder)) {
             script.run(context);
             error = null;
         } catch (Exception e) {

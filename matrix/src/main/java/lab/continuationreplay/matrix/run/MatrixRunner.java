@@ -66,23 +66,28 @@ public final class MatrixRunner {
     public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
             PrintStream progress, Executor slots, RunLedger ledger) throws Exception {
         try (BearerCredentials credentials = transport == Transport.HTTP ? new BearerCredentials() : null) {
-            play(cases, sdk, transport, credentials, attemptName, out, home, progress, slots, ledger);
+            ObjectNode provenance = Provenance.of(sdk, home).put("transport", transport.label()).put("ledger", ledger.label());
+            play(cases, attemptName, out, provenance, progress, slots, ledger,
+                    folder -> new CaseContext(folder, sdk, home, transport, credentials, ledger));
         }
     }
 
     /** What playing one case left: the machinery error (or null) and how long it took. */
     private record Played(String machineryError, long nanos) {}
 
-    private static void play(List<CaseSpec> cases, ServerKind sdk, Transport transport, BearerCredentials credentials,
-            String attemptName, Path out, Path home, PrintStream progress, Executor slots, RunLedger ledger) throws Exception {
+    /**
+     * Plays {@code cases} into {@code out/<attemptName>/} on the processes {@code stage} starts (the replicas of
+     * {@code lab replicas}, say), with {@code provenance} as the attempt's {@code provenance.json}.
+     */
+    public static void play(List<CaseSpec> cases, String attemptName, Path out, ObjectNode provenance, PrintStream progress,
+            Executor slots, RunLedger ledger, CaseStage stage) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
             throw new IllegalArgumentException(attempt + " already exists; an attempt folder is never overwritten");
         }
         Files.createDirectories(attempt);
         Files.writeString(attempt.resolve(Layout.PROVENANCE),
-                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(Provenance.of(sdk, home).put("transport",
-                        transport.label()).put("ledger", ledger.label())) + "\n");
+                ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(provenance) + "\n");
         ObjectNode requested = Format.REQUESTED.document();
         requested.set("cases", ExactJson.mapper().valueToTree(cases.stream().map(c -> Map.of("id", c.id().number(),
                 "name", c.id().seedName(), "expected", c.id().expected())).toList()));
@@ -93,8 +98,7 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(spec.script(), sdk, folder, home, transport, credentials, ledger),
-                            System.nanoTime() - started);
+                    return new Played(CaseRun.execute(spec.script(), folder, ledger, stage), System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }

@@ -7,7 +7,7 @@ import lab.continuationreplay.core.wire.HttpExchanges;
 import lab.continuationreplay.core.wire.TransportFailure;
 
 /** A case script's server: the lab's one tool client over a real process. Replies stay in the transcript. */
-record ScriptedServer(ToolClient client) implements CaseServer {
+public record ScriptedServer(ToolClient client) implements CaseServer {
     @Override
     public String name() {
         return client.name();
