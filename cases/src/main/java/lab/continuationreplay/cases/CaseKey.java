@@ -2,9 +2,10 @@ package lab.continuationreplay.cases;
 
 /**
  * What names a case of the matrix: one of the twelve frozen cases ({@link CaseId}) or a case only HTTP can play
- * ({@link HttpCaseId}). Evidence, folders and {@code --cases} use {@link #number()}.
+ * ({@link HttpCaseId}), or a cell of {@code lab replicas} ({@link ReplicaCaseId}). Evidence, folders and {@code --cases}
+ * use {@link #number()}.
  */
-public sealed interface CaseKey permits CaseId, HttpCaseId {
+public sealed interface CaseKey permits CaseId, HttpCaseId, ReplicaCaseId {
     /** {@code "01"}..{@code "12"}, or {@code "h1"}.. for the HTTP cases. */
     String number();
 

@@ -20,6 +20,11 @@ public record Observation(Kind kind, int index, String operand) {
         REDISPATCHED,
         /** Continuation {@code index}: its refusal mechanism, {@code applied}/{@code replayed}, or silence. */
         MECHANISM,
+        /**
+         * Continuation {@code index}: {@code clear_error} when it was refused with an error no case names (the
+         * server's own failure, e.g. its ledger out of reach), else as {@link #MECHANISM}.
+         */
+        CLEAR_ERROR,
         /** Continuation {@code index}: {@code replayed} when it answered with replayed true, else {@code not_replayed}. */
         EXPLICIT_REPLAY,
         /** Continuation {@code index}: the {@code state} of its structured result. */

@@ -43,10 +43,12 @@ class CaseSpecLawsTest {
         }
     }
 
-    /** The twelve frozen cases and the HTTP-only ones: the same laws hold of both. */
+    /** The twelve frozen cases, the HTTP-only ones and the replica cells: the same laws hold of all. */
     private static java.util.List<CaseSpec> every() {
         java.util.List<CaseSpec> all = new java.util.ArrayList<>(Cases.all());
         all.addAll(lab.continuationreplay.cases.http.HttpCases.all());
+        all.addAll(lab.continuationreplay.cases.replicas.ReplicaCases.cells(true));
+        all.addAll(lab.continuationreplay.cases.replicas.ReplicaCases.cells(false));
         return all;
     }
 
@@ -65,7 +67,7 @@ class CaseSpecLawsTest {
     @Test
     void everyKindOfObservationIsUsedByACase() {
         Set<Observation.Kind> used = EnumSet.noneOf(Observation.Kind.class);
-        Cases.all().forEach(s -> s.outcome().values().forEach(o -> used.add(o.kind())));
+        every().forEach(s -> s.outcome().values().forEach(o -> used.add(o.kind())));
         assertEquals(EnumSet.allOf(Observation.Kind.class), used, "a kind no case uses is dead code in the checker");
     }
 

@@ -59,7 +59,7 @@ final class ClientWords {
         if (Reply.STATE_REJECTED.equals(mechanism)) {
             return Seen.of(Seen.Kind.STATE_REFUSED);
         }
-        if (mechanism == null || mechanism.startsWith("other: ")) {
+        if (mechanism == null || mechanism.startsWith(Reply.OTHER_PREFIX)) {
             // A thrown message may wrap the server's text; find a known mechanism inside it.
             for (String known : new String[] {"operation_conflict", "operation_authority_expired", "operation_retention_expired",
                 "operation_in_progress"}) {

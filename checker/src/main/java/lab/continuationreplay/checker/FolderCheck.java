@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 import lab.continuationreplay.history.Layout;
 
 /**
- * Verifies every attempt a {@code lab matrix} or {@code lab clients} folder holds: {@code java/}, {@code typescript/},
- * {@code cross-*}/, {@code client-*}/.
+ * Verifies every attempt a {@code lab matrix}, {@code lab clients} or {@code lab replicas} folder holds: {@code java/},
+ * {@code typescript/}, {@code cross-*}/, {@code client-*}/, {@code replicas-*}/.
  */
 public final class FolderCheck {
     private FolderCheck() {}
@@ -26,7 +26,7 @@ public final class FolderCheck {
         return verdicts;
     }
 
-    /** The attempt folders present: the SDK columns ({@link Layout#SDK_COLUMNS}), then their -http forms, then http-cases-*, cross-* and client-* by name. */
+    /** The attempt folders present: the SDK columns ({@link Layout#SDK_COLUMNS}), then their -http forms, then http-cases-*, cross-*, client-* and replicas-* by name. */
     public static List<String> attempts(Path folder) throws IOException {
         List<String> names = new ArrayList<>();
         List<String> columns = new ArrayList<>(Layout.SDK_COLUMNS);
@@ -40,9 +40,10 @@ public final class FolderCheck {
             try (Stream<Path> entries = Files.list(folder)) {
                 entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
                         .filter(n -> n.startsWith(Layout.HTTP_CASES_PREFIX) || n.startsWith(Layout.CROSS_PREFIX)
-                                || n.startsWith(Layout.CLIENT_PREFIX))
+                                || n.startsWith(Layout.CLIENT_PREFIX) || n.startsWith(Layout.REPLICAS_PREFIX))
                         .sorted(java.util.Comparator.comparing((String n) -> n.startsWith(Layout.HTTP_CASES_PREFIX) ? 0
-                                : n.startsWith(Layout.CROSS_PREFIX) ? 1 : 2).thenComparing(n -> n))
+                                : n.startsWith(Layout.CROSS_PREFIX) ? 1 : n.startsWith(Layout.CLIENT_PREFIX) ? 2 : 3)
+                                .thenComparing(n -> n))
                         .forEach(names::add);
             }
         }

@@ -9,6 +9,8 @@ import lab.continuationreplay.cases.CaseId;
 import lab.continuationreplay.cases.CaseKey;
 import lab.continuationreplay.cases.CaseSpec;
 import lab.continuationreplay.cases.HttpCaseId;
+import lab.continuationreplay.cases.ReplicaCaseId;
+import lab.continuationreplay.cases.replicas.ReplicaCases;
 import lab.continuationreplay.cases.http.HttpCases;
 import lab.continuationreplay.cases.Cases;
 import lab.continuationreplay.history.Format;
@@ -16,7 +18,8 @@ import lab.continuationreplay.history.Layout;
 
 /**
  * An SDK's attempt over stdio or HTTP (all twelve frozen cases), a cross-SDK cell (case 09 across two servers, no one
- * SDK's shapes), or an SDK's HTTP-only cases ({@code http-cases-<sdk>}).
+ * SDK's shapes), an SDK's HTTP-only cases ({@code http-cases-<sdk>}), or the cells of {@code lab replicas}
+ * ({@code replicas-<sdk>} within one SDK, {@code replicas-cross} across two).
  */
 record MatrixJudge(String attemptName) implements Judge {
     private boolean cross() {
@@ -27,15 +30,24 @@ record MatrixJudge(String attemptName) implements Judge {
         return attemptName.startsWith(Layout.HTTP_CASES_PREFIX);
     }
 
+    private boolean replicas() {
+        return attemptName.startsWith(Layout.REPLICAS_PREFIX);
+    }
+
     private Set<CaseKey> allowed() {
         if (httpCases()) {
             return Set.of(HttpCaseId.values());
+        }
+        if (replicas()) {
+            boolean within = !attemptName.equals(Layout.REPLICAS_CROSS);
+            return java.util.Arrays.stream(ReplicaCaseId.values()).filter(id -> id.withinOneSdk() == within)
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
         }
         return cross() ? Set.of(CaseId.CRASH_AFTER_COMMIT) : Set.of(CaseId.values());
     }
 
     private CaseKey key(String number) {
-        return httpCases() ? HttpCaseId.of(number) : CaseId.of(number);
+        return httpCases() ? HttpCaseId.of(number) : replicas() ? ReplicaCaseId.of(number) : CaseId.of(number);
     }
 
     @Override
@@ -52,6 +64,9 @@ record MatrixJudge(String attemptName) implements Judge {
 
     @Override
     public String refusal() {
+        if (replicas()) {
+            return "is not a replica cell of " + attemptName;
+        }
         return httpCases() ? "is not an HTTP case" : "is not a frozen case" + (cross() ? " of a cross-SDK cell" : "");
     }
 
@@ -67,7 +82,9 @@ record MatrixJudge(String attemptName) implements Judge {
 
     @Override
     public ObjectNode record(String caseId, Path folder, Map<String, String> hashes, String machineryError) throws Exception {
-        CaseSpec spec = key(caseId) instanceof HttpCaseId http ? HttpCases.spec(http) : Cases.spec((CaseId) key(caseId));
+        CaseKey key = key(caseId);
+        CaseSpec spec = key instanceof HttpCaseId http ? HttpCases.spec(http)
+                : key instanceof ReplicaCaseId replica ? ReplicaCases.spec(replica) : Cases.spec((CaseId) key);
         return CaseRecord.of(spec, attemptName, CaseFacts.read(folder), hashes, machineryError);
     }
 }

@@ -48,6 +48,10 @@ public final class Outcome {
             case CONTINUATION_PROCESSES -> json.numberNode(continuations.stream().map(WireFacts.Call::source).distinct().count());
             case REDISPATCHED -> json.booleanNode(continuations.size() > 1);
             case MECHANISM -> json.textNode(mechanism(continuations, index));
+            case CLEAR_ERROR -> {
+                String mechanism = mechanism(continuations, index);
+                yield json.textNode(mechanism.startsWith(lab.continuationreplay.history.Reply.OTHER_PREFIX) ? "clear_error" : mechanism);
+            }
             case EXPLICIT_REPLAY -> json.textNode(index < continuations.size() && continuations.get(index).answered()
                     && continuations.get(index).asReply().structured().path("replayed").asBoolean(false) ? "replayed" : "not_replayed");
             case CONTINUATION_STATE -> json.textNode(index >= continuations.size() || !continuations.get(index).answered()

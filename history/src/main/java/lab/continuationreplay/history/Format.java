@@ -61,7 +61,9 @@ public enum Format {
      * {@code store.rows.json}: a logical dump of a PostgreSQL ledger's rows (every table, its columns with their
      * SQLite types, every row), the evidence a case on {@code --ledger postgres} leaves where SQLite leaves its file.
      */
-    LEDGER_ROWS("ledger-rows", 1, "lab matrix --ledger postgres");
+    LEDGER_ROWS("ledger-rows", 1, "lab matrix --ledger postgres"),
+    /** {@code lab replicas}'s {@code network.json}: what a container on the replicas' network could reach. */
+    NETWORK("network", 1, "lab replicas");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";

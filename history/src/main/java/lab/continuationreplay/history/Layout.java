@@ -41,6 +41,13 @@ public final class Layout {
     /** Over HTTP, what a server process wrote to stdout (nothing, unless it is broken): {@code NAME.stdout.log}. */
     public static final String STDOUT_SUFFIX = ".stdout.log";
 
+    /**
+     * An attempt of {@code lab replicas}: {@code replicas-<sdk>} holds the cells within one SDK's replicas,
+     * {@link #REPLICAS_CROSS} the cells across two SDKs.
+     */
+    public static final String REPLICAS_PREFIX = "replicas-";
+    public static final String REPLICAS_CROSS = REPLICAS_PREFIX + "cross";
+
     /** A client cell's attempt folder: {@code client-<client>-server-<server>}. */
     public static final String CLIENT_PREFIX = "client-";
     /** In a client case's folder: the step script the driver ran, its records, its stderr. */

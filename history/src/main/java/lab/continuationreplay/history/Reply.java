@@ -11,6 +11,13 @@ public record Reply(ObjectNode raw) {
     /** SDK-independent names for the refusals the cases expect. */
     public static final String STATE_REJECTED = "request_state_rejected";
     public static final String UNSUPPORTED_CONTINUATION = "unsupported_continuation";
+    /**
+     * The application state's own check (seed spec §4, check 4): its {@code issued_at} is later than the server's
+     * clock, as a replica whose clock runs behind the one that issued the state sees it.
+     */
+    public static final String STATE_FROM_THE_FUTURE = "state_issued_in_the_future";
+    /** How {@link #mechanismOf} names a refusal no case names: this, then the refusal text as sent. */
+    public static final String OTHER_PREFIX = "other: ";
 
     public JsonNode result() {
         return raw.path("result");
@@ -58,13 +65,16 @@ public record Reply(ObjectNode raw) {
         if (text.startsWith("unsupported continuation")) {
             return UNSUPPORTED_CONTINUATION;
         }
+        if (text.equals("requestState issued_at is in the future")) {
+            return STATE_FROM_THE_FUTURE;
+        }
         for (String code : new String[] {"operation_conflict", "operation_authority_expired", "operation_retention_expired",
             "operation_in_progress"}) {
             if (text.equals(code)) {
                 return code;
             }
         }
-        return "other: " + text;
+        return OTHER_PREFIX + text;
     }
 
     /** The refusal both SDKs give a requestState that does not open: -32602 with data.reason invalid_request_state. */
