@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         version = "Continuation Replay Lab 0.1.0",
         description = "Lost-reply recovery for MCP multi-round tool calls, compared across the official Java, TypeScript, Python and Go SDKs.",
         subcommands = {MatrixCommand.class, ClientsCommand.class, VerifyCommand.class, DemoCommand.class, VectorsCommand.class, FingerprintCommand.class,
-            BenchCommand.class, FaultsCommand.class, ConformanceCommand.class,
+            BenchCommand.class, FaultsCommand.class, ConformanceCommand.class, ReplicasCommand.class,
             ServerCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec

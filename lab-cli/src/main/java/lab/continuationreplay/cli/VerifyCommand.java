@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
+import lab.continuationreplay.checker.NetworkCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
 import lab.continuationreplay.history.Layout;
@@ -19,7 +21,7 @@ import picocli.CommandLine.Parameters;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = {
-            "Derives a matrix run's verdicts again from its history alone (requested cases, hashes, databases read-only,"
+            "Derives a matrix run's (or a clients or replicas run's) verdicts again from its history alone (requested cases, hashes, databases read-only,"
                     + " transcripts, exit statuses) and checks that the results, summaries and control witnesses the folder"
                     + " holds say the same. Prints a JSON report; exit 0 only if all agree and every case passes."
         })
@@ -44,6 +46,11 @@ final class VerifyCommand implements Callable<Integer> {
                 }
             }
         }
+        if (Files.exists(folder.resolve(NetworkCheck.FILE))) {
+            // a lab replicas folder: its network's isolation is judged again too
+            List<String> problems = NetworkCheck.problems(folder);
+            verdicts.put("network", new Verdict("network", 1, 1, problems.isEmpty() ? 1 : 0, problems, List.of()));
+        }
         for (Map.Entry<String, Verdict> entry : verdicts.entrySet()) {
             Verdict verdict = entry.getValue();
             ObjectNode side = report.putObject(entry.getKey());
@@ -54,7 +61,7 @@ final class VerifyCommand implements Callable<Integer> {
             ok &= verdict.ok();
         }
         if (verdicts.isEmpty()) {
-            throw new IllegalArgumentException(folder + " holds no java/, typescript/, java-http/, typescript-http/, http-cases-*/, cross-*/ or client-*/ attempt (nor runtime cells with one)");
+            throw new IllegalArgumentException(folder + " holds no java/, typescript/, java-http/, typescript-http/, http-cases-*/, cross-*/, client-*/ or replicas-*/ attempt (nor runtime cells with one)");
         }
         report.put("ok", ok);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
- * {history, cases, shared-store} ← checker ← containers; lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
+ * {history, cases, shared-store} ← checker ← containers; {matrix, containers} ← replicas (never the checker); lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
  * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module
  * a pom does not name; these rules also refuse a pom that names one the wrong way. One more rule keeps child processes
  * in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
@@ -32,6 +32,7 @@ class ModuleDirectionTest {
     private static final String FAULTS = "lab.continuationreplay.faults..";
     private static final String BENCH = "lab.continuationreplay.bench..";
     private static final String CONTAINERS = "lab.continuationreplay.containers..";
+    private static final String REPLICAS = "lab.continuationreplay.replicas..";
     private static final String CONFORMANCE = "lab.continuationreplay.conformance..";
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
@@ -45,10 +46,10 @@ class ModuleDirectionTest {
                         resideInAPackage(LAB).and(resideOutsideOfPackages(HISTORY, VECTORS)))
                         .because("the evidence format is read by every job and the checker, so it may lean on vectors only"),
                 noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                        .resideInAnyPackage(MATRIX, CHECKER, CASES, FAULTS, BENCH, CONTAINERS, CONFORMANCE, CLI)
+                        .resideInAnyPackage(MATRIX, CHECKER, CASES, FAULTS, BENCH, CONTAINERS, REPLICAS, CONFORMANCE, CLI)
                         .because("lab-core is the bottom of the lab: the driver, the processes, the settings"),
                 noClasses().that().resideInAPackage(MATRIX).should().dependOnClassesThat()
-                        .resideInAnyPackage(CHECKER, FAULTS, BENCH, CONTAINERS, CLI)
+                        .resideInAnyPackage(CHECKER, FAULTS, BENCH, CONTAINERS, REPLICAS, CLI)
                         .because("the runner writes history and judges nothing; the fault lab, the benchmarks and the"
                                 + " containers build on it, not it on them"),
                 noClasses().that().resideInAPackage(FAULTS).should().dependOnClassesThat()
@@ -60,7 +61,7 @@ class ModuleDirectionTest {
                 noClasses().that().resideInAPackage(CONTAINERS).should().dependOnClassesThat()
                         .resideInAnyPackage(FAULTS, BENCH, CLI)
                         .because("the container runs are their own job"),
-                noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, CONFORMANCE, CLI).should()
+                noClasses().that().resideInAnyPackage(CORE, MATRIX, FAULTS, BENCH, CONTAINERS, REPLICAS, CONFORMANCE, CLI).should()
                         .dependOnClassesThat().resideInAnyPackage(SERVERS, BRIDGE, CLIENT_DRIVER)
                         .because("servers, the bridge and the client driver are started as processes, never linked into the lab"),
                 noClasses().that().resideInAPackage("lab.continuationreplay.matrix.report..").should().dependOnClassesThat()
@@ -79,7 +80,10 @@ class ModuleDirectionTest {
                 noClasses().that().resideInAPackage(CONFORMANCE).should().dependOnClassesThat(
                         resideInAPackage(LAB).and(resideOutsideOfPackages(CONFORMANCE, CORE, HISTORY, VECTORS)))
                         .because("the conformance runs judge servers from outside, by URL, like any client: they need the"
-                                + " lab's processes and wire tools, never its runner, checker or servers"));
+                                + " lab's processes and wire tools, never its runner, checker or servers"),
+                noClasses().that().resideInAPackage(REPLICAS).should().dependOnClassesThat()
+                        .resideInAnyPackage(CHECKER, FAULTS, BENCH, CLI)
+                        .because("lab replicas runs cells and writes history; the checker judges them, the command reports"));
     }
 
     @Test

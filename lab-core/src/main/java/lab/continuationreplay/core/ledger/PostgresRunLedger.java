@@ -39,6 +39,8 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
             "compensations");
 
     private final LedgerLocation.Postgres database;
+    /** The URL the servers are given (a schema is added per case): the lab's own, unless they reach the server apart. */
+    private final String serversUrl;
     private final Map<String, String> password;
     private final String description;
     private final EmbeddedPostgres server;
@@ -48,7 +50,13 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
 
     private PostgresRunLedger(LedgerLocation.Postgres database, Map<String, String> password, String description,
             EmbeddedPostgres server) {
+        this(database, database.url(), password, description, server);
+    }
+
+    private PostgresRunLedger(LedgerLocation.Postgres database, String serversUrl, Map<String, String> password,
+            String description, EmbeddedPostgres server) {
         this.database = database;
+        this.serversUrl = LedgerLocation.Postgres.checkedUrl(serversUrl);
         this.password = password;
         this.description = description;
         this.server = server;
@@ -85,6 +93,16 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         return new PostgresRunLedger(location, password, "PostgreSQL at " + location.describe(), null);
     }
 
+    /**
+     * A database the lab reaches at {@code labSide} while the servers, elsewhere (in containers on another network),
+     * reach it at {@code serversUrl} with the password in {@code serversPasswordFile}, a path where they run.
+     */
+    public static PostgresRunLedger reachedApart(LedgerLocation.Postgres labSide, String serversUrl, String serversPasswordFile,
+            String description) {
+        return new PostgresRunLedger(labSide, serversUrl, Map.of(TrustedEnvironment.LEDGER_PASSWORD_FILE, serversPasswordFile),
+                description, null);
+    }
+
     /** The lab's one place for child processes hands the launcher its programs (tests that start a server use it too). */
     public static final ProcessStarter EXEC = (command, environment, output) -> {
         Process process = Exec.command(command).onlyEnvironment(environment).withStdout(Exec.Io.appendTo(output))
@@ -92,6 +110,16 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         process.getOutputStream().close();
         return process;
     };
+
+    /** The schema the case in {@code caseFolder} was given, or null before its first server's environment. */
+    public String schema(Path caseFolder) {
+        return schemas.get(caseFolder.toAbsolutePath().normalize());
+    }
+
+    /** A plain session of the lab's own on the database (auto-commit on): for acting on a case's ledger from outside. */
+    public Connection connect() throws SQLException {
+        return database.connect();
+    }
 
     /** What may be printed about the database: address and account or role, never the password. */
     public String describe() {
@@ -121,7 +149,7 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         }
         Map<String, String> environment = new HashMap<>();
         environment.put(TrustedEnvironment.SERVER_DB, null);
-        environment.put(TrustedEnvironment.LEDGER_URL, database.url() + (database.url().contains("?") ? "&" : "?")
+        environment.put(TrustedEnvironment.LEDGER_URL, serversUrl + (serversUrl.contains("?") ? "&" : "?")
                 + "currentSchema=" + schema);
         environment.put(TrustedEnvironment.LEDGER_USER, database.user());
         environment.put(TrustedEnvironment.LEDGER_PASSWORD_FILE, null);

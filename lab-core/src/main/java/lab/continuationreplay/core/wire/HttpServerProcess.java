@@ -56,10 +56,24 @@ public final class HttpServerProcess implements ServerWire {
     public static HttpServerProcess start(String name, List<String> command, Map<String, String> environment,
             Path transcriptFile, Path stdoutLog, Path stderrLog, Duration readTimeout, String token,
             Map<String, String> principalsByToken) throws IOException, TransportFailure {
+        return start(name, command, environment, transcriptFile, stdoutLog, stderrLog, readTimeout, token, principalsByToken, 0);
+    }
+
+    /**
+     * As above with {@code --http port}: for a server whose loopback is not the lab's (one in a container, reached
+     * through a forwarder that listens on the same port number on the lab's loopback, so the server's own port
+     * check and the {@code Host} the lab sends agree).
+     */
+    public static HttpServerProcess start(String name, List<String> command, Map<String, String> environment,
+            Path transcriptFile, Path stdoutLog, Path stderrLog, Duration readTimeout, String token,
+            Map<String, String> principalsByToken, int port) throws IOException, TransportFailure {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(name + ": " + port + " is not a port");
+        }
         Map<String, String> env = ServerProcess.allowlisted(environment);
         List<String> argv = new ArrayList<>(command);
         argv.add("--http");
-        argv.add("0");
+        argv.add(Integer.toString(port));
         Files.createDirectories(stderrLog.toAbsolutePath().getParent());
         long stderrStart = Files.exists(stderrLog) ? Files.size(stderrLog) : 0;
         Process process = Exec.command(argv).onlyEnvironment(env).withStdin(Exec.Io.PIPE).withStdout(Exec.Io.appendTo(stdoutLog))
