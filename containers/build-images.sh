@@ -3,8 +3,10 @@
 # cell on stdout: "<cell><TAB><runner image>". Progress goes to stderr. See docs/containers.md.
 #
 #   containers/build-images.sh [--runtime jdk17-node20,jdk25-node22|all]
+#   containers/build-images.sh --postgres      only the PostgreSQL image of lab replicas; prints "postgres<TAB><image>"
 #
-# Three levels, each tagged with a hash of its inputs, so an unchanged level is never rebuilt:
+# Three levels for the matrix, and the PostgreSQL image beside them, each tagged with a hash of its inputs, so an
+# unchanged one is never rebuilt:
 #   local/lab-base:bookworm-minbase-<h>   debootstrap --variant=minbase bookworm from the Debian archive, docker import
 #                                         (the root file system is also kept as a tarball in the cache folder)
 #   local/lab-runtime:<cell>-<h>          containers/runtime/Dockerfile: base + one JDK + one Node.js + this machine's
@@ -15,6 +17,9 @@
 #                                         build from requirements.lock (--require-hashes) out of wheels downloaded on
 #                                         this machine, because the build has no network (h: runtime image id, lab
 #                                         content hash, wheel hashes, Dockerfile, entrypoint)
+#   local/lab-postgres:bookworm-<h>       (--postgres) containers/postgres/Dockerfile: base + Debian's postgresql-15,
+#                                         installed by apt-get in a --network host build (its only network use), and
+#                                         the entrypoint (h: base image id, Dockerfile, entrypoint)
 #
 # Environment (all optional):
 #   LAB_CONTAINER_CACHE      cache folder (default ${XDG_CACHE_HOME:-~/.cache}/continuation-replay-lab)
@@ -41,14 +46,18 @@ log() { printf '%s build-images: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 runtime_arg=all
+runtime_given=""
+postgres=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --runtime) runtime_arg="${2:?--runtime needs a value}"; shift 2 ;;
-    --runtime=*) runtime_arg="${1#--runtime=}"; shift ;;
+    --postgres) postgres=1; shift ;;
+    --runtime) runtime_arg="${2:?--runtime needs a value}"; runtime_given=1; shift 2 ;;
+    --runtime=*) runtime_arg="${1#--runtime=}"; runtime_given=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown argument $1" ;;
   esac
 done
+[[ -z "$postgres" || -z "$runtime_given" ]] || die "--postgres builds only the PostgreSQL image; give it without --runtime"
 cells=()
 if [[ "$runtime_arg" == all ]]; then
   cells=("${ALL_CELLS[@]}")
@@ -366,7 +375,40 @@ prune_other_tags() {
   done
 }
 
+# --- the PostgreSQL image of lab replicas (--postgres) ------------------------------------------------------------
+# Debian's postgresql-15, installed with apt-get from the Debian archive the base's apt source names: the only build
+# here that reaches the network (--network host, for apt-get alone). The tag hashes the recipe, not the archive: a
+# cached image keeps the package version it was built with until the base, the Dockerfile or the entrypoint changes.
+postgres_image() {
+  local base inputs tag context
+  base="$(base_image)"
+  inputs="$( {
+    echo "base $(image_id "$base")"
+    sha256sum <"$home/containers/postgres/Dockerfile"; sha256sum <"$home/containers/postgres/crlab-postgres-entrypoint.sh"
+  } | sha)"
+  tag="local/lab-postgres:$SUITE-${inputs:0:12}"
+  if image_id "$tag" >/dev/null; then
+    log "postgres $tag: cached"
+    echo "$tag"; return
+  fi
+  context="$work/postgres"
+  mkdir -p "$context"
+  cp "$home/containers/postgres/Dockerfile" "$home/containers/postgres/crlab-postgres-entrypoint.sh" "$context/"
+  log "postgres $tag: building (apt-get install postgresql-15 from the base's Debian archive)"
+  quiet "$work/build-postgres.log" docker build --network host -t "$tag" --label "lab.inputs.sha256=$inputs" \
+    --build-arg "BASE_IMAGE=$base" "$context"
+  log "postgres $tag: built, $(docker run --rm --network none --pull never --entrypoint postgres "$tag" --version)"
+  prune_other_tags local/lab-postgres "$SUITE" "$tag"
+  echo "$tag"
+}
+
 started=$SECONDS
+if [[ -n "$postgres" ]]; then
+  image="$(postgres_image)"
+  printf 'postgres\t%s\n' "$image"
+  log "image ready in $((SECONDS - started)) s"
+  exit 0
+fi
 # Here, not in runtime_image and runner_image: each runs in a subshell per cell, which would forget what it computed.
 python_inputs
 lab_inputs
