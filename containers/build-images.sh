@@ -39,7 +39,9 @@ readonly BASE_RECIPE_VERSION=1             # bump when the base recipe below cha
 readonly ALL_CELLS=(jdk17-node20 jdk17-node22 jdk25-node20 jdk25-node22)
 
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cache="${LAB_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/continuation-replay-lab}"
+# A lab started with a bare environment (no HOME) still finds the user's home, so it shares the one image cache.
+user_home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+cache="${LAB_CONTAINER_CACHE:-${XDG_CACHE_HOME:-${user_home:-/tmp}/.cache}/continuation-replay-lab}"
 export DOCKER_BUILDKIT=0                   # the legacy builder: the known-working path with dockerd 20.10 here
 
 log() { printf '%s build-images: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }

@@ -51,7 +51,7 @@ public final class ReplicasRunner {
             throws Exception {
         for (ServerKind sdk : sdks) {
             if (!SDKS.contains(sdk)) {
-                throw new IllegalArgumentException("lab replicas runs java and typescript replicas, not " + sdk.label());
+                throw new IllegalArgumentException("the replicas are of java and typescript only, not " + sdk.label());
             }
         }
         if (only != null) {

@@ -43,8 +43,9 @@ class LabReplicasIT {
     void runTheQuickCells() throws Exception {
         out = LabHome.resolve().resolve("lab-cli/target/replicas-it")
                 .resolve(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
-        run = LabProcess.run(List.of("replicas", "--sdk", "java", "--cells", QUICK, "--out", out.toString()), Map.of(), new byte[0],
-                Duration.ofMinutes(15));
+        // HOME: the image cache the other container tests fill (build-images.sh keeps it under the user's home)
+        run = LabProcess.run(List.of("replicas", "--sdk", "java", "--cells", QUICK, "--out", out.toString()),
+                Map.of("HOME", System.getProperty("user.home")), new byte[0], Duration.ofMinutes(15));
     }
 
     @Test
