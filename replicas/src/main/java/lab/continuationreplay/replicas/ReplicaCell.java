@@ -66,20 +66,9 @@ final class ReplicaCell implements CaseStage.Opened, ReplicaSteps {
         this.cell = folder.getParent().getFileName() + "-" + folder.getFileName();
     }
 
-    private ServerKind kind(ServerChoice choice) {
-        return switch (choice) {
-            case UNDER_TEST -> sdk;
-            case JAVA -> ServerKind.JAVA;
-            case TYPESCRIPT -> ServerKind.TYPESCRIPT;
-            case PYTHON -> ServerKind.PYTHON;
-            case GO -> ServerKind.GO;
-            case UNGUARDED -> throw new IllegalArgumentException("the unguarded server has no replicas");
-        };
-    }
-
     @Override
     public CaseServer spawn(String name, ServerSetup setup, ServerChoice choice) throws Exception {
-        ServerKind kind = kind(choice);
+        ServerKind kind = lab.continuationreplay.matrix.run.CaseContext.kind(choice, sdk);
         String stateKey = run.stateKeys().get(kind);
         if (stateKey == null) {
             throw new IllegalArgumentException("no replicas of " + kind.label() + " in this run");

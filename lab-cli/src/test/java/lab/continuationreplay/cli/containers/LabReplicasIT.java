@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import lab.continuationreplay.cli.EvidenceCopies;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.exec.Exec;
@@ -67,7 +68,7 @@ class LabReplicasIT {
         assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
         assertTrue(verified.stdout().contains("\"network\""), verified.stdout());
         Path forged = out.resolveSibling(out.getFileName() + "-forged");
-        copy(out, forged);
+        EvidenceCopies.copyTree(out, forged);
         Path network = forged.resolve("network.json");
         Files.writeString(network, Files.readString(network).replaceFirst("(\"role\" : \"host\",\\s*\"reached\" : )false", "$1true"));
         LabProcess.Result refused = LabProcess.run(List.of("verify", forged.toString()), Map.of(), new byte[0]);
@@ -87,19 +88,6 @@ class LabReplicasIT {
         try (Stream<Path> temporary = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             assertEquals(List.of(), temporary.filter(p -> p.getFileName().toString().startsWith("crlab-replicas-secrets-")).toList(),
                     "the run's secrets folder is deleted");
-        }
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : paths.toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target);
-                }
-            }
         }
     }
 }

@@ -81,8 +81,13 @@ public final class CaseContext implements CaseStage.Opened {
 
     /** The server a script's choice names, for this attempt. */
     public ServerKind kind(ServerChoice choice) {
+        return kind(choice, sdk);
+    }
+
+    /** The server a script's choice names when {@code underTest} is the SDK under test (any stage's runner asks it). */
+    public static ServerKind kind(ServerChoice choice, ServerKind underTest) {
         return switch (choice) {
-            case UNDER_TEST -> sdk;
+            case UNDER_TEST -> underTest;
             case JAVA -> ServerKind.JAVA;
             case TYPESCRIPT -> ServerKind.TYPESCRIPT;
             case PYTHON -> ServerKind.PYTHON;
