@@ -124,8 +124,8 @@ final class SecretsScanExperiment implements FaultExperiment {
         if (text == null) {
             throw new IllegalStateException("the run's database was handed on without a password");
         }
-        // a file's trailing newline is not part of the password (TrustedEnvironment reads it so too)
-        return text.replaceFirst("\r?\n$", "").getBytes(StandardCharsets.UTF_8);
+        // a file's trailing line ends are not part of the password (TrustedEnvironment reads it so too)
+        return text.replaceFirst("[\r\n]+$", "").getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean scannerFindsACanary(SecretScanner scanner) throws Exception {
@@ -143,7 +143,7 @@ final class SecretsScanExperiment implements FaultExperiment {
 
     private static String shortKeyRefused(FaultSession session, ServerKind sdk, String variable, Path folder) throws Exception {
         String shortKey = FaultKeys.sha256Hex("fault lab: a key one byte short").substring(0, 62);
-        Map<String, String> environment = new LinkedHashMap<>(WireSettings.matrix(folder.resolve("store.sqlite3"), "alice").environment());
+        Map<String, String> environment = session.ledger().environment(WireSettings.matrix(folder.resolve("store.sqlite3"), "alice"));
         environment.put(variable, shortKey);
         String name = variable.toLowerCase().replace('_', '-');
         Path stderr = folder.resolve(name + ".stderr.log");

@@ -84,12 +84,13 @@ final class FaultsCommand implements Callable<Integer> {
         }
         Path folder = OutputFolder.of(out, home, "faults");
         OutputFolder.requireNewOrEmpty(folder);
-        Files.createDirectories(folder);
         // One set of random tokens for the whole run, outside the output folder, deleted at the end; the secrets
         // scan looks for every one of them in the evidence.
         try (BearerCredentials credentials = transports.contains(Transport.HTTP) ? new BearerCredentials() : null;
                 PostgresRunLedger postgres = ledgerChoice.equals("postgres") ? postgres() : null;
                 FaultLedger ledger = postgres == null ? FaultLedger.SQLITE : FaultLedger.on(postgres)) {
+            // made once the ledger is there: a database refused at the start leaves no folder behind
+            Files.createDirectories(folder);
             FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr(), transports, transports.get(0),
                     credentials, ledger);
             List<ExperimentReport> reports = new ArrayList<>();
