@@ -37,6 +37,10 @@ public final class BenchSuite {
         durations.put("ledger_throughput", seconds(t));
 
         t = System.nanoTime();
+        results.put("ledger_throughput_postgres", LedgerThroughputBench.runOnPostgres(plan, progress));
+        durations.put("ledger_throughput_postgres", seconds(t));
+
+        t = System.nanoTime();
         results.put("bridge_round_trip", BridgeRoundTripBench.run(plan, progress));
         durations.put("bridge_round_trip", seconds(t));
 

@@ -12,12 +12,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.core.ledger.PostgresRunLedger;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.history.StoreRows;
+import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 
 /**
  * Benchmark 2, like with like: {@code ledgerProcesses} long-lived child JVMs ({@link LedgerWorker}) on one ledger
@@ -27,6 +36,7 @@ import lab.continuationreplay.store.ledger.IssueLedger;
  * other way round (alternating from round to round); each phase is timed from the release to the last {@code done}.
  * A round's ratio is its ledger commits/s over its bare commits/s; the goal's ratio is the median round's. Then one
  * worker alone does both (the one-process figures), and all of them race one operation id: exactly one effect.
+ * {@link #runOnPostgres} measures the same on one schema of an embedded PostgreSQL (benchmark 8).
  */
 final class LedgerThroughputBench {
     /** Rounds of the interleaved measurement: the goal's ratio is the median round's. */
@@ -49,6 +59,109 @@ final class LedgerThroughputBench {
         Path folder = Files.createDirectories(plan.work().resolve("ledger"));
         Path database = folder.resolve("ledger.sqlite3");
         IssueLedger.open(database, WireSettings.BACKEND).close();
+        Measured m = measure(plan, folder, database.toString(), Map.of(), table -> StoreRows.count(database, table));
+        int processes = m.processes();
+        int perProcess = m.perProcess();
+        Goal floor = Goal.atLeast("ledger_vs_floor",
+                        processes + " warm processes: distinct operations >= 0.7 of their bare commit loop's commits/s",
+                        processes + " processes, distinct operations", m.ledgerRate(),
+                        "the same " + processes + " processes, bare commit loop", m.bareRate(), "commits/s", 0.7)
+                .withRounds(m.ratios());
+        progress.printf("bench      ledger: %d warm processes, %d rounds: bare loop %.0f commits/s, ledger %.0f commits/s,"
+                + " median round ratio %.3f; one process alone: bare %.0f, ledger %.0f commits/s%n", processes, ROUNDS,
+                m.bareRate(), m.ledgerRate(), floor.ratio(), m.soloBare(), m.soloLedger());
+        progress.printf("bench      ledger: race of %d on one id: all answered in %.1f ms, %d issue row(s)%n", processes,
+                m.raceNanos() / 1e6, m.raceIssues());
+        List<Goal> goals = List.of(floor,
+                Goal.equal("race_one_effect", "racing one operation id: exactly one effect",
+                        "issue rows the race added", m.raceIssues(), "one effect", 1, "rows", 1));
+        return new BenchResult("ledger_throughput", "Ledger throughput against the physical floor",
+                processes + " long-lived child JVMs on one ledger file (WAL, synchronous FULL), warmed up with " + perProcess
+                        + " bare commits and " + perProcess + " operations each, then " + ROUNDS + " rounds: all released"
+                        + " together on " + perProcess + " bare commits each (one row per BEGIN IMMEDIATE transaction, the"
+                        + " ledger's connection settings, same file) and on " + perProcess + " distinct atomic operations each"
+                        + " through IssueLedger, in alternating order, each phase timed from the release to the last answer;"
+                        + " the goal's ratio is the median round's ledger/bare commits/s; then one worker alone does both; the"
+                        + " race: the " + processes + " workers apply one operation id",
+                m.figures(), List.copyOf(goals), m.notes());
+    }
+
+    /**
+     * Benchmark 2 on PostgreSQL: the same {@code ledgerProcesses} workers and rounds, on one schema of a PostgreSQL the
+     * bench starts for itself (the embedded one, as {@code lab matrix --ledger postgres} starts it: fsync and
+     * synchronous_commit on). The bare loop is a plain {@code BEGIN}, one {@code INSERT}, {@code COMMIT} per operation
+     * on a session with the ledger's own settings, so both sides wait for the same WAL flush per commit; the ledger
+     * side is {@code IssueLedger.applyIssueOnce}, a {@code SERIALIZABLE} transaction that a lost race runs again.
+     */
+    static BenchResult runOnPostgres(BenchPlan plan, PrintStream progress) throws Exception {
+        Path folder = Files.createDirectories(plan.work().resolve("ledger-postgres"));
+        long starting = System.nanoTime();
+        try (PostgresRunLedger postgres = PostgresRunLedger.embedded()) {
+            double startMs = (System.nanoTime() - starting) / 1e6;
+            Map<String, String> environment = new HashMap<>();
+            postgres.environment(folder).forEach((variable, value) -> {
+                if (value != null) {
+                    environment.put(variable, value);
+                }
+            });
+            LedgerLocation.Postgres location = (LedgerLocation.Postgres) new TrustedEnvironment(environment).ledger();
+            IssueLedger.open(location, WireSettings.BACKEND).close();
+            long rolledBackBefore = rolledBack(postgres.database(), true);
+            Measured m = measure(plan, folder, LedgerWorker.POSTGRES, environment, table -> count(location, table));
+            // every lost race is a rolled-back transaction run again; the bare loop never rolls back
+            long rolledBack = rolledBack(postgres.database(), false) - rolledBackBefore;
+            // the warm-up and the rounds on every worker, one worker alone, and each worker's apply in the race
+            long ledgerOperations = (long) m.processes() * m.perProcess() * (ROUNDS + 1) + m.perProcess() + m.processes();
+            m.figures().put("rolled_back_transactions", rolledBack);
+            m.figures().put("rolled_back_per_ledger_operation", Round.of((double) rolledBack / ledgerOperations));
+            int processes = m.processes();
+            int perProcess = m.perProcess();
+            Goal floor = Goal.atLeast("postgres_ledger_vs_floor",
+                            processes + " warm processes on PostgreSQL: distinct operations >= 0.7 of their bare"
+                                    + " INSERT+COMMIT loop's commits/s",
+                            processes + " processes, distinct operations", m.ledgerRate(),
+                            "the same " + processes + " processes, bare INSERT+COMMIT loop", m.bareRate(), "commits/s", 0.7)
+                    .withRounds(m.ratios());
+            progress.printf("bench      ledger on PostgreSQL: %d warm processes, %d rounds: bare loop %.0f commits/s, ledger"
+                    + " %.0f commits/s, median round ratio %.3f; one process alone: bare %.0f, ledger %.0f commits/s%n",
+                    processes, ROUNDS, m.bareRate(), m.ledgerRate(), floor.ratio(), m.soloBare(), m.soloLedger());
+            progress.printf("bench      ledger on PostgreSQL: race of %d on one id: all answered in %.1f ms, %d issue row(s)%n",
+                    processes, m.raceNanos() / 1e6, m.raceIssues());
+            m.figures().put("server_start_ms", Round.of(startMs));
+            List<Goal> goals = List.of(floor,
+                    Goal.equal("postgres_race_one_effect", "racing one operation id on PostgreSQL: exactly one effect",
+                            "issue rows the race added", m.raceIssues(), "one effect", 1, "rows", 1));
+            return new BenchResult("ledger_throughput_postgres", "Ledger throughput on PostgreSQL against the bare commit loop",
+                    processes + " long-lived child JVMs on one schema of an embedded PostgreSQL 14 (fsync on,"
+                            + " synchronous_commit on), warmed up with " + perProcess + " bare commits and " + perProcess
+                            + " operations each, then " + ROUNDS + " rounds: all released together on " + perProcess
+                            + " bare commits each (BEGIN, one INSERT, COMMIT on a session with the ledger's settings, same"
+                            + " server and schema) and on " + perProcess + " distinct atomic operations each through"
+                            + " IssueLedger (SERIALIZABLE; a lost race runs again), in alternating order, each phase timed"
+                            + " from the release to the last answer; the goal's ratio is the median round's ledger/bare"
+                            + " commits/s; then one worker alone does both; the race: the " + processes
+                            + " workers apply one operation id",
+                    m.figures(), List.copyOf(goals), m.notes());
+        }
+    }
+
+    /** A row count of the benchmark's ledger, read by the bench itself (never through a worker). */
+    @FunctionalInterface
+    private interface Rows {
+        long count(String table) throws Exception;
+    }
+
+    /** What one measurement gave: the pooled rates, the rounds' ratios, the figures as reported, and notes. */
+    private record Measured(int processes, int perProcess, double bareRate, double ledgerRate, List<Double> ratios,
+            double soloBare, double soloLedger, long raceNanos, long raceIssues, ObjectNode figures, List<String> notes) {}
+
+    /**
+     * The measurement both stores share: start the workers on {@code target} (a file, or {@code postgres} with the
+     * ledger in {@code environment}), warm them up, time the interleaved rounds, one worker alone, and the race; then
+     * check the row counts against the commits made.
+     */
+    private static Measured measure(BenchPlan plan, Path folder, String target, Map<String, String> environment, Rows rows)
+            throws Exception {
         int processes = plan.ledgerProcesses();
         int perProcess = plan.ledgerOperationsPerProcess();
         long perPhase = (long) perProcess * processes;
@@ -63,7 +176,7 @@ final class LedgerThroughputBench {
         List<String> raceLines;
         long raceNanos;
         long issuesBeforeRace;
-        try (Workers workers = Workers.start(database, processes, folder)) {
+        try (Workers workers = Workers.start(target, environment, processes, folder)) {
             // warm-up: the JIT, the driver, the file's pages and the WAL, for both kinds of work
             workers.phase(Phase.BARE, perProcess);
             workers.phase(Phase.LEDGER, perProcess);
@@ -100,13 +213,13 @@ final class LedgerThroughputBench {
             bareDone += perProcess;
             ledgerDone += perProcess;
 
-            issuesBeforeRace = StoreRows.count(database, "issues");
+            issuesBeforeRace = rows.count("issues");
             long start = System.nanoTime();
             raceLines = workers.all("race " + RACED_ID);
             raceNanos = System.nanoTime() - start;
         }
-        long issues = StoreRows.count(database, "issues");
-        long bareRows = StoreRows.count(database, LedgerWorker.BARE_TABLE);
+        long issues = rows.count("issues");
+        long bareRows = rows.count(LedgerWorker.BARE_TABLE);
         if (issuesBeforeRace != ledgerDone || bareRows != bareDone) {
             throw new IllegalStateException(issuesBeforeRace + " issue rows after " + ledgerDone + " distinct operations, "
                     + bareRows + " bare rows after " + bareDone + " bare commits");
@@ -117,17 +230,6 @@ final class LedgerThroughputBench {
 
         double bareRate = perPhase * ROUNDS / (bareNanos / 1e9);
         double ledgerRate = perPhase * ROUNDS / (ledgerNanos / 1e9);
-        Goal floor = Goal.atLeast("ledger_vs_floor",
-                        processes + " warm processes: distinct operations >= 0.7 of their bare commit loop's commits/s",
-                        processes + " processes, distinct operations", ledgerRate,
-                        "the same " + processes + " processes, bare commit loop", bareRate, "commits/s", 0.7)
-                .withRounds(ratios);
-        progress.printf("bench      ledger: %d warm processes, %d rounds: bare loop %.0f commits/s, ledger %.0f commits/s,"
-                + " median round ratio %.3f; one process alone: bare %.0f, ledger %.0f commits/s%n", processes, ROUNDS,
-                bareRate, ledgerRate, floor.ratio(), soloBare, soloLedger);
-        progress.printf("bench      ledger: race of %d on one id: all answered in %.1f ms, %d issue row(s)%n", processes,
-                raceNanos / 1e6, raceIssues);
-
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         figures.put("processes", processes);
         figures.put("rounds", ROUNDS);
@@ -144,22 +246,46 @@ final class LedgerThroughputBench {
         raceFigures.put("issue_rows", raceIssues);
         raceFigures.put("first_answers", firstAnswers);
         raceFigures.put("distinct_effect_ids_answered", sameEffect);
-        List<Goal> goals = List.of(floor,
-                Goal.equal("race_one_effect", "racing one operation id: exactly one effect",
-                        "issue rows the race added", raceIssues, "one effect", 1, "rows", 1));
         List<String> notes = new ArrayList<>();
         if (firstAnswers != 1 || sameEffect != 1) {
             notes.add("race answers: " + raceLines);
         }
-        return new BenchResult("ledger_throughput", "Ledger throughput against the physical floor",
-                processes + " long-lived child JVMs on one ledger file (WAL, synchronous FULL), warmed up with " + perProcess
-                        + " bare commits and " + perProcess + " operations each, then " + ROUNDS + " rounds: all released"
-                        + " together on " + perProcess + " bare commits each (one row per BEGIN IMMEDIATE transaction, the"
-                        + " ledger's connection settings, same file) and on " + perProcess + " distinct atomic operations each"
-                        + " through IssueLedger, in alternating order, each phase timed from the release to the last answer;"
-                        + " the goal's ratio is the median round's ledger/bare commits/s; then one worker alone does both; the"
-                        + " race: the " + processes + " workers apply one operation id",
-                figures, List.copyOf(goals), notes);
+        return new Measured(processes, perProcess, bareRate, ledgerRate, ratios, soloBare, soloLedger, raceNanos, raceIssues,
+                figures, notes);
+    }
+
+    /**
+     * The database's rolled-back transactions so far ({@code pg_stat_database.xact_rollback}). A session reports its
+     * counts when it ends, through the statistics collector and with a delay, so after the workers have ended the
+     * count is read until it stops moving (two equal reads 300 ms apart, at most 5 s); {@code once} reads it once.
+     */
+    private static long rolledBack(LedgerLocation.Postgres database, boolean once) throws SQLException, InterruptedException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            long last = -1;
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (true) {
+                long now;
+                try (ResultSet count = statement.executeQuery(
+                        "SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()")) {
+                    count.next();
+                    now = count.getLong(1);
+                }
+                if (once || now == last || System.nanoTime() - deadline > 0) {
+                    return now;
+                }
+                last = now;
+                Thread.sleep(300);
+            }
+        }
+    }
+
+    /** {@code SELECT COUNT(*)} of a table of the PostgreSQL ledger (its schema is in the location's URL). */
+    private static long count(LedgerLocation.Postgres location, String table) throws SQLException {
+        try (Connection connection = location.connect(); Statement statement = connection.createStatement();
+                ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            count.next();
+            return count.getLong(1);
+        }
     }
 
     /** The long-lived workers, each with its command pipe and answer reader. */
@@ -172,14 +298,14 @@ final class LedgerThroughputBench {
             this.outputs = outputs;
         }
 
-        static Workers start(Path database, int count, Path folder) throws Exception {
+        static Workers start(String target, Map<String, String> environment, int count, Path folder) throws Exception {
             Workers workers = new Workers(new ArrayList<>(), new ArrayList<>());
             try {
                 for (int i = 0; i < count; i++) {
                     List<String> command = new ArrayList<>(ChildJvm.command(LedgerWorker.class));
-                    command.add(database.toString());
+                    command.add(target);
                     command.add("worker-" + i);
-                    Process worker = Exec.command(command).withStdout(Exec.Io.PIPE)
+                    Process worker = Exec.command(command).addingEnvironment(environment).withStdout(Exec.Io.PIPE)
                             .withStderr(Exec.Io.appendTo(folder.resolve("workers.stderr.log"))).start();
                     workers.processes.add(worker);
                     workers.outputs.add(new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8)));

@@ -8,15 +8,18 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.store.OperationIdentity;
+import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.ApplyResult;
 import lab.continuationreplay.store.ledger.Deadlines;
 import lab.continuationreplay.store.ledger.FaultHook;
 import lab.continuationreplay.store.ledger.IssueLedger;
+import lab.continuationreplay.store.ledger.LedgerLocation;
 
 /**
- * A long-lived child process of benchmark 2: {@code LedgerWorker DB NAME}. Opens the ledger at {@code DB} and, on the
- * same file, a second connection with the ledger's own durability settings ({@link IssueLedger#connect}) for the bare
+ * A long-lived child process of benchmark 2 (and of its PostgreSQL form): {@code LedgerWorker DB NAME}. Opens the
+ * ledger at {@code DB} ({@code postgres}: the one {@code WIRE_LEDGER_URL} names) and, on the same file or schema, a
+ * second connection with the ledger's own durability settings ({@link IssueLedger#connect}) for the bare
  * commit loop; prints {@code ready}; then answers one line per command on stdin:
  * <ul>
  *   <li>{@code bare N}: N bare commits, each one row inserted into {@value #BARE_TABLE} in its own
@@ -32,6 +35,8 @@ public final class LedgerWorker {
     static final String FINGERPRINT = "0".repeat(63) + "1";
     /** The bare loop's table, in the ledger's file (not part of the ledger's schema; only benchmark files have it). */
     static final String BARE_TABLE = BareCommits.TABLE;
+    /** In place of a file: the PostgreSQL ledger named by the worker's environment. */
+    static final String POSTGRES = "postgres";
 
     private final String name;
     private final IssueLedger ledger;
@@ -48,10 +53,21 @@ public final class LedgerWorker {
     }
 
     public static void main(String[] args) {
-        Path database = Path.of(args[0]);
         PrintStream out = System.out;
-        try (IssueLedger ledger = IssueLedger.open(database, WireSettings.BACKEND);
-                BareCommits bare = new BareCommits(database, args[1] + "-bare")) {
+        LedgerLocation location;
+        try {
+            // "postgres": the ledger of this process's environment (WIRE_LEDGER_URL and its credentials), as a server finds it
+            location = args[0].equals(POSTGRES) ? TrustedEnvironment.fromProcess().ledger()
+                    : new LedgerLocation.SqliteFile(Path.of(args[0]));
+        } catch (IllegalArgumentException e) {
+            System.err.println("ledger worker " + args[1] + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        try (IssueLedger ledger = IssueLedger.open(location, WireSettings.BACKEND);
+                BareCommits bare = location instanceof LedgerLocation.Postgres postgres
+                        ? BareCommits.onPostgres(postgres, args[1] + "-bare")
+                        : new BareCommits(Path.of(args[0]), args[1] + "-bare")) {
             LedgerWorker worker = new LedgerWorker(args[1], ledger, bare);
             out.println("ready");
             out.flush();

@@ -10,7 +10,6 @@ import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.faults.common.FaultServers;
@@ -99,7 +98,7 @@ final class CutPointsExperiment implements FaultExperiment {
                     Path folder = session.folder(name(), session.scope(sdk), cut.fault() + "-" + rep);
                     List<String> problems = new ArrayList<>();
                     String outcome = once(session, sdk, cut, folder, problems);
-                    LedgerInvariants rows = LedgerInvariants.of(folder.resolve("store.sqlite3"));
+                    LedgerInvariants rows = LedgerInvariants.of(session.ledger(), folder.resolve("store.sqlite3"));
                     problems.addAll(rows.violations());
                     duplicates += rows.duplicateEffects() + rows.orphanIssues() + Math.max(0, rows.issues() - 1);
                     if (problems.isEmpty()) {
@@ -132,11 +131,11 @@ final class CutPointsExperiment implements FaultExperiment {
             if (!exit.equals(expected)) {
                 problems.add("exit " + exit + ", expected " + expected);
             }
-            long issuesAfterCut = StoreRows.count(database, "issues");
+            long issuesAfterCut = session.ledger().count(database, "issues");
             if (issuesAfterCut != cut.issues()) {
                 problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
             }
-            List<Map<String, Object>> operation = StoreRows.rows(database,
+            List<Map<String, Object>> operation = session.ledger().rows(database,
                     "SELECT state, result FROM operations WHERE operation_id = ?", operationId);
             String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
             if (!java.util.Objects.equals(rowState, cut.operationState())) {

@@ -30,4 +30,13 @@ public interface FaultExperiment {
     default boolean runsOnceAtTheEnd() {
         return false;
     }
+
+    /**
+     * The parts of this experiment that make no sense on the session's ledger, each with the reason: listed in
+     * {@code faults.json} and {@code FAULTS.md}, never silently dropped (on PostgreSQL, a full tmpfs under a SQLite
+     * file, say). Empty when everything applies.
+     */
+    default java.util.Map<String, String> notApplicable(FaultSession session) {
+        return java.util.Map.of();
+    }
 }

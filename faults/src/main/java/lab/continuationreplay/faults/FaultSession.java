@@ -9,30 +9,44 @@ import java.util.Random;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
+import lab.continuationreplay.faults.common.FaultLedger;
 
 /**
  * What every experiment of one {@code lab faults} run shares: the built repository, the output folder, the size
  * (quick or full), the seed that makes random choices reproducible, the SDKs under test, the transports chosen, the
- * one the current experiment runs over, and the run's bearer tokens (HTTP only; null when no HTTP is chosen).
+ * one the current experiment runs over, the run's bearer tokens (HTTP only; null when no HTTP is chosen), and where
+ * the servers keep their ledgers (SQLite files, or schemas of a PostgreSQL).
  */
 public record FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress,
-        List<Transport> transports, Transport transport, BearerCredentials credentials) {
+        List<Transport> transports, Transport transport, BearerCredentials credentials, FaultLedger ledger) {
     public FaultSession {
         sdks = List.copyOf(sdks);
         transports = List.copyOf(transports);
         if (transports.contains(Transport.HTTP) && credentials == null) {
             throw new IllegalArgumentException("a fault run over HTTP needs bearer credentials");
         }
+        java.util.Objects.requireNonNull(ledger, "ledger");
     }
 
-    /** A stdio-only session. */
+    /** A session whose servers keep their ledgers in SQLite files. */
+    public FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress,
+            List<Transport> transports, Transport transport, BearerCredentials credentials) {
+        this(home, out, quick, seed, sdks, progress, transports, transport, credentials, FaultLedger.SQLITE);
+    }
+
+    /** A stdio-only session on SQLite files. */
     public FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress) {
         this(home, out, quick, seed, sdks, progress, List.of(Transport.STDIO), Transport.STDIO, null);
     }
 
     /** The same session with the experiments that follow running over {@code next}. */
     public FaultSession over(Transport next) {
-        return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials);
+        return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials, ledger);
+    }
+
+    /** True when the servers' ledgers are schemas of a PostgreSQL rather than SQLite files. */
+    public boolean onPostgres() {
+        return ledger.postgres().isPresent();
     }
 
     /**

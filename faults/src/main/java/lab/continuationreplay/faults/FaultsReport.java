@@ -20,6 +20,15 @@ public final class FaultsReport {
     private FaultsReport() {}
 
     public static ObjectNode toJson(FaultSession session, List<ExperimentReport> reports) {
+        return toJson(session, reports, Map.of());
+    }
+
+    /**
+     * As above, with the parts of experiments that do not apply to the run's ledger ({@code notApplicable}: experiment
+     * name → part → reason), listed as {@code not_applicable} so nothing is dropped silently.
+     */
+    public static ObjectNode toJson(FaultSession session, List<ExperimentReport> reports,
+            Map<String, Map<String, String>> notApplicable) {
         ObjectNode root = Format.FAULTS.document();
         root.put("quick", session.quick());
         root.put("seed", session.seed());
@@ -27,6 +36,10 @@ public final class FaultsReport {
         session.sdks().forEach(sdk -> sdks.add(sdk.label()));
         ArrayNode transports = root.putArray("transports");
         session.transports().forEach(t -> transports.add(t.label()));
+        root.put("ledger", session.ledger().label());
+        ArrayNode skipped = root.putArray("not_applicable");
+        notApplicable.forEach((experiment, parts) -> parts.forEach((part, reason) -> skipped.addObject()
+                .put("experiment", experiment).put("part", part).put("reason", reason)));
         root.put("passed", reports.stream().allMatch(ExperimentReport::passed));
         ArrayNode experiments = root.putArray("experiments");
         for (ExperimentReport report : reports) {
@@ -58,8 +71,17 @@ public final class FaultsReport {
             json.path("transports").forEach(t -> transports.add(t.asText()));
             md.append(", over ").append(String.join(" and ", transports));
         }
+        if (json.path("ledger").asText("sqlite").equals("postgres")) {
+            md.append(", every ledger on PostgreSQL");
+        }
         md.append(". Overall: **").append(json.path("passed").asBoolean() ? "pass" : "FAIL").append("**.\n\n");
         md.append(table(json));
+        if (json.path("not_applicable").size() > 0) {
+            md.append("\n## Not applicable on this ledger\n\n| experiment | part | why |\n|---|---|---|\n");
+            json.path("not_applicable").forEach(n -> md.append("| ").append(n.path("experiment").asText()).append(" | ")
+                    .append(n.path("part").asText()).append(" | ").append(n.path("reason").asText().replace("|", "\\|"))
+                    .append(" |\n"));
+        }
         for (JsonNode experiment : json.path("experiments")) {
             String heading = experiment.path("name").asText() + over(experiment);
             if (experiment.path("findings").size() > 0) {

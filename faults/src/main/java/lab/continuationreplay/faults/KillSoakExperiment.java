@@ -10,10 +10,11 @@ import java.util.Map;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.core.ledger.PostgresRunLedger;
 import lab.continuationreplay.faults.common.FaultServers;
+import lab.continuationreplay.store.postgres.EmbeddedPostgres;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.readback.EffectState;
 import lab.continuationreplay.store.recovery.RecoveryState;
@@ -21,11 +22,18 @@ import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * Hundreds of operations while a killer sends SIGKILL at random moments; the driver restarts the server and settles
- * every operation whose reply was lost by status only, never by sending the write again. At the end the SQLite rows
- * alone must show one effect per applied operation and the stored result of every reported success.
+ * every operation whose reply was lost by status only, never by sending the write again. At the end the ledger's rows
+ * alone must show one effect per applied operation and the stored result of every reported success. On the lab's own
+ * PostgreSQL the database server is killed too ({@link DatabaseKiller}): a call that meets it gone gets a storage error,
+ * which settles nothing (the session may have ended at COMMIT), so it is settled by status like a lost reply.
  */
 final class KillSoakExperiment implements FaultExperiment {
     private static final int ATTEMPTS = 40;
+    /**
+     * On PostgreSQL a status asked while the database restarts is refused until it is back (after a SIGKILL it replays
+     * its WAL first), so asking goes on longer there: about 30 s at the longest pause.
+     */
+    private static final int ATTEMPTS_ON_POSTGRES = 160;
 
     @Override
     public String name() {
@@ -40,6 +48,19 @@ final class KillSoakExperiment implements FaultExperiment {
     @Override
     public java.util.Set<lab.continuationreplay.core.servers.Transport> transports() {
         return java.util.Set.of(lab.continuationreplay.core.servers.Transport.STDIO, lab.continuationreplay.core.servers.Transport.HTTP);
+    }
+
+    @Override
+    public Map<String, String> notApplicable(FaultSession session) {
+        if (session.onPostgres() && embedded(session).isEmpty()) {
+            return Map.of("database_kills", "the lab was given its PostgreSQL (WIRE_LEDGER_URL) and does not kill a server"
+                    + " it did not start; the servers are still killed");
+        }
+        return Map.of();
+    }
+
+    private static java.util.Optional<EmbeddedPostgres> embedded(FaultSession session) {
+        return session.ledger().postgres().flatMap(PostgresRunLedger::server);
     }
 
     @Override
@@ -59,15 +80,24 @@ final class KillSoakExperiment implements FaultExperiment {
         int operations = session.size(40, 300);
         Map<String, String> reported = new LinkedHashMap<>();
         int lostReplies = 0;
+        int storageRefusals = 0;
         int reconciledApplied = 0;
         int reconciledAbsent = 0;
         int starts = 0;
+        int attempts = session.onPostgres() ? ATTEMPTS_ON_POSTGRES : ATTEMPTS;
         Server server = new Server(session, sdk, settings, folder);
-        try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700)) {
+        java.util.Optional<EmbeddedPostgres> databaseServer = embedded(session);
+        try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700);
+                DatabaseKiller databaseKiller = databaseServer.isEmpty() ? null
+                        : new DatabaseKiller(databaseServer.get(), session.random(name() + sdk.label() + " database"), operations,
+                                session.size(3, 12))) {
             for (int i = 0; i < operations; i++) {
                 String operationId = "soak-" + i;
                 ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, "atomic");
-                String state = roundOne(server, killer, arguments);
+                String state = roundOne(server, killer, arguments, attempts);
+                if (databaseKiller != null) {
+                    databaseKiller.maybeDuring(i);
+                }
                 Reply reply;
                 try {
                     reply = server.ready(killer).commit(arguments, state, "soak body " + i);
@@ -78,12 +108,17 @@ final class KillSoakExperiment implements FaultExperiment {
                     reported.put(operationId, reply.structured().path("result").asText());
                     continue;
                 }
-                if (reply != null && !isMachineryFailure(reply)) {
+                boolean storage = reply != null && session.onPostgres() && StorageFaultsExperiment.isStorageError(reply);
+                if (reply != null && !isMachineryFailure(reply) && !storage) {
                     findings.add(sdk.label() + " " + operationId + ": unexpected refusal " + reply.refusalText());
                     continue;
                 }
+                if (storage && !isMachineryFailure(reply)) {
+                    storageRefusals++;
+                }
                 lostReplies++;
-                RecoveryState settled = settle(server, killer, new OperationIdentity(operationId, "alice", WireSettings.BACKEND));
+                RecoveryState settled = settle(server, killer, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
+                        attempts);
                 if (settled.effect() == EffectState.APPLIED) {
                     reconciledApplied++;
                     reported.put(operationId, settled.storedResult());
@@ -99,11 +134,22 @@ final class KillSoakExperiment implements FaultExperiment {
             if (sdk.reachesLedgerThroughBridge()) {
                 sdkFigures.put("bridge_kills", killer.bridgeKills());
             }
+            if (databaseKiller != null) {
+                // the rows are read from the database: it must be up again first
+                databaseKiller.awaitUp();
+                sdkFigures.put("database_kills", databaseKiller.kills());
+                databaseKiller.failures().forEach(f -> findings.add(sdk.label() + ": " + f));
+            } else if (session.onPostgres()) {
+                sdkFigures.put("database_kills", "not applicable (see not_applicable)");
+            }
+            if (session.onPostgres()) {
+                sdkFigures.put("storage_refusals", storageRefusals);
+            }
             server.awaitOrphans(killer.orphans());
-            LedgerInvariants rows = LedgerInvariants.of(database);
+            LedgerInvariants rows = LedgerInvariants.of(session.ledger(), database);
             long lostEffects = 0;
             for (Map.Entry<String, String> success : reported.entrySet()) {
-                List<Map<String, Object>> row = StoreRows.rows(database,
+                List<Map<String, Object>> row = session.ledger().rows(database,
                         "SELECT state, result FROM operations WHERE operation_id = ?", success.getKey());
                 if (row.isEmpty() || !"applied".equals(row.get(0).get("state"))) {
                     lostEffects++;
@@ -125,9 +171,9 @@ final class KillSoakExperiment implements FaultExperiment {
     }
 
     /** Round one has no effect, so a lost round one is simply asked again. */
-    private static String roundOne(Server server, Killer killer, ObjectNode arguments) throws Exception {
+    private static String roundOne(Server server, Killer killer, ObjectNode arguments, int attempts) throws Exception {
         Exception last = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        for (int attempt = 0; attempt < attempts; attempt++) {
             try {
                 return server.ready(killer).roundOne(arguments);
             } catch (TransportFailure | IllegalStateException e) {
@@ -135,13 +181,13 @@ final class KillSoakExperiment implements FaultExperiment {
                 backOff(attempt);
             }
         }
-        throw new IllegalStateException("round one never answered in " + ATTEMPTS + " attempts", last);
+        throw new IllegalStateException("round one never answered in " + attempts + " attempts", last);
     }
 
     /** Status only: asked again (on a restarted server if need be) until an authoritative answer arrives. */
-    private static RecoveryState settle(Server server, Killer killer, OperationIdentity identity) throws Exception {
+    private static RecoveryState settle(Server server, Killer killer, OperationIdentity identity, int attempts) throws Exception {
         Exception last = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        for (int attempt = 0; attempt < attempts; attempt++) {
             try {
                 return StatusRecovery.settle(server.ready(killer), identity, new TransportFailure("reply lost to a kill"));
             } catch (TransportFailure | IllegalStateException e) {

@@ -6,31 +6,28 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.history.StoreRows;
+import lab.continuationreplay.faults.common.FaultLedger;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
- * The invariants every fault experiment checks from the SQLite file alone: one issue per applied or partial
+ * The invariants every fault experiment checks from the ledger's rows alone (the SQLite file or the PostgreSQL schema): one issue per applied or partial
  * operation, no effect shared by two operations, no issue without its operation, no applied operation without its
  * issue or result.
  */
 record LedgerInvariants(long issues, long operations, long appliedOrPartial, long inProgressWithEffect, long duplicateEffects,
         long orphanIssues, long danglingOperations) {
 
-    static LedgerInvariants of(Path database) throws SQLException {
-        if (!java.nio.file.Files.exists(database)) {
-            return new LedgerInvariants(0, 0, 0, 0, 0, 0, 0);
-        }
+    static LedgerInvariants of(FaultLedger ledger, Path database) throws SQLException {
         return new LedgerInvariants(
-                StoreRows.count(database, "issues"),
-                StoreRows.count(database, "operations"),
-                single(database, "SELECT COUNT(*) FROM operations WHERE state IN ('applied', 'partial')"),
-                single(database, "SELECT COUNT(*) FROM operations WHERE state = 'in_progress' AND effect_id IS NOT NULL"),
-                single(database, "SELECT COUNT(*) FROM (SELECT effect_id FROM operations WHERE effect_id IS NOT NULL"
-                        + " GROUP BY effect_id HAVING COUNT(*) > 1)"),
-                single(database, "SELECT COUNT(*) FROM issues i WHERE NOT EXISTS"
+                ledger.count(database, "issues"),
+                ledger.count(database, "operations"),
+                single(ledger, database, "SELECT COUNT(*) FROM operations WHERE state IN ('applied', 'partial')"),
+                single(ledger, database, "SELECT COUNT(*) FROM operations WHERE state = 'in_progress' AND effect_id IS NOT NULL"),
+                single(ledger, database, "SELECT COUNT(*) FROM (SELECT effect_id FROM operations WHERE effect_id IS NOT NULL"
+                        + " GROUP BY effect_id HAVING COUNT(*) > 1) AS shared"),
+                single(ledger, database, "SELECT COUNT(*) FROM issues i WHERE NOT EXISTS"
                         + " (SELECT 1 FROM operations o WHERE o.effect_id = i.id)"),
-                single(database, "SELECT COUNT(*) FROM operations o WHERE o.state IN ('applied', 'partial') AND"
+                single(ledger, database, "SELECT COUNT(*) FROM operations o WHERE o.state IN ('applied', 'partial') AND"
                         + " (o.result IS NULL OR NOT EXISTS (SELECT 1 FROM issues i WHERE i.id = o.effect_id))"));
     }
 
@@ -61,8 +58,9 @@ record LedgerInvariants(long issues, long operations, long appliedOrPartial, lon
         return json;
     }
 
-    private static long single(Path database, String query) throws SQLException {
-        List<Map<String, Object>> rows = StoreRows.rows(database, query);
-        return ((Number) rows.get(0).values().iterator().next()).longValue();
+    private static long single(FaultLedger ledger, Path database, String query) throws SQLException {
+        List<Map<String, Object>> rows = ledger.rows(database, query);
+        // a ledger that is not there yet has no rows, not even a count
+        return rows.isEmpty() ? 0 : ((Number) rows.get(0).values().iterator().next()).longValue();
     }
 }

@@ -63,6 +63,18 @@ final class SecretsScanExperiment implements FaultExperiment {
                 tokens++;
             }
         }
+        // On PostgreSQL, the ledger's password in every form too: the servers got its file's path, never the password.
+        int ledgerPasswords = 0;
+        if (session.ledger().postgres().isPresent()) {
+            byte[] password = ledgerPassword(session.ledger().postgres().get().handedOn());
+            patterns.put("ledger password", password);
+            String text = new String(password, StandardCharsets.US_ASCII);
+            if (text.matches("[0-9a-fA-F]{64,}") && text.length() % 2 == 0) {
+                SecretForms.forms(text.toLowerCase(java.util.Locale.ROOT))
+                        .forEach((form, bytes) -> patterns.put("ledger password's bytes as " + form, bytes));
+            }
+            ledgerPasswords++;
+        }
         SecretScanner scanner = new SecretScanner(patterns);
         if (!scannerFindsACanary(scanner)) {
             findings.add("the scanner missed a planted canary; its silence proves nothing");
@@ -71,7 +83,7 @@ final class SecretsScanExperiment implements FaultExperiment {
         result.hits().forEach(hit -> findings.add("found " + hit.pattern() + " in " + session.out().relativize(hit.file())));
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         figures.putObject("scan").put("files", result.files()).put("bytes", result.bytes()).put("keys", SecretForms.labKeysHex().size())
-                .put("bearer_tokens", tokens).put("patterns", patterns.size()).put("found", result.hits().size()).put("matrix_exit", matrixExit);
+                .put("bearer_tokens", tokens).put("ledger_passwords", ledgerPasswords).put("patterns", patterns.size()).put("found", result.hits().size()).put("matrix_exit", matrixExit);
         for (ServerKind sdk : session.sdks()) {
             ObjectNode refusals = figures.putObject(sdk.label() + " short keys");
             for (String variable : List.of("WIRE_STATE_KEY_HEX", "WIRE_FINGERPRINT_KEY_HEX")) {
@@ -92,10 +104,28 @@ final class SecretsScanExperiment implements FaultExperiment {
             arguments.addAll(List.of("--cases", String.join(",", QUICK_CASES)));
         }
         arguments.addAll(List.of("--sdk", String.join(",", session.sdks().stream().map(ServerKind::label).toList())));
+        Map<String, String> environment = Map.of();
+        if (session.ledger().postgres().isPresent()) {
+            // the matrix's ledgers on this run's PostgreSQL (handed on as a given database), so its password is known
+            arguments.addAll(List.of("--ledger", "postgres"));
+            environment = session.ledger().postgres().get().handedOn();
+        }
         // The matrix stays on stdio: over HTTP it mints tokens of its own that this run cannot look for, and the
         // fault lab's own HTTP experiments leave transcripts enough with this run's tokens to scan.
         return MatrixAsProcess.run(session.home(), List.of(), arguments, out.getParent().resolve("matrix.stdout.log"),
-                out.getParent().resolve("matrix.stderr.log"));
+                out.getParent().resolve("matrix.stderr.log"), environment);
+    }
+
+    /** The password of the run's database, from the file or the variable the servers are given. */
+    static byte[] ledgerPassword(Map<String, String> handedOn) throws java.io.IOException {
+        String file = handedOn.get(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_PASSWORD_FILE);
+        String text = file != null ? Files.readString(Path.of(file), StandardCharsets.UTF_8)
+                : handedOn.get(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_PASSWORD);
+        if (text == null) {
+            throw new IllegalStateException("the run's database was handed on without a password");
+        }
+        // a file's trailing line ends are not part of the password (TrustedEnvironment reads it so too)
+        return text.replaceFirst("[\r\n]+$", "").getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean scannerFindsACanary(SecretScanner scanner) throws Exception {
@@ -113,7 +143,7 @@ final class SecretsScanExperiment implements FaultExperiment {
 
     private static String shortKeyRefused(FaultSession session, ServerKind sdk, String variable, Path folder) throws Exception {
         String shortKey = FaultKeys.sha256Hex("fault lab: a key one byte short").substring(0, 62);
-        Map<String, String> environment = new LinkedHashMap<>(WireSettings.matrix(folder.resolve("store.sqlite3"), "alice").environment());
+        Map<String, String> environment = session.ledger().environment(WireSettings.matrix(folder.resolve("store.sqlite3"), "alice"));
         environment.put(variable, shortKey);
         String name = variable.toLowerCase().replace('_', '-');
         Path stderr = folder.resolve(name + ".stderr.log");

@@ -11,9 +11,9 @@ import java.util.List;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
-import lab.continuationreplay.history.StoreRows;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.faults.common.FaultLedger;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -26,7 +26,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
     private static final int TMPFS_KIB = 4096;
 
     /** Switches one fault on and off. */
-    private interface Fault {
+    interface Fault {
         void on() throws Exception;
 
         void off() throws Exception;
@@ -43,7 +43,15 @@ final class StorageFaultsExperiment implements FaultExperiment {
     }
 
     @Override
+    public java.util.Map<String, String> notApplicable(FaultSession session) {
+        return session.onPostgres() ? PostgresStorageFaults.notApplicable(session) : java.util.Map.of();
+    }
+
+    @Override
     public ExperimentReport run(FaultSession session) throws Exception {
+        if (session.onPostgres()) {
+            return PostgresStorageFaults.run(this, session);
+        }
         ObjectNode figures = ExactJson.mapper().createObjectNode();
         List<String> findings = new ArrayList<>();
         for (ServerKind sdk : session.sdks()) {
@@ -76,7 +84,7 @@ final class StorageFaultsExperiment implements FaultExperiment {
                     holder[0].close();
                 }
             };
-            return scenario(client, database, lock, sdk.label() + " lock held", findings);
+            return scenario(session.ledger(), client, database, lock, sdk.label() + " lock held", findings);
         }
     }
 
@@ -109,15 +117,15 @@ final class StorageFaultsExperiment implements FaultExperiment {
                         Files.delete(filler);
                     }
                 };
-                figures.put("disk_full", scenario(client, database, full, sdk.label() + " disk full", findings));
+                figures.put("disk_full", scenario(session.ledger(), client, database, full, sdk.label() + " disk full", findings));
                 readOnlyState = client.roundOne(readOnlyArguments);
             }
             // Linux refuses to remount read-only while a process holds a file open for writing, so this fault
             // is on before the next server opens the ledger: it must serve, refuse the write, and recover in place.
-            long issuesBefore = StoreRows.count(database, "issues");
+            long issuesBefore = session.ledger().count(database, "issues");
             tmpfs.readOnly(true);
             try (ToolClient client = FaultServers.client(session, sdk, settings, folder, "server-read-only")) {
-                figures.put("read_only", readOnlyScenario(client, database, issuesBefore, tmpfs, readOnlyArguments, readOnlyState,
+                figures.put("read_only", readOnlyScenario(session.ledger(), client, database, issuesBefore, tmpfs, readOnlyArguments, readOnlyState,
                         sdk.label() + " read-only", findings));
             } finally {
                 tmpfs.readOnly(false);
@@ -139,20 +147,20 @@ final class StorageFaultsExperiment implements FaultExperiment {
      * its continuation (must be refused with a storage error), the fault cleared, and the same continuation again
      * (must create the one effect).
      */
-    private static String scenario(ToolClient client, Path database, Fault fault, String label, List<String> findings)
+    static String scenario(FaultLedger ledger, ToolClient client, Path database, Fault fault, String label, List<String> findings)
             throws Exception {
         String tag = label.replaceAll("[^a-z]+", "-");
         ObjectNode warm = ToolClient.arguments(tag + "-before", "fault " + tag + "-before", "atomic");
         client.commit(warm, client.roundOne(warm), "before the fault");
-        long issuesBefore = StoreRows.count(database, "issues");
+        long issuesBefore = ledger.count(database, "issues");
         ObjectNode arguments = ToolClient.arguments(tag + "-during", "fault " + tag + "-during", "atomic");
         String state = client.roundOne(arguments);
         fault.on();
-        return underFault(client, database, issuesBefore, fault, arguments, state, label, findings);
+        return underFault(ledger, client, database, issuesBefore, fault, arguments, state, label, findings);
     }
 
     /** The server started on a read-only file system: the write is refused, and commits once it is writable again. */
-    private static String readOnlyScenario(ToolClient client, Path database, long issuesBefore, Tmpfs tmpfs,
+    private static String readOnlyScenario(FaultLedger ledger, ToolClient client, Path database, long issuesBefore, Tmpfs tmpfs,
             ObjectNode arguments, String state, String label, List<String> findings) throws Exception {
         Fault alreadyOn = new Fault() {
             @Override
@@ -163,11 +171,11 @@ final class StorageFaultsExperiment implements FaultExperiment {
                 tmpfs.readOnly(false);
             }
         };
-        return underFault(client, database, issuesBefore, alreadyOn, arguments, state, label, findings) + " on the same process";
+        return underFault(ledger, client, database, issuesBefore, alreadyOn, arguments, state, label, findings) + " on the same process";
     }
 
     /** The continuation while the fault is on, then the rows, then the same continuation once the fault is off. */
-    private static String underFault(ToolClient client, Path database, long issuesBefore, Fault fault, ObjectNode arguments,
+    static String underFault(FaultLedger ledger, ToolClient client, Path database, long issuesBefore, Fault fault, ObjectNode arguments,
             String state, String label, List<String> findings) throws Exception {
         long started = System.nanoTime();
         String refusal;
@@ -186,8 +194,8 @@ final class StorageFaultsExperiment implements FaultExperiment {
             fault.off();
         }
         long waitedMs = (System.nanoTime() - started) / 1_000_000;
-        long issuesAfterFault = StoreRows.count(database, "issues");
-        long rowsOfRefused = StoreRows.rows(database, "SELECT 1 FROM operations WHERE operation_id = ?",
+        long issuesAfterFault = ledger.count(database, "issues");
+        long rowsOfRefused = ledger.rows(database, "SELECT 1 FROM operations WHERE operation_id = ?",
                 arguments.path("operation_id").asText()).size();
         if (refusal != null && (issuesAfterFault != issuesBefore || rowsOfRefused != 0)) {
             findings.add(label + ": a refused write left rows (issues " + issuesBefore + " -> " + issuesAfterFault
@@ -204,13 +212,13 @@ final class StorageFaultsExperiment implements FaultExperiment {
         if (!resumed.equals(refusal == null ? "replayed" : "created")) {
             findings.add(label + ": after the fault cleared, the same continuation was " + resumed);
         }
-        LedgerInvariants.of(database).violations().forEach(v -> findings.add(label + ": " + v));
+        LedgerInvariants.of(ledger, database).violations().forEach(v -> findings.add(label + ": " + v));
         return (refusal == null ? "NOT refused" : "refused \"" + refusal + "\"") + " after " + waitedMs + " ms; no rows; then "
                 + resumed;
     }
 
     /** Java answers a ledger failure as JSON-RPC -32603 "ledger unavailable"; the fixture as the bridge's storage_failure. */
-    private static boolean isStorageError(Reply reply) {
+    static boolean isStorageError(Reply reply) {
         if (reply.raw().has("error")) {
             return reply.raw().path("error").path("code").asInt() == -32603
                     && "ledger unavailable".equals(reply.raw().path("error").path("message").asText());

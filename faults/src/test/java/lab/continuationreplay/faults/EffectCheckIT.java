@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.faults.common.EffectCheck;
+import lab.continuationreplay.faults.common.FaultLedger;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -42,7 +43,7 @@ class EffectCheckIT {
     @Test
     void aHealthyLedgerMatchesTheWire() throws Exception {
         Path file = ledger("hf-1", "hf-2");
-        EffectCheck.Result result = EffectCheck.check(file, Map.of("hf-1", true, "hf-2", true, "hf-3", false), "hf-");
+        EffectCheck.Result result = EffectCheck.check(FaultLedger.SQLITE, file, Map.of("hf-1", true, "hf-2", true, "hf-3", false), "hf-");
         assertEquals(List.of(), result.violations());
         assertEquals(2, result.rows());
     }
@@ -53,14 +54,14 @@ class EffectCheckIT {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file); Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO issues(title, body) VALUES ('title hf-1', 'B')");
         }
-        EffectCheck.Result result = EffectCheck.check(file, Map.of("hf-1", true, "hf-2", false), "hf-");
+        EffectCheck.Result result = EffectCheck.check(FaultLedger.SQLITE, file, Map.of("hf-1", true, "hf-2", false), "hf-");
         assertEquals(1, result.effectsFromRefused(), result.toString());
         assertEquals(1, result.unknownOperations(), result.toString());
         assertEquals(1, result.duplicateIssues(), result.toString());
         assertTrue(result.violations().contains("an effect from a refused request: hf-2 (applied)"), result.violations().toString());
         assertTrue(result.violations().contains("title 'title hf-1' has 2 issues"), result.violations().toString());
         // The ledger invariants see the planted issue too: it has no operation.
-        assertTrue(LedgerInvariants.of(file).violations().contains(
+        assertTrue(LedgerInvariants.of(FaultLedger.SQLITE, file).violations().contains(
                 "1 issue row(s) without an operation (a duplicate or a lost ledger row)"));
     }
 }

@@ -43,6 +43,35 @@ class FaultsReportTest {
     }
 
     @Test
+    void theLedgerIsNamedAndWhatDoesNotApplyIsListedWithItsReason() {
+        ObjectNode json = FaultsReport.toJson(SESSION, List.of(
+                new ExperimentReport("storage", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)),
+                java.util.Map.of("storage", java.util.Map.of("disk_full", "no file of its own")));
+        assertEquals("sqlite", json.path("ledger").asText());
+        assertEquals("[{\"experiment\":\"storage\",\"part\":\"disk_full\",\"reason\":\"no file of its own\"}]",
+                json.path("not_applicable").toString());
+        String markdown = FaultsReport.markdown(json);
+        assertTrue(markdown.contains("## Not applicable on this ledger\n\n| experiment | part | why |\n|---|---|---|\n"
+                + "| storage | disk_full | no file of its own |\n"), markdown);
+        assertFalse(markdown.contains("every ledger on PostgreSQL"), markdown);
+        json.put("ledger", "postgres");
+        assertTrue(FaultsReport.markdown(json).contains("Quick run, seed 7, over stdio, every ledger on PostgreSQL. Overall:"));
+
+        ObjectNode none = FaultsReport.toJson(SESSION, List.of());
+        assertEquals(0, none.path("not_applicable").size());
+        assertFalse(FaultsReport.markdown(none).contains("Not applicable"), "nothing to list, no section");
+    }
+
+    @Test
+    void theDatabaseKillsFallOnDistinctOperationsAwayFromTheEdgesAndTooManyAreRefused() {
+        java.util.Set<Integer> chosen = DatabaseKiller.choose(new java.util.Random(1), 40, 3);
+        assertEquals(3, chosen.size());
+        assertTrue(chosen.stream().allMatch(i -> i >= 3 && i < 37), chosen.toString());
+        assertEquals(chosen, DatabaseKiller.choose(new java.util.Random(1), 40, 3), "the seed decides");
+        assertThrows(IllegalArgumentException.class, () -> DatabaseKiller.choose(new java.util.Random(1), 8, 7));
+    }
+
+    @Test
     void allPassingIsAPass() {
         ObjectNode json = FaultsReport.toJson(SESSION, List.of(
                 new ExperimentReport("a", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)));

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import lab.continuationreplay.faults.common.FaultLedger;
 import lab.continuationreplay.store.OperationIdentity;
 import lab.continuationreplay.store.ledger.ApplyRequest;
 import lab.continuationreplay.store.ledger.FaultHook;
@@ -41,17 +42,17 @@ class LedgerInvariantsTest {
 
     @Test
     void aHealthyLedgerHasNoViolations() throws Exception {
-        LedgerInvariants rows = LedgerInvariants.of(ledgerWithTwoOperations());
+        LedgerInvariants rows = LedgerInvariants.of(FaultLedger.SQLITE, ledgerWithTwoOperations());
         assertEquals(new LedgerInvariants(2, 2, 2, 0, 0, 0, 0), rows);
         assertEquals(List.of(), rows.violations());
-        assertEquals(new LedgerInvariants(0, 0, 0, 0, 0, 0, 0), LedgerInvariants.of(dir.resolve("missing.sqlite3")));
+        assertEquals(new LedgerInvariants(0, 0, 0, 0, 0, 0, 0), LedgerInvariants.of(FaultLedger.SQLITE, dir.resolve("missing.sqlite3")));
     }
 
     @Test
     void aSecondIssueWithoutItsOperationIsADuplicate() throws Exception {
         Path file = ledgerWithTwoOperations();
         execute(file, "INSERT INTO issues(title, body) VALUES ('T', 'B')");
-        List<String> violations = LedgerInvariants.of(file).violations();
+        List<String> violations = LedgerInvariants.of(FaultLedger.SQLITE, file).violations();
         assertTrue(violations.contains("1 issue row(s) without an operation (a duplicate or a lost ledger row)"), violations.toString());
         assertTrue(violations.contains("issues 3 != applied/partial operations 2"), violations.toString());
     }
@@ -60,11 +61,11 @@ class LedgerInvariantsTest {
     void twoOperationsSharingAnEffectOrAnAppliedOperationWithoutItsIssueAreFound() throws Exception {
         Path file = ledgerWithTwoOperations();
         execute(file, "UPDATE operations SET effect_id = 1");
-        LedgerInvariants shared = LedgerInvariants.of(file);
+        LedgerInvariants shared = LedgerInvariants.of(FaultLedger.SQLITE, file);
         assertEquals(1, shared.duplicateEffects());
         assertTrue(shared.violations().contains("1 effect(s) shared by more than one operation"));
         execute(file, "PRAGMA foreign_keys = OFF");
         execute(file, "UPDATE operations SET effect_id = 99 WHERE operation_id = 'b'");
-        assertEquals(1, LedgerInvariants.of(file).danglingOperations());
+        assertEquals(1, LedgerInvariants.of(FaultLedger.SQLITE, file).danglingOperations());
     }
 }

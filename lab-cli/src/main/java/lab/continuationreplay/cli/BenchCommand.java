@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the seven benchmarks of the lab on this machine in one run (guard overhead over stdio, ledger"
+            "Runs the eight benchmarks of the lab on this machine in one run (guard overhead over stdio, ledger"
                     + " throughput against the bare SQLite commit loop, bridge round trip, fingerprint cost, matrix wall"
-                    + " time, peak RSS, HTTP against stdio) and reports each figure as a ratio against its baseline. See"
+                    + " time, peak RSS, HTTP against stdio, ledger throughput on an embedded PostgreSQL against its bare"
+                    + " INSERT+COMMIT loop) and reports each figure as a ratio against its baseline. See"
                     + " docs/benchmarks.md.",
             "Writes OUT/bench.json, OUT/BENCH.md and OUT/bench.html (scratch databases and logs in OUT/work/); prints"
                     + " the goal table and one line per goal. Exit 0 when the benchmarks ran, whether or not each goal was"

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.ledger.PostgresRunLedger;
+import lab.continuationreplay.faults.common.FaultLedger;
+import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.faults.ExperimentReport;
 import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.FaultExperiments;
@@ -26,7 +29,7 @@ import picocli.CommandLine.Option;
         description = {
             "The fault lab: hard exits at the ledger's cut points, a kill soak, a faulty stdio intermediary, wire"
                     + " fuzzing, requestState attacks, storage faults and a secrets scan, against each SDK's server as"
-                    + " real processes on real SQLite files; over HTTP (--transport http) also HTTP request fuzzing,"
+                    + " real processes on real SQLite files (--ledger postgres: on PostgreSQL); over HTTP (--transport http) also HTTP request fuzzing,"
                     + " bearer attacks and stalled clients. Every random choice comes from --seed.",
             "Writes OUT/faults.json, OUT/FAULTS.md and each experiment's evidence in OUT/<experiment>/. Exit 0 only if"
                     + " every invariant holds: no duplicate, no lost effect, nothing accepted that must be refused."
@@ -52,6 +55,13 @@ final class FaultsCommand implements Callable<Integer> {
             + " Over HTTP: cut points, the kill soak, HTTP request fuzzing, requestState and bearer attacks, stalled clients.")
     String transport = "stdio";
 
+    @Option(names = "--ledger", description = "sqlite or postgres (default: ${DEFAULT-VALUE}, a file per ledger). postgres"
+            + " puts every server's ledger on PostgreSQL, as lab matrix --ledger postgres does: the database of"
+            + " WIRE_LEDGER_URL (with WIRE_LEDGER_USER and WIRE_LEDGER_PASSWORD_FILE) or, without it, one the lab starts"
+            + " for the run; a schema per ledger, its rows left as <name>.rows.json. The storage experiment becomes"
+            + " connection refused, statement timeout and database restarted, and the kill soak kills the database too.")
+    String ledgerChoice = "sqlite";
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
@@ -69,15 +79,22 @@ final class FaultsCommand implements Callable<Integer> {
             }
             kinds.add(kind);
         }
+        if (!ledgerChoice.equals("sqlite") && !ledgerChoice.equals("postgres")) {
+            throw new IllegalArgumentException("--ledger is sqlite or postgres, not " + ledgerChoice);
+        }
         Path folder = OutputFolder.of(out, home, "faults");
         OutputFolder.requireNewOrEmpty(folder);
-        Files.createDirectories(folder);
         // One set of random tokens for the whole run, outside the output folder, deleted at the end; the secrets
         // scan looks for every one of them in the evidence.
-        try (BearerCredentials credentials = transports.contains(Transport.HTTP) ? new BearerCredentials() : null) {
+        try (BearerCredentials credentials = transports.contains(Transport.HTTP) ? new BearerCredentials() : null;
+                PostgresRunLedger postgres = ledgerChoice.equals("postgres") ? postgres() : null;
+                FaultLedger ledger = postgres == null ? FaultLedger.SQLITE : FaultLedger.on(postgres)) {
+            // made once the ledger is there: a database refused at the start leaves no folder behind
+            Files.createDirectories(folder);
             FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr(), transports, transports.get(0),
-                    credentials);
+                    credentials, ledger);
             List<ExperimentReport> reports = new ArrayList<>();
+            java.util.Map<String, java.util.Map<String, String>> notApplicable = new java.util.LinkedHashMap<>();
             for (FaultExperiments.Planned planned : plan) {
                 FaultExperiment experiment = planned.experiment();
                 FaultSession over = session.over(planned.over().get(planned.over().size() - 1));
@@ -92,11 +109,23 @@ final class FaultsCommand implements Callable<Integer> {
                     report = new ExperimentReport(experiment.name(), experiment.title(), false,
                             ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
                 }
+                try {
+                    // each PostgreSQL ledger's rows as evidence beside it, before the secrets scan reads the folder
+                    ledger.sealAll();
+                } catch (Exception e) {
+                    report = new ExperimentReport(report.name(), report.title(), false, report.figures(),
+                            java.util.stream.Stream.concat(report.findings().stream(),
+                                    java.util.stream.Stream.of("the ledgers' rows could not be sealed: " + e)).toList(),
+                            report.observations(), report.transport(), report.millis());
+                }
+                if (!experiment.notApplicable(over).isEmpty()) {
+                    notApplicable.put(experiment.name(), experiment.notApplicable(over));
+                }
                 report = report.over(planned.transportLabel()).withMillis((System.nanoTime() - started) / 1_000_000);
                 session.log(label + ": " + (report.passed() ? "pass" : "FAIL") + " in " + report.millis() + " ms");
                 reports.add(report);
             }
-            ObjectNode json = FaultsReport.toJson(session, reports);
+            ObjectNode json = FaultsReport.toJson(session, reports, notApplicable);
             FaultsReport.write(folder, json);
             Streams.stdout().print(FaultsReport.table(json));
             Streams.stdout().println();
@@ -105,5 +134,15 @@ final class FaultsCommand implements Callable<Integer> {
             Streams.stdout().flush();
             return json.path("passed").asBoolean() ? 0 : 1;
         }
+    }
+
+    /** The database of WIRE_LEDGER_URL, or one started for the run, exactly as {@code lab matrix --ledger postgres}. */
+    private static PostgresRunLedger postgres() throws java.io.IOException {
+        long starting = System.nanoTime();
+        String given = System.getenv(TrustedEnvironment.LEDGER_URL);
+        PostgresRunLedger postgres = given != null && !given.isEmpty() ? PostgresRunLedger.given(System.getenv())
+                : PostgresRunLedger.embedded();
+        Streams.stderr().printf("ledger: %s, started in %d ms%n", postgres.describe(), (System.nanoTime() - starting) / 1_000_000);
+        return postgres;
     }
 }

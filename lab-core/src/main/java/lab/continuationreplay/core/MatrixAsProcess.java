@@ -21,13 +21,20 @@ public final class MatrixAsProcess {
     /** The exit status, or -1 when it did not finish within {@link #LIMIT} (it is then killed with its children). */
     public static int run(Path home, List<String> jvmOptions, List<String> matrixArguments, Path stdoutLog, Path stderrLog)
             throws Exception {
+        return run(home, jvmOptions, matrixArguments, stdoutLog, stderrLog, java.util.Map.of());
+    }
+
+    /** As above, with {@code environment} laid over this JVM's for the child (a database handed on, say). */
+    public static int run(Path home, List<String> jvmOptions, List<String> matrixArguments, Path stdoutLog, Path stderrLog,
+            java.util.Map<String, String> environment) throws Exception {
         List<String> options = new ArrayList<>(LAB_JVM_OPTIONS);
         options.add("-Dlab.home=" + home);
         options.addAll(jvmOptions);
         Path jar = LabHome.requireFile(LabHome.labJar(home), "build the lab first (./lab builds it)");
         List<String> command = JavaCommand.of(options, "-jar", jar.toString(), "matrix");
         command.addAll(matrixArguments);
-        Process process = Exec.command(command).withStdout(Exec.Io.file(stdoutLog)).withStderr(Exec.Io.file(stderrLog)).start();
+        Process process = Exec.command(command).addingEnvironment(environment).withStdout(Exec.Io.file(stdoutLog))
+                .withStderr(Exec.Io.file(stderrLog)).start();
         return Exec.awaitOrKill(process, LIMIT) ? process.exitValue() : -1;
     }
 }

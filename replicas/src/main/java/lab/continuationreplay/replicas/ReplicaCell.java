@@ -135,11 +135,8 @@ final class ReplicaCell implements CaseStage.Opened, ReplicaSteps {
     }
 
     private String schema() {
-        String schema = run.ledger().schema(folder);
-        if (schema == null) {
-            throw new IllegalStateException("no replica of " + cell + " has its ledger yet");
-        }
-        return schema;
+        return run.ledger().schema(folder)
+                .orElseThrow(() -> new IllegalStateException("no replica of " + cell + " has its ledger yet"));
     }
 
     @Override
@@ -154,7 +151,7 @@ final class ReplicaCell implements CaseStage.Opened, ReplicaSteps {
                 PostgresContainer.ROLE, run.secrets().ledgerPassword()), ServerSetup.BACKEND)) {
             // opened and closed: the schema's tables exist
         }
-        Connection connection = run.ledger().connect();
+        Connection connection = run.ledger().database().connect();
         try {
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
@@ -207,7 +204,7 @@ final class ReplicaCell implements CaseStage.Opened, ReplicaSteps {
     private void awaitSessions(Replica replica, String query, java.util.function.LongPredicate done, Duration limit,
             String what) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        try (Connection connection = run.ledger().connect(); PreparedStatement statement = connection.prepareStatement(query)) {
+        try (Connection connection = run.ledger().database().connect(); PreparedStatement statement = connection.prepareStatement(query)) {
             statement.setString(1, replica.address());
             while (true) {
                 try (ResultSet row = statement.executeQuery()) {

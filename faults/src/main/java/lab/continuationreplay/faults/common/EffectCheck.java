@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The effect invariant of the experiments that send many requests with an operation id each: every ledger row must
  * belong to a request the server answered with a success (an effect from a refused request is a violation), and
- * every title at most one issue. Read from the SQLite file alone.
+ * every title at most one issue. Read from the ledger alone.
  */
 public final class EffectCheck {
     /** What the rows show against what the wire said. */
@@ -21,8 +21,9 @@ public final class EffectCheck {
      * @param succeeded every operation id the experiment sent, mapped to whether its request was answered with a
      *                  success; {@code expectedPrefix} names the experiment's operations (a row outside it is unknown)
      */
-    public static Result check(Path database, Map<String, Boolean> succeeded, String expectedPrefix) throws SQLException {
-        Map<String, String> rows = LedgerRows.operations(database);
+    public static Result check(FaultLedger ledger, Path database, Map<String, Boolean> succeeded, String expectedPrefix)
+            throws SQLException {
+        Map<String, String> rows = LedgerRows.operations(ledger, database);
         List<String> violations = new ArrayList<>();
         long fromRefused = 0;
         long unknown = 0;
@@ -39,7 +40,7 @@ public final class EffectCheck {
             }
         }
         long duplicates = 0;
-        for (Map.Entry<String, Long> title : LedgerRows.issuesByTitle(database).entrySet()) {
+        for (Map.Entry<String, Long> title : LedgerRows.issuesByTitle(ledger, database).entrySet()) {
             if (title.getValue() > 1) {
                 duplicates += title.getValue() - 1;
                 violations.add("title '" + title.getKey() + "' has " + title.getValue() + " issues");

@@ -19,7 +19,8 @@ import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.faults.FaultSession;
 
 /**
- * Starts the servers of the fault experiments: one process of an SDK with a {@code WIRE_*} environment, its
+ * Starts the servers of the fault experiments: one process of an SDK with a {@code WIRE_*} environment (its ledger the
+ * session's: the settings' SQLite file, or a PostgreSQL schema named after it), its
  * transcript and stderr log in the experiment's evidence folder ({@code NAME.transcript.log}, {@code NAME.stderr.log}),
  * over the session's transport. Over HTTP the process gets {@code --http 0}, no {@code WIRE_PRINCIPAL} and a tokens
  * file naming alice, bob and the settings' principal, and the lab speaks with the settings' principal's token.
@@ -38,15 +39,15 @@ public final class FaultServers {
     }
 
     /** A stdio server (the wire fuzzer writes raw bytes to its stdin), opened. */
-    public static ServerProcess startStdio(Path home, ServerKind sdk, WireSettings settings, Path folder, String name,
+    public static ServerProcess startStdio(FaultSession session, ServerKind sdk, WireSettings settings, Path folder, String name,
             Duration readTimeout) throws IOException, TransportFailure {
-        return startCommand(sdk.command(home), settings, folder, name, readTimeout);
+        return startCommand(session, sdk.command(session.home()), settings, folder, name, readTimeout);
     }
 
     /** A stdio server started from {@code command} (the stdio proxy in front of a server, say), opened. */
-    public static ServerProcess startCommand(List<String> command, WireSettings settings, Path folder, String name,
-            Duration readTimeout) throws IOException, TransportFailure {
-        ServerProcess server = ServerProcess.start(command, settings.environment(), folder.resolve(name + ".transcript.log"),
+    public static ServerProcess startCommand(FaultSession session, List<String> command, WireSettings settings, Path folder,
+            String name, Duration readTimeout) throws IOException, TransportFailure {
+        ServerProcess server = ServerProcess.start(command, session.ledger().environment(settings), folder.resolve(name + ".transcript.log"),
                 folder.resolve(name + ".stderr.log"), readTimeout);
         opened(server);
         return server;
@@ -68,11 +69,11 @@ public final class FaultServers {
     public static ServerWire wire(FaultSession session, ServerKind kind, WireSettings settings, Path folder, String name,
             Duration readTimeout, Map<String, String> httpEnvironment) throws IOException, TransportFailure {
         if (session.transport() == Transport.STDIO) {
-            return ServerProcess.start(kind.command(session.home()), settings.environment(), folder.resolve(name + ".transcript.log"),
+            return ServerProcess.start(kind.command(session.home()), session.ledger().environment(settings), folder.resolve(name + ".transcript.log"),
                     folder.resolve(name + ".stderr.log"), readTimeout);
         }
         BearerCredentials credentials = session.credentials();
-        Map<String, String> environment = new LinkedHashMap<>(settings.environment());
+        Map<String, String> environment = session.ledger().environment(settings);
         // Over HTTP the principal is the bearer token's, never the environment's.
         environment.remove("WIRE_PRINCIPAL");
         String[] principals = java.util.stream.Stream.concat(HTTP_PRINCIPALS.stream(), java.util.stream.Stream.of(settings.principal()))

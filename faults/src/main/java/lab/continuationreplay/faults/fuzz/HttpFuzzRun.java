@@ -161,7 +161,7 @@ final class HttpFuzzRun {
             }
         }
         succeeded.put(prefix + "final", stillServing);
-        EffectCheck.Result effects = EffectCheck.check(database, succeeded, prefix);
+        EffectCheck.Result effects = EffectCheck.check(session.ledger(), database, succeeded, prefix);
         effects.violations().forEach(this::finding);
         if (!stillServing) {
             finding("the server did not serve a normal round one, continuation and status after the fuzz batch");

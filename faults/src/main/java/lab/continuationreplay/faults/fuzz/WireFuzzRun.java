@@ -404,7 +404,7 @@ final class WireFuzzRun {
 
     private ServerProcess startServer(WireSettings settings) throws Exception {
         serverNumber++;
-        return FaultServers.startStdio(session.home(), sdk, settings, folder, "server-" + serverNumber, READ_TIMEOUT);
+        return FaultServers.startStdio(session, sdk, settings, folder, "server-" + serverNumber, READ_TIMEOUT);
     }
 
     private ServerProcess restart(WireSettings settings, String why) throws Exception {
@@ -430,7 +430,7 @@ final class WireFuzzRun {
     /** Every ledger row must belong to a case that got a success and was not certainly invalid. */
     private long accountRows() throws Exception {
         long bad = 0;
-        Map<String, String> rows = LedgerRows.operations(database);
+        Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
         long effects = 0;
         for (Map.Entry<String, String> row : rows.entrySet()) {
             String state = row.getValue();
@@ -447,7 +447,7 @@ final class WireFuzzRun {
                         + (touch == null ? "no case" : "case " + touch.n() + " " + touch.kind() + (touch.mustFail() ? ", certainly invalid" : ", not answered with success")));
             }
         }
-        long issues = LedgerRows.count(database).issues();
+        long issues = LedgerRows.count(session.ledger(), database).issues();
         if (issues != effects) {
             finding("issues " + issues + " != applied or partial operations " + effects);
             bad += Math.abs(issues - effects);

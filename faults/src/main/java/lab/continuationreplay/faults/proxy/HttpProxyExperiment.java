@@ -120,12 +120,12 @@ public final class HttpProxyExperiment implements FaultExperiment {
                 // Straight to the server, past the relay: is it still serving after all that?
                 stillServing = ToolClient.on(server).status("hp-" + sdk.label() + "-0").isSuccess();
             }
-            Map<String, String> rows = LedgerRows.operations(database);
-            Map<String, Long> byTitle = LedgerRows.issuesByTitle(database);
+            Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
+            Map<String, Long> byTitle = LedgerRows.issuesByTitle(session.ledger(), database);
             long duplicates = byTitle.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
             long lost = toldApplied.stream().filter(id -> !isEffect(rows.get(id))).count();
             long effects = rows.values().stream().filter(Run::isEffect).count();
-            long issues = LedgerRows.count(database).issues();
+            long issues = LedgerRows.count(session.ledger(), database).issues();
             if (duplicates != 0) {
                 findings.add(sdk.label() + ": duplicate effects " + duplicates + " " + byTitle);
             }

@@ -67,7 +67,7 @@ final class ProxyRun {
         List<String> clientBelievesApplied = new ArrayList<>();
         boolean stillServing;
         try (ServerProcess proxied = ServerProcess.start(proxyCommand(session.home(), seed, PLAN, log, sdk.command(session.home())),
-                settings.environment(), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)
+                session.ledger().environment(settings), folder.resolve("proxied.transcript.log"), folder.resolve("proxied.stderr.log"), READ_TIMEOUT)
                 .toleratingDamagedLines()) {
             for (int k = 0; k < operations; k++) {
                 ObjectNode arguments = ToolClient.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
@@ -78,12 +78,12 @@ final class ProxyRun {
             stillServing = statusOf(proxied, "px-" + sdk.label() + "-0") != null;
         }
         // The proxy has ended (its stdin closed); its summary is the last line of the fault log.
-        Map<String, String> rows = LedgerRows.operations(database);
-        Map<String, Long> issuesByTitle = LedgerRows.issuesByTitle(database);
+        Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
+        Map<String, Long> issuesByTitle = LedgerRows.issuesByTitle(session.ledger(), database);
         long duplicates = issuesByTitle.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
         long lost = clientBelievesApplied.stream().filter(id -> !isEffect(rows.get(id))).count();
         long effects = rows.values().stream().filter(ProxyRun::isEffect).count();
-        long issues = LedgerRows.count(database).issues();
+        long issues = LedgerRows.count(session.ledger(), database).issues();
         if (duplicates != 0) {
             findings.add(sdk.label() + ": duplicate effects " + duplicates + " " + issuesByTitle);
         }

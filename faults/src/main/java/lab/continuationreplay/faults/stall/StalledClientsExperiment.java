@@ -154,7 +154,7 @@ public final class StalledClientsExperiment implements FaultExperiment {
         if (!stillServing) {
             findings.add(sdk.label() + ": the server did not serve a normal call at the end");
         }
-        LedgerRows.Counts rows = LedgerRows.count(database);
+        LedgerRows.Counts rows = LedgerRows.count(session.ledger(), database);
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         figures.put("read_timeout_ms", readTimeoutMs).put("rounds", rounds).put("stalled_connections", endings.size())
                 .put("closed_by_server", endings.size() - leftOpen)

@@ -20,6 +20,7 @@ import lab.continuationreplay.core.wire.HttpExchanges;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.faults.common.HttpCall;
+import lab.continuationreplay.faults.common.FaultLedger;
 import lab.continuationreplay.faults.common.LedgerRows;
 import lab.continuationreplay.history.HttpHead.Header;
 import lab.continuationreplay.history.Reply;
@@ -33,6 +34,7 @@ final class BearerAttackRun {
     private static final int MAX_FINDINGS = 20;
 
     private final ServerKind sdk;
+    private final FaultLedger ledger;
     private final Path folder;
     private final Random random;
     private final HttpServerProcess main;
@@ -42,8 +44,10 @@ final class BearerAttackRun {
     private final Map<String, Map<String, Integer>> outcomes = new TreeMap<>();
     private long sequence;
 
-    BearerAttackRun(ServerKind sdk, Path folder, Random random, HttpServerProcess main, BearerCredentials credentials) {
+    BearerAttackRun(ServerKind sdk, FaultLedger ledger, Path folder, Random random, HttpServerProcess main,
+            BearerCredentials credentials) {
         this.sdk = sdk;
+        this.ledger = ledger;
         this.folder = folder;
         this.random = random;
         this.main = main;
@@ -92,7 +96,7 @@ final class BearerAttackRun {
                 }
             }
         }
-        Map<String, String> rows = LedgerRows.operations(database);
+        Map<String, String> rows = LedgerRows.operations(ledger, database);
         long effectsFromRefused = 0;
         long lostSuccesses = 0;
         for (Map.Entry<String, Boolean> operation : succeededByOperation.entrySet()) {

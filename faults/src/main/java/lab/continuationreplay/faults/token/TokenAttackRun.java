@@ -379,10 +379,10 @@ final class TokenAttackRun {
         return pool.get(random.nextInt(pool.size()));
     }
 
-    private static LedgerRows.Counts total(List<Path> databases) throws Exception {
+    private LedgerRows.Counts total(List<Path> databases) throws Exception {
         LedgerRows.Counts sum = new LedgerRows.Counts(0, 0);
         for (Path database : databases) {
-            sum = sum.plus(LedgerRows.count(database));
+            sum = sum.plus(LedgerRows.count(session.ledger(), database));
         }
         return sum;
     }

@@ -71,7 +71,7 @@ public final class TokenAttacksExperiment implements FaultExperiment {
                 findings.addAll(run.findings());
                 passed &= run.passed();
                 if (session.transport() == Transport.HTTP) {
-                    BearerAttackRun bearer = new BearerAttackRun(sdk, folder, random, (HttpServerProcess) mains.get(sdk),
+                    BearerAttackRun bearer = new BearerAttackRun(sdk, session.ledger(), folder, random, (HttpServerProcess) mains.get(sdk),
                             session.credentials());
                     figures.set(sdk.label() + " bearer", bearer.attack(session.size(2, 10)));
                     findings.addAll(bearer.findings());

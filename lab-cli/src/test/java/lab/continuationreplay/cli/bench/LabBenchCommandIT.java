@@ -52,7 +52,7 @@ class LabBenchCommandIT {
         List<String> ids = new ArrayList<>();
         report.path("benchmarks").fieldNames().forEachRemaining(ids::add);
         assertEquals(List.of("guard_overhead", "ledger_throughput", "bridge_round_trip", "fingerprint", "matrix_wall_time", "memory",
-                "http_vs_stdio"), ids);
+                "http_vs_stdio", "ledger_throughput_postgres"), ids);
         int goals = 0;
         int met = 0;
         for (String id : ids) {
@@ -116,6 +116,18 @@ class LabBenchCommandIT {
         JsonNode floor = report.path("benchmarks").path("ledger_throughput").path("goals").get(0);
         assertEquals("ledger_vs_floor", floor.path("id").asText());
         assertEquals(5, floor.path("rounds").size(), "the ledger goal carries its interleaved rounds: " + floor);
+        // benchmark 2 on PostgreSQL: the same shape, and the race on one id is one effect there too
+        JsonNode postgres = report.path("benchmarks").path("ledger_throughput_postgres");
+        assertEquals(1, postgres.path("figures").path("race").path("issue_rows").asInt(), postgres.toString());
+        assertEquals(1, postgres.path("figures").path("race").path("first_answers").asInt(), postgres.toString());
+        assertTrue(postgres.path("figures").path("bare_jdbc_commits_per_s").asDouble() > 0, postgres.toString());
+        assertTrue(postgres.path("figures").path("rolled_back_transactions").asLong() >= 0, postgres.toString());
+        assertEquals(5, postgres.path("figures").path("round_figures").size(), postgres.toString());
+        assertEquals(List.of("postgres_ledger_vs_floor", "postgres_race_one_effect"),
+                java.util.stream.StreamSupport.stream(postgres.path("goals").spliterator(), false).map(g -> g.path("id").asText()).toList());
+        assertEquals(0.7, postgres.path("goals").get(0).path("bound").asDouble());
+        assertEquals(5, postgres.path("goals").get(0).path("rounds").size(), postgres.toString());
+        assertTrue(postgres.path("goals").get(1).path("met").asBoolean(), "exactly one effect: " + postgres);
         JsonNode fingerprint = report.path("benchmarks").path("fingerprint").path("figures");
         assertTrue(fingerprint.path("case-01").path("digests_agree").asBoolean());
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());

@@ -111,14 +111,30 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         return process;
     };
 
-    /** The schema the case in {@code caseFolder} was given, or null before its first server's environment. */
-    public String schema(Path caseFolder) {
-        return schemas.get(caseFolder.toAbsolutePath().normalize());
+    /** The server started for the run; empty when the lab was given its database and must not stop it. */
+    public java.util.Optional<EmbeddedPostgres> server() {
+        return java.util.Optional.ofNullable(server);
     }
 
-    /** A plain session of the lab's own on the database (auto-commit on): for acting on a case's ledger from outside. */
-    public Connection connect() throws SQLException {
-        return database.connect();
+    /** The database itself (no schema chosen), for the lab's own sessions around the ledgers. */
+    public LedgerLocation.Postgres database() {
+        return database;
+    }
+
+    /**
+     * The variables that hand this database on to another lab process, which takes it as {@link #given} (the URL
+     * without a schema, the role, the password file's path or the password variable): a fault run's own matrix, say.
+     */
+    public Map<String, String> handedOn() {
+        Map<String, String> environment = new HashMap<>(password);
+        environment.put(TrustedEnvironment.LEDGER_URL, database.url());
+        environment.put(TrustedEnvironment.LEDGER_USER, database.user());
+        return environment;
+    }
+
+    /** The schema handed out for {@code caseFolder} and not sealed yet, if any. */
+    public java.util.Optional<String> schema(Path caseFolder) {
+        return java.util.Optional.ofNullable(schemas.get(caseFolder.toAbsolutePath().normalize()));
     }
 
     /** What may be printed about the database: address and account or role, never the password. */
@@ -161,7 +177,15 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
     /** Dumps the folder's schema (if any process opened one) into {@code store.rows.json}, then drops it. */
     @Override
     public void seal(Path caseFolder) throws SQLException, IOException {
-        String schema = schemas.remove(caseFolder.toAbsolutePath().normalize());
+        seal(caseFolder, caseFolder.resolve(Layout.LEDGER_DUMP));
+    }
+
+    /**
+     * As {@link #seal(Path)}, the dump written to {@code dumpFile}: for a lab that keys schemas by something other than a
+     * case folder (the fault lab keys them by the SQLite file a server would have had, several per folder).
+     */
+    public void seal(Path key, Path dumpFile) throws SQLException, IOException {
+        String schema = schemas.remove(key.toAbsolutePath().normalize());
         if (schema == null) {
             return;
         }
@@ -220,7 +244,7 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
                 statement.execute("DROP SCHEMA " + schema + " CASCADE");
             }
         }
-        Files.writeString(caseFolder.resolve(Layout.LEDGER_DUMP),
+        Files.writeString(dumpFile,
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(dump) + "\n");
     }
 

@@ -35,6 +35,12 @@ import lab.continuationreplay.store.OperationIdentity;
  * see them. One fsync per applied operation (plus SQLite's amortised checkpoints), none for a replay. The statements
  * of the write path are prepared once per connection and reused (preparing was a sixth of an apply's time); after
  * any failure inside a transaction they are closed and prepared afresh, so no half-run statement outlives it.
+ *
+ * <p>A lost session (PostgreSQL restarted, or the session ended by the server) is never hidden where it could matter:
+ * the call that meets it inside a transaction fails with a clear error that says whether anything can have committed,
+ * and the ledger opens a new session for the next call. Only where nothing of the call can have reached the database
+ * does the ledger reconnect and go on by itself: a transaction whose {@code BEGIN} meets the dead session (its work
+ * has not been sent, and {@code BEGIN} alone changes nothing), and a read (it changes nothing either way).
  */
 public final class IssueLedger implements AutoCloseable {
     public static final int DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -57,7 +63,10 @@ public final class IssueLedger implements AutoCloseable {
     private static final String INSERT_EVENT = "INSERT INTO operation_events(operation_id, step, outcome, error_type, created_at) VALUES (?, ?, ?, ?, ?)";
     private static final String INSERT_COMPENSATION = "INSERT INTO compensations(issue_id, kind, outcome) VALUES (?, ?, ?)";
 
-    private final Connection connection;
+    /** The session; replaced by a new one after the database ended it ({@link #sessionLost}). Guarded by this lock. */
+    private Connection connection;
+    /** True once a failure showed the session is gone: the next use opens a new one first. */
+    private boolean sessionLost;
     private final String backendId;
     private final LedgerStore store;
     /** The write path's statements by SQL text, prepared on first use; guarded by this instance's lock. */
@@ -93,9 +102,7 @@ public final class IssueLedger implements AutoCloseable {
         if (backendId == null || backendId.isBlank()) {
             throw new IllegalArgumentException("backend_id is required for a file-backed store");
         }
-        LedgerStore store = location instanceof LedgerLocation.Postgres postgres
-                ? new PostgresStore(postgres, waitMs)
-                : new SqliteStore((LedgerLocation.SqliteFile) location, waitMs);
+        LedgerStore store = storeOf(location, waitMs);
         Connection connection = store.connect();
         IssueLedger ledger = new IssueLedger(connection, backendId, store);
         try {
@@ -118,6 +125,21 @@ public final class IssueLedger implements AutoCloseable {
      */
     public static Connection connect(Path path, int busyTimeoutMs) throws SQLException {
         return SqliteStore.connect(path, busyTimeoutMs);
+    }
+
+    /**
+     * A session on the ledger at {@code location} with the settings {@link #open} gives its own (SQLite: as above;
+     * PostgreSQL: {@code synchronous_commit = on}, {@code waitMs} as the lock timeout, a server with {@code fsync}
+     * off refused), auto-commit on. Benchmark 2's bare commit loop on PostgreSQL opens its session here.
+     */
+    public static Connection connect(LedgerLocation location, int waitMs) throws SQLException {
+        return storeOf(location, waitMs).connect();
+    }
+
+    private static LedgerStore storeOf(LedgerLocation location, int waitMs) {
+        return location instanceof LedgerLocation.Postgres postgres
+                ? new PostgresStore(postgres, waitMs)
+                : new SqliteStore((LedgerLocation.SqliteFile) location, waitMs);
     }
 
     public String backendId() {
@@ -251,18 +273,20 @@ public final class IssueLedger implements AutoCloseable {
 
     /** The row bound to exactly this identity (all three parts), if any. */
     public synchronized Optional<OperationRecord> operationRecord(OperationIdentity identity) throws SQLException {
-        PreparedStatement select = statement(FIND_BY_IDENTITY);
-        bindIdentity(select, 1, identity);
-        try (ResultSet row = select.executeQuery()) {
-            return row.next() ? Optional.of(readRecord(row)) : Optional.empty();
-        } catch (SQLException | RuntimeException | Error e) {
-            forgetStatements(e);
-            throw e;
-        }
+        return readOnce(() -> {
+            PreparedStatement select = statement(FIND_BY_IDENTITY);
+            bindIdentity(select, 1, identity);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(readRecord(row)) : Optional.empty();
+            } catch (SQLException | RuntimeException | Error e) {
+                forgetStatements(e);
+                throw e;
+            }
+        });
     }
 
     public synchronized Optional<Issue> issue(long id) throws SQLException {
-        List<Issue> issues = issues(connection, "SELECT id, title, body FROM issues WHERE id = ?", id);
+        List<Issue> issues = readOnce(() -> issues(connection, "SELECT id, title, body FROM issues WHERE id = ?", id));
         return issues.isEmpty() ? Optional.empty() : Optional.of(issues.get(0));
     }
 
@@ -283,7 +307,29 @@ public final class IssueLedger implements AutoCloseable {
      * here, so a reader and a writer on one instance never interleave on the connection.
      */
     synchronized <T> T read(SqlRead<T> read) throws SQLException {
-        return read.run(connection);
+        return readOnce(() -> read.run(connection));
+    }
+
+    /**
+     * Runs a read (no writes, outside any transaction) on the session, opening a new session first if the last one
+     * was lost; a read that meets a session lost only now runs once more on a new one, since reading changes nothing.
+     */
+    private <T> T readOnce(SqlWork<T> read) throws SQLException {
+        reconnectIfLost();
+        try {
+            return read.run();
+        } catch (SQLException e) {
+            if (!noteIfSessionLost(e)) {
+                throw e;
+            }
+            reconnectIfLost();
+            try {
+                return read.run();
+            } catch (SQLException again) {
+                noteIfSessionLost(again);
+                throw again;
+            }
+        }
     }
 
     @FunctionalInterface
@@ -313,20 +359,87 @@ public final class IssueLedger implements AutoCloseable {
     }
 
     private <T> T once(SqlWork<T> work) throws SQLException {
-        try {
-            statement(store.beginSql()).execute();
-        } catch (SQLException | RuntimeException | Error e) {
-            forgetStatements(e);
-            throw e;
-        }
+        begin();
+        boolean committing = false;
         try {
             T value = work.run();
+            committing = true;
             statement(COMMIT).execute();
             return value;
-        } catch (SQLException | RuntimeException | Error e) {
+        } catch (SQLException e) {
+            rollbackQuietly(e);
+            if (noteIfSessionLost(e)) {
+                throw lostInTransaction(e, committing);
+            }
+            throw e;
+        } catch (RuntimeException | Error e) {
             rollbackQuietly(e);
             throw e;
         }
+    }
+
+    /**
+     * Sends {@code BEGIN}, on a new session if the last one was lost. A {@code BEGIN} that meets a session lost only
+     * now is sent once more on a new session: nothing of the transaction's work has been sent, and {@code BEGIN} alone
+     * changes nothing, so this cannot apply anything twice. If no new session can be opened, that is the call's error.
+     */
+    private void begin() throws SQLException {
+        reconnectIfLost();
+        try {
+            statement(store.beginSql()).execute();
+            return;
+        } catch (SQLException e) {
+            forgetStatements(e);
+            if (!noteIfSessionLost(e)) {
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            forgetStatements(e);
+            throw e;
+        }
+        reconnectIfLost();
+        try {
+            statement(store.beginSql()).execute();
+        } catch (SQLException e) {
+            forgetStatements(e);
+            noteIfSessionLost(e);
+            throw e;
+        }
+    }
+
+    /** Marks the session lost when {@code failure} (or the closed connection) says the database ended it. */
+    private boolean noteIfSessionLost(SQLException failure) {
+        if (store.sessionLost(failure, connection)) {
+            sessionLost = true;
+        }
+        return sessionLost;
+    }
+
+    /** Replaces a lost session with a new one (the old one's statements are dropped); a failure to connect is thrown. */
+    private void reconnectIfLost() throws SQLException {
+        if (!sessionLost) {
+            return;
+        }
+        forgetStatements(new SQLException("closing the lost session's statements"));
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // the session is gone already; closing only frees the driver's side
+        }
+        connection = store.connect();
+        sessionLost = false;
+    }
+
+    /**
+     * The error of a transaction whose session the database ended: before {@code COMMIT} was sent nothing of it can
+     * have committed; at {@code COMMIT} it may have, and only a read of the operation's status can tell.
+     */
+    private static SQLException lostInTransaction(SQLException cause, boolean atCommit) {
+        String what = atCommit
+                ? "the ledger's database session ended at COMMIT; whether this call committed is unknown until its status is read"
+                : "the ledger's database session ended inside the transaction; nothing of this call was committed";
+        return new SQLException(what + "; the next call opens a new session (" + cause.getMessage() + ")",
+                cause.getSQLState(), cause);
     }
 
     /** A short random pause, growing with the runs, so two losers do not meet again at once. */

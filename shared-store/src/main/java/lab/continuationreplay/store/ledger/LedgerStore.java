@@ -42,5 +42,12 @@ sealed interface LedgerStore permits SqliteStore, PostgresStore {
      */
     boolean lostARace(SQLException failure);
 
+    /**
+     * True when {@code failure} means the database ended this session (it restarted, or ended the session itself), so
+     * no statement can run on {@code connection} again and a new session must be opened. A SQLite file has no session
+     * to lose.
+     */
+    boolean sessionLost(SQLException failure, Connection connection);
+
     LedgerLocation location();
 }

@@ -22,6 +22,12 @@ import java.util.Set;
 final class PostgresStore implements LedgerStore {
     /** Serialisation failure, deadlock, and a unique key taken by a concurrent insert: the loser of a race. */
     private static final Set<String> LOST_A_RACE = Set.of("40001", "40P01", "23505");
+    /**
+     * The server ended the session: shut down (57P01, also a session ended by {@code pg_terminate_backend}), crashed
+     * (57P02), or is starting or stopping (57P03). Class 08 (connection exceptions) is the driver's own word for a
+     * session it lost, e.g. 08006 when the socket broke.
+     */
+    private static final Set<String> SESSION_ENDED = Set.of("57P01", "57P02", "57P03");
 
     private final LedgerLocation.Postgres location;
     private final int lockTimeoutMs;
@@ -97,6 +103,22 @@ final class PostgresStore implements LedgerStore {
             }
         }
         return false;
+    }
+
+    @Override
+    public boolean sessionLost(SQLException failure, Connection connection) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || SESSION_ENDED.contains(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        try {
+            // the driver closes a connection whose socket failed, whatever state it reported
+            return connection.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
     }
 
     @Override

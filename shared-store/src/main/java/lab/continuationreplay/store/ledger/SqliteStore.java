@@ -85,6 +85,12 @@ final class SqliteStore implements LedgerStore {
     }
 
     @Override
+    public boolean sessionLost(SQLException failure, Connection connection) {
+        // a file opened in this process: an error is about the file or the statement, never a session to open again
+        return false;
+    }
+
+    @Override
     public LedgerLocation location() {
         return location;
     }

@@ -246,39 +246,134 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
 
     private void startServer() throws IOException {
+        // a lab ended from outside (Ctrl-C, SIGTERM) still stops its server and removes the cluster; the data is
+        // thrown away, so the server is killed, and its sessions end when they notice the postmaster is gone
+        shutdownHook = new Thread(this::killAtExit, "embedded-postgres-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         IOException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             port = freePort();
-            Path log = folder.resolve("postgres.log");
-            server = starter.start(command("postgres", "-D", data().toString(), "-p", Integer.toString(port),
-                    "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=on",
-                    "-c", "synchronous_commit=on", "-c", "full_page_writes=on", "-c", "max_connections=200",
-                    "-c", "log_min_messages=warning"), CHILD_ENVIRONMENT, log);
-            // a lab ended from outside (Ctrl-C, SIGTERM) still stops its server and removes the cluster; the data is
-            // thrown away, so the server is killed, and its sessions end when they notice the postmaster is gone
-            shutdownHook = new Thread(this::killAtExit, "embedded-postgres-stop");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
             try {
-                awaitReady(log);
+                launch();
                 return;
             } catch (IOException e) {
                 last = e;
-                server.destroyForcibly();
-                try {
-                    server.waitFor(10, TimeUnit.SECONDS);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while starting PostgreSQL", interrupted);
-                }
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-                shutdownHook = null;
-                server = null;
-                if (!tail(log).contains("could not bind")) {
+                if (!e.getMessage().contains("could not bind")) {
                     break;
                 }
             }
         }
         throw last;
+    }
+
+    /** Starts {@code postgres} on the cluster and {@link #port} and waits until a session succeeds. */
+    private void launch() throws IOException {
+        Path log = folder.resolve("postgres.log");
+        server = starter.start(command("postgres", "-D", data().toString(), "-p", Integer.toString(port),
+                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=on",
+                "-c", "synchronous_commit=on", "-c", "full_page_writes=on", "-c", "max_connections=200",
+                "-c", "log_min_messages=warning"), CHILD_ENVIRONMENT, log);
+        try {
+            awaitReady(log);
+        } catch (IOException e) {
+            server.destroyForcibly();
+            try {
+                server.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting PostgreSQL", interrupted);
+            } finally {
+                server = null;
+            }
+            throw e;
+        }
+    }
+
+    /** The server's process id (the postmaster: {@code setpriv} replaces itself with the program it starts). */
+    public synchronized long pid() {
+        requireRunning();
+        return server.pid();
+    }
+
+    /** True while the server process runs. */
+    public synchronized boolean running() {
+        return server != null && server.isAlive();
+    }
+
+    /**
+     * Kills the server with SIGKILL, as a crash or the kernel's out-of-memory killer would: no shutdown and no
+     * checkpoint, so its committed transactions survive only through the WAL. The cluster stays for {@link #restart}.
+     */
+    public synchronized void kill() throws IOException {
+        requireRunning();
+        Process killed = server;
+        server = null;
+        killed.destroyForcibly();
+        try {
+            if (!killed.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IOException("PostgreSQL (pid " + killed.pid() + ") did not end within 10 s of SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while killing PostgreSQL", e);
+        }
+    }
+
+    /** Stops the server the orderly way ({@code pg_ctl stop -m fast}: sessions are ended, a checkpoint is written). */
+    public synchronized void stop() throws IOException {
+        requireRunning();
+        run(command("pg_ctl", "stop", "-D", data().toString(), "-m", "fast", "-w", "-t", "30"),
+                folder.resolve("pg_ctl.log"), Duration.ofSeconds(40));
+        try {
+            if (!server.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IOException("PostgreSQL (pid " + server.pid() + ") still runs 10 s after pg_ctl stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stopping PostgreSQL", e);
+        }
+        server = null;
+    }
+
+    /**
+     * Starts the server again on the same cluster and port, after {@link #kill} or {@link #stop}, so every ledger URL
+     * handed out stays valid; after a kill it first replays the WAL. A killed server's sessions end only when each
+     * notices the postmaster is gone, and until then PostgreSQL refuses to start on their shared memory, so that
+     * refusal (and a port not yet free) is waited out, up to the start limit.
+     */
+    public synchronized void restart() throws IOException {
+        if (running()) {
+            throw new IllegalStateException("PostgreSQL is running; kill or stop it first");
+        }
+        if (!Files.isDirectory(data())) {
+            throw new IllegalStateException("the cluster of this server was removed (closed)");
+        }
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        while (true) {
+            try {
+                launch();
+                return;
+            } catch (IOException e) {
+                String message = e.getMessage();
+                boolean leftovers = message.contains("pre-existing shared memory block") || message.contains("could not bind")
+                        || message.contains("lock file");
+                if (!leftovers || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while restarting PostgreSQL", e);
+            }
+        }
+    }
+
+    private void requireRunning() {
+        if (server == null) {
+            throw new IllegalStateException("PostgreSQL is not running");
+        }
     }
 
     /** Ready means a session as the role, with its password, succeeds; a server that ended is a failure at once. */
