@@ -59,6 +59,9 @@ public final class LedgerWorker {
             // "postgres": the ledger of this process's environment (WIRE_LEDGER_URL and its credentials), as a server finds it
             location = args[0].equals(POSTGRES) ? TrustedEnvironment.fromProcess().ledger()
                     : new LedgerLocation.SqliteFile(Path.of(args[0]));
+            if (args[0].equals(POSTGRES) && !(location instanceof LedgerLocation.Postgres)) {
+                throw new IllegalArgumentException(TrustedEnvironment.LEDGER_URL + " is not set");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("ledger worker " + args[1] + ": " + e.getMessage());
             System.exit(1);

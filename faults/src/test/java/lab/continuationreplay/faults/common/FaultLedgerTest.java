@@ -107,6 +107,23 @@ class FaultLedgerTest {
     }
 
     /** Applies each operation once, as a server would, on the ledger at {@code location}. */
+    @Test
+    void aSchemaThatCannotBeMadeIsAClearErrorNamingTheLedger() throws Exception {
+        try (FaultLedger ledger = FaultLedger.on(run)) {
+            run.server().orElseThrow().stop();
+            try {
+                java.io.IOException refused = assertThrows(java.io.IOException.class,
+                        () -> ledger.environment(WireSettings.matrix(dir.resolve("late.sqlite3"), "alice")));
+                assertTrue(refused.getMessage().startsWith("cannot make the PostgreSQL schema of late.sqlite3: "),
+                        refused.getMessage());
+            } finally {
+                run.server().orElseThrow().restart();
+            }
+            ledger.environment(WireSettings.matrix(dir.resolve("late.sqlite3"), "alice"));
+            assertEquals(0, ledger.count(dir.resolve("late.sqlite3"), "issues"), "made once the server is back");
+        }
+    }
+
     private static void apply(LedgerLocation location, String... operationIds) throws SQLException {
         try (IssueLedger ledger = IssueLedger.open(location, WireSettings.BACKEND)) {
             for (String operationId : operationIds) {

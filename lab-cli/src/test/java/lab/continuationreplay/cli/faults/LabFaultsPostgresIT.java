@@ -19,15 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code lab faults --quick --ledger postgres} as a user runs it, on the PostgreSQL the lab starts for the run (as an
- * unprivileged account when the tests run as root): the experiments whose outcome rests on the ledger (cut points, the
- * kill soak with the database itself killed and restarted, the storage faults of a database server, the requestState
- * attacks' rows, and the secrets scan with the ledger's password) on the Java server (ledger in-process) and the
- * TypeScript fixture (ledger in its bridge), every invariant read back from {@code faults.json}. The stdio proxy and the
- * wire fuzzer read their rows through the same code and are left to a {@code lab faults --quick --ledger postgres} run,
- * out of the test command's budget.
+ * unprivileged account when the tests run as root): every stdio experiment (cut points, the kill soak with the database
+ * itself killed and restarted, the stdio proxy, the wire fuzzer, the requestState attacks, the storage faults of a
+ * database server, the secrets scan with the ledger's password) on the Java server (ledger in-process) and the
+ * TypeScript fixture (ledger in its bridge), every invariant read back from {@code faults.json}.
  */
 class LabFaultsPostgresIT {
-    private static final List<String> EXPERIMENTS = List.of("cut-points", "kill-soak", "token-attacks", "storage", "secrets");
+    private static final List<String> EXPERIMENTS = List.of("cut-points", "kill-soak", "stdio-proxy", "wire-fuzz", "token-attacks",
+            "storage", "secrets");
 
     @TempDir
     Path dir;
@@ -36,7 +35,7 @@ class LabFaultsPostgresIT {
     void theQuickFaultLabOnPostgresHoldsEveryInvariantAndKillsTheDatabaseToo() throws Exception {
         Path out = dir.resolve("faults");
         LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--ledger", "postgres", "--sdk", "java,typescript",
-                "--only", String.join(",", EXPERIMENTS), "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(6));
+                "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(8));
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
         assertTrue(result.stderr().contains("ledger: embedded PostgreSQL 14 on 127.0.0.1:"), result.stderr());
@@ -60,6 +59,18 @@ class LabFaultsPostgresIT {
             assertEquals(soak.path("lost_replies").asInt(), soak.path("reconciled").asInt(), sdk + " " + soak);
             assertEquals(3, soak.path("database_kills").asInt(), "the database itself was killed and restarted: " + soak);
             assertTrue(soak.path("kills").asInt() > 0, sdk + " " + soak);
+
+            JsonNode proxy = experiment(json, "stdio-proxy").path("figures").path(sdk);
+            assertEquals(0, proxy.path("duplicates").asLong(), sdk + " " + proxy);
+            assertEquals(0, proxy.path("lost_effects").asLong(), sdk + " " + proxy);
+            assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
+
+            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
+            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
+            assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
+            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
 
             JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
             assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
