@@ -50,26 +50,35 @@ public final class StoreRows {
             if (!hasSchema(connection)) {
                 return rows;
             }
-            try (PreparedStatement select = connection.prepareStatement(query)) {
-                // SQLite reads an unbound parameter as NULL, which matches no row: a forgotten value would pass a
-                // "no rows" check silently, so the count must agree
-                int expected = select.getParameterMetaData().getParameterCount();
-                if (expected != parameters.length) {
-                    throw new SQLException(
-                            "query has " + expected + " parameter(s), " + parameters.length + " given: " + query);
-                }
-                for (int i = 0; i < parameters.length; i++) {
-                    select.setObject(i + 1, parameters[i]);
-                }
-                try (ResultSet result = select.executeQuery()) {
-                    int columns = result.getMetaData().getColumnCount();
-                    while (result.next()) {
-                        Map<String, Object> row = new LinkedHashMap<>();
-                        for (int i = 1; i <= columns; i++) {
-                            row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
-                        }
-                        rows.add(row);
+            return select(connection, query, parameters);
+        }
+    }
+
+    /**
+     * Every row of {@code query} on an open connection (a ledger file's, or a PostgreSQL schema's), as ordered column
+     * maps; {@code parameters} bound to its {@code ?} in order, and exactly as many as it has.
+     */
+    public static List<Map<String, Object>> select(Connection connection, String query, Object... parameters)
+            throws SQLException {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(query)) {
+            // SQLite reads an unbound parameter as NULL, which matches no row: a forgotten value would pass a
+            // "no rows" check silently, so the count must agree
+            int expected = select.getParameterMetaData().getParameterCount();
+            if (expected != parameters.length) {
+                throw new SQLException("query has " + expected + " parameter(s), " + parameters.length + " given: " + query);
+            }
+            for (int i = 0; i < parameters.length; i++) {
+                select.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet result = select.executeQuery()) {
+                int columns = result.getMetaData().getColumnCount();
+                while (result.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int i = 1; i <= columns; i++) {
+                        row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
                     }
+                    rows.add(row);
                 }
             }
         }

@@ -156,23 +156,7 @@ public final class FaultLedger implements AutoCloseable {
             // the schema is the lab's own name (PostgresRunLedger's prefix and a number), never input
             statement.execute("SET search_path TO " + schema);
         }
-        List<Map<String, Object>> rows = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(query)) {
-            for (int i = 0; i < parameters.length; i++) {
-                select.setObject(i + 1, parameters[i]);
-            }
-            try (ResultSet result = select.executeQuery()) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    for (int i = 1; i <= columns; i++) {
-                        row.put(result.getMetaData().getColumnLabel(i), result.getObject(i));
-                    }
-                    rows.add(row);
-                }
-            }
-        }
-        return rows;
+        return lab.continuationreplay.history.StoreRows.select(connection, query, parameters);
     }
 
     private Connection reader() throws SQLException {
