@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
@@ -161,10 +160,5 @@ final class DockerExecTunnel implements AutoCloseable {
     @Override
     public String toString() {
         return "127.0.0.1:" + port() + " -> " + container + ":127.0.0.1:" + inside;
-    }
-
-    /** For a socket address the JDBC driver or an HTTP exchange may name. */
-    InetSocketAddress address() {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), port());
     }
 }
