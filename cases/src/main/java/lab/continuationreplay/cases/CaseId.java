@@ -1,7 +1,5 @@
 package lab.continuationreplay.cases;
 
-import java.util.Arrays;
-
 /** The twelve frozen cases of the seed (spec §9): the number, the seed's name and its expected classification. */
 public enum CaseId implements CaseKey {
     IDENTICAL_RETRY("01", "identical_retry", "stored_result_one_effect"),
@@ -17,36 +15,19 @@ public enum CaseId implements CaseKey {
     REQUEST_STATE_STRIPPED("11", "request_state_stripped", "unsupported_rejected_no_effect"),
     PARTIAL_EFFECT("12", "partial_effect_failed_compensation", "durable_partial_no_first_effect_replay");
 
-    private final String number;
-    private final String seedName;
-    private final String expected;
+    private final Label label;
 
     CaseId(String number, String seedName, String expected) {
-        this.number = number;
-        this.seedName = seedName;
-        this.expected = expected;
-    }
-
-    /** {@code "01"}..{@code "12"}: the id in folder names, evidence and {@code --cases}. */
-    @Override
-    public String number() {
-        return number;
+        this.label = new Label(number, seedName, expected);
     }
 
     @Override
-    public String seedName() {
-        return seedName;
-    }
-
-    /** The seed's expected classification, e.g. {@code stored_result_one_effect}. */
-    @Override
-    public String expected() {
-        return expected;
+    public Label label() {
+        return label;
     }
 
     /** @throws IllegalArgumentException naming the known ids when {@code number} is none of them */
     public static CaseId of(String number) {
-        return Arrays.stream(values()).filter(c -> c.number.equals(number)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no frozen case " + number + " (the cases are 01..12)"));
+        return CaseKey.byNumber(values(), number, "no frozen case " + number + " (the cases are 01..12)");
     }
 }

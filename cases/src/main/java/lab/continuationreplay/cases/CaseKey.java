@@ -6,13 +6,30 @@ package lab.continuationreplay.cases;
  * use {@link #number()}.
  */
 public sealed interface CaseKey permits CaseId, HttpCaseId, ReplicaCaseId {
-    /** {@code "01"}..{@code "12"}, or {@code "h1"}.. for the HTTP cases. */
-    String number();
+    /** What every case is called by: its number, its seed name and its expected classification. */
+    record Label(String number, String seedName, String expected) {}
 
-    String seedName();
+    Label label();
+
+    /** {@code "01"}..{@code "12"}, {@code "h1"}.. for the HTTP cases, {@code "r1"}.. and {@code "x1"}.. for the replica cells. */
+    default String number() {
+        return label().number();
+    }
+
+    default String seedName() {
+        return label().seedName();
+    }
 
     /** The expected classification, e.g. {@code stored_result_one_effect}. */
-    String expected();
+    default String expected() {
+        return label().expected();
+    }
+
+    /** The key among {@code keys} numbered {@code number}; else an IllegalArgumentException saying {@code refusal}. */
+    static <K extends CaseKey> K byNumber(K[] keys, String number, String refusal) {
+        return java.util.Arrays.stream(keys).filter(k -> k.number().equals(number)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(refusal));
+    }
 
     /** The operation id the case's call carries: {@code case-01}. */
     default String operationId() {

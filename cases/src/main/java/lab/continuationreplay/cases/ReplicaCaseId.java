@@ -1,7 +1,5 @@
 package lab.continuationreplay.cases;
 
-import java.util.Arrays;
-
 /**
  * The cells {@code lab replicas} plays: servers as replicas in containers of their own, one ledger on a PostgreSQL in
  * another container. {@code r*} run within one SDK (two replicas of the SDK under test), {@code x*} across two SDKs.
@@ -18,39 +16,24 @@ public enum ReplicaCaseId implements CaseKey {
     TYPESCRIPT_COMMITS_JAVA_RECOVERS("x2", "typescript_replica_commits_java_replica_recovers",
             "status_recovers_foreign_state_refused_one_effect");
 
-    private final String number;
-    private final String seedName;
-    private final String expected;
+    private final Label label;
 
     ReplicaCaseId(String number, String seedName, String expected) {
-        this.number = number;
-        this.seedName = seedName;
-        this.expected = expected;
+        this.label = new Label(number, seedName, expected);
     }
 
     @Override
-    public String number() {
-        return number;
-    }
-
-    @Override
-    public String seedName() {
-        return seedName;
-    }
-
-    @Override
-    public String expected() {
-        return expected;
+    public Label label() {
+        return label;
     }
 
     /** Whether the cell runs within one SDK ({@code r*}) rather than across two ({@code x*}). */
     public boolean withinOneSdk() {
-        return number.startsWith("r");
+        return number().startsWith("r");
     }
 
     /** @throws IllegalArgumentException naming the known ids when {@code number} is none of them */
     public static ReplicaCaseId of(String number) {
-        return Arrays.stream(values()).filter(c -> c.number.equals(number)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no replica cell " + number + " (the cells are r1..r5, x1, x2)"));
+        return CaseKey.byNumber(values(), number, "no replica cell " + number + " (the cells are r1..r5, x1, x2)");
     }
 }
