@@ -2,7 +2,10 @@ package lab.continuationreplay.vectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -27,6 +30,9 @@ final class CanonicalWriter {
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final int[] BELOW_0800 = belowU0800();
+    /** Stores an int into a byte array at any offset, little-endian: one store per encoded character. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<CanonicalWriter> PER_THREAD = ThreadLocal.withInitial(CanonicalWriter::new);
     private static final java.util.Comparator<Map.Entry<String, JsonNode>> BY_KEY =
             (a, b) -> CanonicalJson.compareCodePoints(a.getKey(), b.getKey());
@@ -219,7 +225,7 @@ final class CanonicalWriter {
             members[count++] = member;
         }
         if (!ordered) {
-            Arrays.sort(members, 0, count, BY_KEY);
+            sort(members, count);
         }
         rawByte('{');
         for (int i = 0; i < count; i++) {
@@ -234,6 +240,27 @@ final class CanonicalWriter {
         }
         rawByte('}');
         keys[level] = null;
+    }
+
+    /**
+     * Members into code-point key order. Keys are distinct, so any correct sort gives the same order; a few members
+     * (the common object) are sorted in place by insertion, which costs less than setting up {@link Arrays#sort}.
+     */
+    private static void sort(Map.Entry<String, JsonNode>[] members, int count) {
+        if (count > 16) {
+            Arrays.sort(members, 0, count, BY_KEY);
+            return;
+        }
+        for (int i = 1; i < count; i++) {
+            Map.Entry<String, JsonNode> member = members[i];
+            String key = member.getKey();
+            int j = i - 1;
+            while (j >= 0 && CanonicalJson.compareCodePoints(members[j].getKey(), key) > 0) {
+                members[j + 1] = members[j];
+                j--;
+            }
+            members[j + 1] = member;
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -354,40 +381,31 @@ final class CanonicalWriter {
     }
 
     /**
-     * Escapes and encodes {@code cs[0, count)} into {@code b} at {@code at}; -1 for an unpaired surrogate. Runs of
-     * plain ASCII are found first and then copied in a loop of their own: the loop that only compares is what the JIT
-     * makes fast, and most text is such runs (this halved the time of a 64 KiB arguments object's strings).
+     * Escapes and encodes {@code cs[0, count)} into {@code b} at {@code at}; -1 for an unpaired surrogate. Needs room
+     * for six bytes a character: a character below U+0800 is stored as one four-byte word from {@link #BELOW_0800}
+     * (its bytes, then their count in the top byte, which the next character overwrites), so it costs one load, one
+     * store and no branch on its kind. Text with an escape or a non-ASCII letter every few characters (the benchmark's
+     * 64 KiB arguments) made the previous loop, which branched on each character's kind and scanned for ASCII runs,
+     * mispredict at almost each of them; this one branches only on U+0800 and above, and for the rare
+     * {@code \\u00xx} controls.
      */
     private static int encode(char[] cs, int count, byte[] b, int at) {
-        int i = 0;
-        while (i < count) {
-            int start = i;
-            while (i < count) {
-                char c = cs[i];
-                if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\') {
-                    break;
+        int[] table = BELOW_0800;
+        for (int i = 0; i < count; i++) {
+            int c = cs[i];
+            if (c < 0x800) {
+                int word = table[c];
+                if (word == 0) {
+                    at = unicodeEscape(b, at, c);
+                } else {
+                    WORD.set(b, at, word);
+                    at += word >>> 24;
                 }
-                i++;
-            }
-            for (int k = start; k < i; k++) {
-                b[at + k - start] = (byte) cs[k];
-            }
-            at += i - start;
-            if (i == count) {
-                break;
-            }
-            char c = cs[i++];
-            if (c < 0x80) {
-                at = escape(b, at, c);
-            } else if (c < 0x800) {
-                b[at++] = (byte) (0xc0 | (c >> 6));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
             } else if (c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE) {
-                b[at++] = (byte) (0xe0 | (c >> 12));
-                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
-            } else if (c <= Character.MAX_HIGH_SURROGATE && i < count && Character.isLowSurrogate(cs[i])) {
-                int cp = Character.toCodePoint(c, cs[i++]);
+                WORD.set(b, at, (0xe0 | c >> 12) | (0x80 | (c >> 6) & 0x3f) << 8 | (0x80 | c & 0x3f) << 16);
+                at += 3;
+            } else if (c <= Character.MAX_HIGH_SURROGATE && i + 1 < count && Character.isLowSurrogate(cs[i + 1])) {
+                int cp = Character.toCodePoint((char) c, cs[++i]);
                 b[at++] = (byte) (0xf0 | (cp >> 18));
                 b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
                 b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
@@ -399,28 +417,49 @@ final class CanonicalWriter {
         return at;
     }
 
+    /**
+     * Per character below U+0800, its canonical bytes and their count as a little-endian word (see
+     * {@link #encode}): ASCII as itself, the seven short escapes as two bytes, two-byte UTF-8 from U+0080; 0 for the
+     * controls written as {@code \\u00xx}.
+     */
+    private static int[] belowU0800() {
+        int[] table = new int[0x800];
+        for (int c = 0; c < 0x800; c++) {
+            int escaped = switch (c) {
+                case '"' -> '"';
+                case '\\' -> '\\';
+                case '\b' -> 'b';
+                case '\f' -> 'f';
+                case '\n' -> 'n';
+                case '\r' -> 'r';
+                case '\t' -> 't';
+                default -> 0;
+            };
+            if (escaped != 0) {
+                table[c] = '\\' | escaped << 8 | 2 << 24;
+            } else if (c < 0x20) {
+                table[c] = 0;
+            } else if (c < 0x80) {
+                table[c] = c | 1 << 24;
+            } else {
+                table[c] = (0xc0 | c >> 6) | (0x80 | c & 0x3f) << 8 | 2 << 24;
+            }
+        }
+        return table;
+    }
+
     private CanonicalJsonException unpairedSurrogate(int level) {
         return new CanonicalJsonException(path(level) + ": " + CanonicalJson.UNPAIRED_SURROGATE);
     }
 
-    private static int escape(byte[] b, int at, char c) {
+    /** A C0 control without a short escape, as {@code \\u00xx} with lowercase hex. */
+    private static int unicodeEscape(byte[] b, int at, int c) {
         b[at++] = '\\';
-        switch (c) {
-            case '"' -> b[at++] = '"';
-            case '\\' -> b[at++] = '\\';
-            case '\b' -> b[at++] = 'b';
-            case '\f' -> b[at++] = 'f';
-            case '\n' -> b[at++] = 'n';
-            case '\r' -> b[at++] = 'r';
-            case '\t' -> b[at++] = 't';
-            default -> {
-                b[at++] = 'u';
-                b[at++] = '0';
-                b[at++] = '0';
-                b[at++] = HEX[(c >> 4) & 0xf];
-                b[at++] = HEX[c & 0xf];
-            }
-        }
+        b[at++] = 'u';
+        b[at++] = '0';
+        b[at++] = '0';
+        b[at++] = HEX[(c >> 4) & 0xf];
+        b[at++] = HEX[c & 0xf];
         return at;
     }
 
