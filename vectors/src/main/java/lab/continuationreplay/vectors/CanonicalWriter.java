@@ -31,6 +31,9 @@ final class CanonicalWriter {
     private static final int RETAINED_BYTES = 1 << 20;
     /** Characters of a string encoded per step (see {@link #string(String, int)}). */
     private static final int CHUNK = 4096;
+    /** Slots of the member-name cache (a power of two), and the longest encoded name it keeps. */
+    private static final int KEY_SLOTS = 64;
+    private static final int KEY_BYTES = 24;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
@@ -46,6 +49,13 @@ final class CanonicalWriter {
     private final char[] chars = new char[CHUNK];
     private int len;
     private boolean inUse;
+    // Member names as written (quotes included), by the identity of the key's String: a tree repeats its member names
+    // in every element of an array of objects, and Jackson's parser hands out one String per distinct name (its
+    // symbol table), as do the literals a tree built in code uses. Slot s holds cachedKeys[s], keyLengths[s] bytes at
+    // keyBytes[s * KEY_BYTES]. Emptied on release, so the thread does not keep a tree's names.
+    private final String[] cachedKeys = new String[KEY_SLOTS];
+    private final int[] keyLengths = new int[KEY_SLOTS];
+    private final byte[] keyBytes = new byte[KEY_SLOTS * KEY_BYTES];
 
     // The branch being written: at level l (0 = the root value) keys[l] names the member, or, when null, indices[l]
     // the array item. The root's own path is rootPrefix + rootName (rootName may be null).
@@ -82,6 +92,7 @@ final class CanonicalWriter {
         }
 
         Arrays.fill(keys, null);
+        Arrays.fill(cachedKeys, null);
     }
 
     byte[] buffer() {
@@ -263,7 +274,7 @@ final class CanonicalWriter {
             }
             String key = members[i].getKey();
             keys[level] = key;
-            string(key, level + 1);
+            key(key, level + 1);
             rawByte(':');
             write(members[i].getValue(), level + 1);
         }
@@ -289,6 +300,26 @@ final class CanonicalWriter {
                 j--;
             }
             members[j + 1] = member;
+        }
+    }
+
+    /** A member name: copied from the cache when this String was written before, else written and remembered. */
+    private void key(String key, int level) {
+        int slot = key.hashCode() & (KEY_SLOTS - 1);
+        if (cachedKeys[slot] == key) {
+            int n = keyLengths[slot];
+            ensure(n);
+            System.arraycopy(keyBytes, slot * KEY_BYTES, buf, len, n);
+            len += n;
+            return;
+        }
+        int start = len;
+        string(key, level); // an invalid name throws here, before anything is remembered
+        int n = len - start;
+        if (n <= KEY_BYTES) {
+            System.arraycopy(buf, start, keyBytes, slot * KEY_BYTES, n);
+            keyLengths[slot] = n;
+            cachedKeys[slot] = key;
         }
     }
 
