@@ -1,8 +1,16 @@
 package lab.continuationreplay.vectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -23,10 +31,16 @@ final class CanonicalWriter {
     private static final int RETAINED_BYTES = 1 << 20;
     /** Characters of a string encoded per step (see {@link #string(String, int)}). */
     private static final int CHUNK = 4096;
+    /** Slots of the member-name cache (a power of two), and the longest encoded name it keeps. */
+    private static final int KEY_SLOTS = 64;
+    private static final int KEY_BYTES = 24;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final int[] BELOW_0800 = belowU0800();
+    /** Stores an int into a byte array at any offset, little-endian: one store per encoded character. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<CanonicalWriter> PER_THREAD = ThreadLocal.withInitial(CanonicalWriter::new);
     private static final java.util.Comparator<Map.Entry<String, JsonNode>> BY_KEY =
             (a, b) -> CanonicalJson.compareCodePoints(a.getKey(), b.getKey());
@@ -35,6 +49,13 @@ final class CanonicalWriter {
     private final char[] chars = new char[CHUNK];
     private int len;
     private boolean inUse;
+    // Member names as written (quotes included), by the identity of the key's String: a tree repeats its member names
+    // in every element of an array of objects, and Jackson's parser hands out one String per distinct name (its
+    // symbol table), as do the literals a tree built in code uses. Slot s holds cachedKeys[s], keyLengths[s] bytes at
+    // keyBytes[s * KEY_BYTES]. Emptied on release, so the thread does not keep a tree's names.
+    private final String[] cachedKeys = new String[KEY_SLOTS];
+    private final int[] keyLengths = new int[KEY_SLOTS];
+    private final byte[] keyBytes = new byte[KEY_SLOTS * KEY_BYTES];
 
     // The branch being written: at level l (0 = the root value) keys[l] names the member, or, when null, indices[l]
     // the array item. The root's own path is rootPrefix + rootName (rootName may be null).
@@ -71,6 +92,7 @@ final class CanonicalWriter {
         }
 
         Arrays.fill(keys, null);
+        Arrays.fill(cachedKeys, null);
     }
 
     byte[] buffer() {
@@ -155,6 +177,30 @@ final class CanonicalWriter {
             raw(NULL);
             return;
         }
+        // Jackson's own node classes first, by exact class: the JIT then knows the receiver, so the calls below are
+        // direct and inlined instead of a megamorphic getNodeType() and a virtual call per node. Anything else
+        // (numbers other than int and long, subclasses, non-JSON nodes) goes through getNodeType() as it always did.
+        Class<?> kind = value.getClass();
+        if (kind == TextNode.class) {
+            string(value.textValue(), level);
+            return;
+        }
+        if (kind == ObjectNode.class) {
+            object(value, level);
+            return;
+        }
+        if (kind == ArrayNode.class) {
+            array(value, level);
+            return;
+        }
+        if (kind == IntNode.class) {
+            integer(value.intValue());
+            return;
+        }
+        if (kind == LongNode.class) {
+            safeInteger(value.longValue(), level);
+            return;
+        }
         JsonNodeType type = value.getNodeType();
         switch (type) {
             case NULL -> raw(NULL);
@@ -219,7 +265,7 @@ final class CanonicalWriter {
             members[count++] = member;
         }
         if (!ordered) {
-            Arrays.sort(members, 0, count, BY_KEY);
+            sort(members, count);
         }
         rawByte('{');
         for (int i = 0; i < count; i++) {
@@ -228,12 +274,53 @@ final class CanonicalWriter {
             }
             String key = members[i].getKey();
             keys[level] = key;
-            string(key, level + 1);
+            key(key, level + 1);
             rawByte(':');
             write(members[i].getValue(), level + 1);
         }
         rawByte('}');
         keys[level] = null;
+    }
+
+    /**
+     * Members into code-point key order. Keys are distinct, so any correct sort gives the same order; a few members
+     * (the common object) are sorted in place by insertion, which costs less than setting up {@link Arrays#sort}.
+     */
+    private static void sort(Map.Entry<String, JsonNode>[] members, int count) {
+        if (count > 16) {
+            Arrays.sort(members, 0, count, BY_KEY);
+            return;
+        }
+        for (int i = 1; i < count; i++) {
+            Map.Entry<String, JsonNode> member = members[i];
+            String key = member.getKey();
+            int j = i - 1;
+            while (j >= 0 && CanonicalJson.compareCodePoints(members[j].getKey(), key) > 0) {
+                members[j + 1] = members[j];
+                j--;
+            }
+            members[j + 1] = member;
+        }
+    }
+
+    /** A member name: copied from the cache when this String was written before, else written and remembered. */
+    private void key(String key, int level) {
+        int slot = key.hashCode() & (KEY_SLOTS - 1);
+        if (cachedKeys[slot] == key) {
+            int n = keyLengths[slot];
+            ensure(n);
+            System.arraycopy(keyBytes, slot * KEY_BYTES, buf, len, n);
+            len += n;
+            return;
+        }
+        int start = len;
+        string(key, level); // an invalid name throws here, before anything is remembered
+        int n = len - start;
+        if (n <= KEY_BYTES) {
+            System.arraycopy(buf, start, keyBytes, slot * KEY_BYTES, n);
+            keyLengths[slot] = n;
+            cachedKeys[slot] = key;
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -251,13 +338,7 @@ final class CanonicalWriter {
 
     private void number(JsonNode number, int level) {
         switch (number.numberType()) {
-            case INT, LONG -> {
-                long n = number.longValue();
-                if (n > MAX_SAFE || n < -MAX_SAFE) {
-                    throw new CanonicalJsonException(path(level) + ": " + CanonicalJson.OUTSIDE_SAFE_RANGE);
-                }
-                integer(n);
-            }
+            case INT, LONG -> safeInteger(number.longValue(), level);
             case FLOAT, DOUBLE -> {
                 double d = number.doubleValue();
                 if (!Double.isFinite(d) || d != Math.rint(d)) {
@@ -270,6 +351,13 @@ final class CanonicalWriter {
             }
             default -> ascii(exactIntegerText(number.decimalValue(), level));
         }
+    }
+
+    private void safeInteger(long n, int level) {
+        if (n > MAX_SAFE || n < -MAX_SAFE) {
+            throw new CanonicalJsonException(path(level) + ": " + CanonicalJson.OUTSIDE_SAFE_RANGE);
+        }
+        integer(n);
     }
 
     /** BigInteger and BigDecimal values: exact, so a 2^53 or a 1.0000000000000000001 is judged unrounded. */
@@ -354,40 +442,31 @@ final class CanonicalWriter {
     }
 
     /**
-     * Escapes and encodes {@code cs[0, count)} into {@code b} at {@code at}; -1 for an unpaired surrogate. Runs of
-     * plain ASCII are found first and then copied in a loop of their own: the loop that only compares is what the JIT
-     * makes fast, and most text is such runs (this halved the time of a 64 KiB arguments object's strings).
+     * Escapes and encodes {@code cs[0, count)} into {@code b} at {@code at}; -1 for an unpaired surrogate. Needs room
+     * for six bytes a character: a character below U+0800 is stored as one four-byte word from {@link #BELOW_0800}
+     * (its bytes, then their count in the top byte, which the next character overwrites), so it costs one load, one
+     * store and no branch on its kind. Text with an escape or a non-ASCII letter every few characters (the benchmark's
+     * 64 KiB arguments) made the previous loop, which branched on each character's kind and scanned for ASCII runs,
+     * mispredict at almost each of them; this one branches only on U+0800 and above, and for the rare
+     * {@code \\u00xx} controls.
      */
     private static int encode(char[] cs, int count, byte[] b, int at) {
-        int i = 0;
-        while (i < count) {
-            int start = i;
-            while (i < count) {
-                char c = cs[i];
-                if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\') {
-                    break;
+        int[] table = BELOW_0800;
+        for (int i = 0; i < count; i++) {
+            int c = cs[i];
+            if (c < 0x800) {
+                int word = table[c];
+                if (word == 0) {
+                    at = unicodeEscape(b, at, c);
+                } else {
+                    WORD.set(b, at, word);
+                    at += word >>> 24;
                 }
-                i++;
-            }
-            for (int k = start; k < i; k++) {
-                b[at + k - start] = (byte) cs[k];
-            }
-            at += i - start;
-            if (i == count) {
-                break;
-            }
-            char c = cs[i++];
-            if (c < 0x80) {
-                at = escape(b, at, c);
-            } else if (c < 0x800) {
-                b[at++] = (byte) (0xc0 | (c >> 6));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
             } else if (c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE) {
-                b[at++] = (byte) (0xe0 | (c >> 12));
-                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
-            } else if (c <= Character.MAX_HIGH_SURROGATE && i < count && Character.isLowSurrogate(cs[i])) {
-                int cp = Character.toCodePoint(c, cs[i++]);
+                WORD.set(b, at, (0xe0 | c >> 12) | (0x80 | (c >> 6) & 0x3f) << 8 | (0x80 | c & 0x3f) << 16);
+                at += 3;
+            } else if (c <= Character.MAX_HIGH_SURROGATE && i + 1 < count && Character.isLowSurrogate(cs[i + 1])) {
+                int cp = Character.toCodePoint((char) c, cs[++i]);
                 b[at++] = (byte) (0xf0 | (cp >> 18));
                 b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
                 b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
@@ -399,28 +478,49 @@ final class CanonicalWriter {
         return at;
     }
 
+    /**
+     * Per character below U+0800, its canonical bytes and their count as a little-endian word (see
+     * {@link #encode}): ASCII as itself, the seven short escapes as two bytes, two-byte UTF-8 from U+0080; 0 for the
+     * controls written as {@code \\u00xx}.
+     */
+    private static int[] belowU0800() {
+        int[] table = new int[0x800];
+        for (int c = 0; c < 0x800; c++) {
+            int escaped = switch (c) {
+                case '"' -> '"';
+                case '\\' -> '\\';
+                case '\b' -> 'b';
+                case '\f' -> 'f';
+                case '\n' -> 'n';
+                case '\r' -> 'r';
+                case '\t' -> 't';
+                default -> 0;
+            };
+            if (escaped != 0) {
+                table[c] = '\\' | escaped << 8 | 2 << 24;
+            } else if (c < 0x20) {
+                table[c] = 0;
+            } else if (c < 0x80) {
+                table[c] = c | 1 << 24;
+            } else {
+                table[c] = (0xc0 | c >> 6) | (0x80 | c & 0x3f) << 8 | 2 << 24;
+            }
+        }
+        return table;
+    }
+
     private CanonicalJsonException unpairedSurrogate(int level) {
         return new CanonicalJsonException(path(level) + ": " + CanonicalJson.UNPAIRED_SURROGATE);
     }
 
-    private static int escape(byte[] b, int at, char c) {
+    /** A C0 control without a short escape, as {@code \\u00xx} with lowercase hex. */
+    private static int unicodeEscape(byte[] b, int at, int c) {
         b[at++] = '\\';
-        switch (c) {
-            case '"' -> b[at++] = '"';
-            case '\\' -> b[at++] = '\\';
-            case '\b' -> b[at++] = 'b';
-            case '\f' -> b[at++] = 'f';
-            case '\n' -> b[at++] = 'n';
-            case '\r' -> b[at++] = 'r';
-            case '\t' -> b[at++] = 't';
-            default -> {
-                b[at++] = 'u';
-                b[at++] = '0';
-                b[at++] = '0';
-                b[at++] = HEX[(c >> 4) & 0xf];
-                b[at++] = HEX[c & 0xf];
-            }
-        }
+        b[at++] = 'u';
+        b[at++] = '0';
+        b[at++] = '0';
+        b[at++] = HEX[(c >> 4) & 0xf];
+        b[at++] = HEX[c & 0xf];
         return at;
     }
 

@@ -148,6 +148,55 @@ class CanonicalWriterDifferentialProperties {
                 texts(4).map(tail -> "y".repeat(n) + tail)), padding.flatMap(p -> joined.map(j -> p + j)));
     }
 
+    /**
+     * Member names shared by identity across the objects of an array, as a parsed tree or a tree built from literals
+     * shares them: the writer copies a name it has written before from its cache. Names that are invalid (a lone
+     * surrogate), longer than the cache keeps, or escaped, and which reappear after an error or in the opaque fields.
+     */
+    @Property(tries = 250)
+    void sharedMemberNamesAreTheReferences(@ForAll("sharedNameTrees") JsonNode value) {
+        assertEquals(outcome(() -> ReferenceFingerprint.canonical(value)), outcome(() -> CanonicalJson.canonical(value)),
+                () -> "for " + value);
+        LogicalRequest request = new LogicalRequest("alice", "t", "1", NODES.objectNode().set("v", value), value, value);
+        assertEquals(outcome(() -> REFERENCE.digest(request)), outcome(() -> FINGERPRINT.digest(request)), () -> "for " + value);
+    }
+
+    @Provide
+    Arbitrary<JsonNode> sharedNameTrees() {
+        Arbitrary<String> name = Arbitraries.oneOf(texts(3), texts(12),
+                Arbitraries.of("k".repeat(22), "k".repeat(23), "k".repeat(24), "k".repeat(40), "\u0001".repeat(4), "\u00e9".repeat(11)));
+        return name.list().ofMinSize(1).ofMaxSize(6).flatMap(pool -> {
+            Arbitrary<ObjectNode> object = Arbitraries.integers().between(0, pool.size() - 1).list().ofMaxSize(5)
+                    .flatMap(picks -> nested(1).list().ofSize(picks.size()).map(values -> {
+                        ObjectNode node = NODES.objectNode();
+                        for (int i = 0; i < picks.size(); i++) {
+                            node.set(pool.get(picks.get(i)), values.get(i));
+                        }
+                        return node;
+                    }));
+            return object.list().ofMinSize(1).ofMaxSize(8).map(objects -> {
+                ArrayNode array = NODES.arrayNode();
+                objects.forEach(array::add);
+                return (JsonNode) array;
+            });
+        });
+    }
+
+    @Example
+    void everyUtf16CodeUnitIsTheReferences() {
+        // The writer encodes from a table below U+0800 and computes above it: every code unit, alone, between ASCII,
+        // and before a low surrogate (a pair when it is a high one).
+        for (int c = 0; c <= 0xffff; c++) {
+            String unit = String.valueOf((char) c);
+            for (String text : new String[] {unit, "a" + unit + "b", unit + "\ude00"}) {
+                JsonNode node = NODES.textNode(text);
+                int code = c;
+                assertEquals(outcome(() -> ReferenceFingerprint.canonical(node)), outcome(() -> CanonicalJson.canonical(node)),
+                        () -> String.format("U+%04X in %s", code, escaped(text)));
+            }
+        }
+    }
+
     @Property(tries = 300)
     void digestOrMessageIsTheReferences(@ForAll("requests") LogicalRequest request) {
         String expected = outcome(() -> REFERENCE.digest(request));
