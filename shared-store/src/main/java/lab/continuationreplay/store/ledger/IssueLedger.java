@@ -25,14 +25,17 @@ import lab.continuationreplay.store.OperationIdentity;
  * LEVEL SERIALIZABLE} on PostgreSQL), so concurrent writers in separate processes are ordered by the database and the
  * loser sees the winner's committed row; where the database detects a lost race only at a statement or at COMMIT
  * (PostgreSQL), the transaction is run again from its start, a bounded number of times. Apply-once rests on that and
- * on the primary key, never on a lock in this process: the {@code synchronized} methods only keep one instance's
- * connection to one thread at a time.
+ * on the primary key, never on a lock in this process: the instance's lock only keeps its connection to one thread at
+ * a time.
  *
- * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation is exactly one
- * {@code BEGIN IMMEDIATE … COMMIT} holding the ledger row, the issue row and the {@code applied} transition, on a
- * WAL journal with {@code synchronous=FULL}, so the WAL is fsynced before {@code COMMIT} returns; the answer (a new
- * effect or a replay) is given only after that, so the effect and the stored result are on disk when a client can
- * see them. One fsync per applied operation (plus SQLite's amortised checkpoints), none for a replay. The statements
+ * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation's ledger row, issue row
+ * and {@code applied} transition are in exactly one {@code BEGIN IMMEDIATE … COMMIT}, on a WAL journal with
+ * {@code synchronous=FULL}, so the WAL is fsynced before {@code COMMIT} returns; the answer (a new effect or a
+ * replay) is given only after that, so the effect and the stored result are on disk when a client can see them.
+ * <b>Group commit</b>: atomic applies that wait for this instance's lock together (the concurrent callers of an HTTP
+ * server) share that transaction, each inside its own savepoint, and are all answered after its one {@code COMMIT}:
+ * one fsync per group instead of one per operation, and never an answer before the commit that holds the
+ * operation's work. A lone caller's transaction is the single apply it always was. The statements
  * of the write path are prepared once per connection and reused (preparing was a sixth of an apply's time); after
  * any failure inside a transaction they are closed and prepared afresh, so no half-run statement outlives it.
  *
