@@ -225,9 +225,12 @@ final class HttpVsStdioBench {
                 stdioCommits = plan.warmupCalls() + timed;
                 int concurrent = 0;
                 if (control != null) {
-                    // As many calls as the guarded HTTP server has had by now, at 16 clients (quicker than one by one).
-                    controlCommits += plan.warmupCalls() + timed;
-                    burst(clients, overControl, "control-warm-", plan.warmupCalls() + timed);
+                    // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
+                    // still compiling would spend the JIT's CPU in its bursts, lower the ceiling and claim "out of
+                    // reach" too readily; a warmer control errs the other way, as a floor should.
+                    int warm = CONTROL_WARMUP * (plan.warmupCalls() + timed);
+                    controlCommits += warm;
+                    burst(clients, overControl, "control-warm-", warm);
                 }
                 // One warm-up burst opens the client's connections before anything is timed.
                 burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
@@ -279,6 +282,8 @@ final class HttpVsStdioBench {
     }
 
     private static final String CONTROL_TOOL = "create_issue";
+    /** How many times the guarded HTTP server's calls before the bursts the control gets as its warm-up. */
+    static final int CONTROL_WARMUP = 4;
     private static final String CONTROL_DATABASE = "unguarded-http.sqlite3";
 
     /** The unguarded control's environment: its own SQLite file, the same bearer token file. */
