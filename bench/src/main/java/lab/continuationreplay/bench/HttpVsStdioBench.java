@@ -65,30 +65,43 @@ final class HttpVsStdioBench {
         for (ServerKind sdk : List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT)) {
             Side side = measure(plan, sdk, work.resolve(sdk.label()), perRound, concurrentPerRound);
             progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms; %d clients %.0f commits/s,"
-                    + " bare loop %.0f commits/s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
-                    Goal.median(side.concurrentRates), Goal.median(side.bareRates));
+                    + " bare loop %.0f commits/s%s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
+                    Goal.median(side.concurrentRates), Goal.median(side.bareRates), side.control == null ? ""
+                            : String.format(java.util.Locale.ROOT, ", unguarded control %.0f commits/s", Goal.median(side.control.rates)));
             ObjectNode json = figures.putObject(sdk.label());
             json.set("stdio_continuation", side.stdio.toJson());
             json.set("http_continuation", side.http.toJson());
             json.put("http_concurrent_commits_per_s", Round.of(Goal.median(side.concurrentRates)));
             json.put("bare_commits_per_s", Round.of(Goal.median(side.bareRates)));
+            int cores = Runtime.getRuntime().availableProcessors();
             if (ProcessCpu.available()) {
                 // What the 16-client goal asks of the CPU: the server's CPU per commit bounds its commits/s on this
                 // machine's cores even with a free client, whatever the ledger does.
                 double serverMs = side.serverCpuNanos / 1e6 / side.burstCommits;
                 double clientMs = side.clientCpuNanos / 1e6 / side.burstCommits;
-                int cores = Runtime.getRuntime().availableProcessors();
                 json.put("http_burst_server_cpu_ms_per_commit", Round.of(serverMs));
                 json.put("http_burst_client_cpu_ms_per_commit", Round.of(clientMs));
                 json.put("http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(cores * 1000 / serverMs));
                 json.put("http_burst_ceiling_commits_per_s_server_and_client_cpu", Round.of(cores * 1000 / (serverMs + clientMs)));
             }
+            if (side.control != null) {
+                json.put("unguarded_http_concurrent_commits_per_s", Round.of(Goal.median(side.control.rates)));
+                if (ProcessCpu.available()) {
+                    double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
+                    json.put("unguarded_http_burst_server_cpu_ms_per_commit", Round.of(controlMs));
+                    json.put("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(ceiling(cores, controlMs)));
+                }
+            }
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
                     sdk.label() + " http p50", side.http.p50Ms(), sdk.label() + " stdio p50", side.stdio.p50Ms(), "ms", 1.25)
                     .withRounds(side.latencyRatios));
-            goals.add(Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
+            Goal concurrent = Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
                     + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", Goal.median(side.concurrentRates),
-                    "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios));
+                    "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios);
+            if (side.control != null && ProcessCpu.available()) {
+                concurrent = withControlCeiling(concurrent, cores, side.control.serverCpuNanos / 1e6 / side.burstCommits);
+            }
+            goals.add(concurrent);
         }
         return new BenchResult("http_vs_stdio", "Guarded continuation over HTTP vs stdio",
                 "for each SDK a stdio server and an HTTP server (--http 0, bearer token), warm and long-lived, run at once on"
@@ -96,13 +109,45 @@ final class HttpVsStdioBench {
                         + perRound + " calls per server in alternating order (a call: round one, then the timed continuation that"
                         + " commits; WAL, synchronous FULL); then " + ROUNDS + " rounds of the bare commit loop and " + CLIENTS
                         + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
-                        + " order; each HTTP client keeps its connection open (HTTP/1.1 keep-alive, raw bytes); a goal's ratio is its median round",
+                        + " order; for Java, the unguarded control over HTTP (create_issue: the same two rounds, sealed state, SDK and"
+                        + " Tomcat, one durable INSERT+COMMIT, no ledger) takes the same bursts, interleaved with the guarded ones, and"
+                        + " its server CPU per commit gives the goal's floor; each HTTP client keeps its connection open (HTTP/1.1"
+                        + " keep-alive, raw bytes); a goal's ratio is its median round",
                 figures, goals, List.of());
+    }
+
+    /** What the floor of the 16-client goal times: the least work any guarded server on this SDK does per commit. */
+    static final String CONTROL_FLOOR = "two cores' worth of the unguarded Java control's server CPU per commit over HTTP"
+            + " (same SDK, Tomcat, two rounds, sealed state, one durable INSERT+COMMIT, no ledger), over the bare loop";
+
+    /**
+     * The commits/s {@code cores} can reach when each commit costs {@code serverCpuMsPerCommit} of server CPU, with
+     * the clients, the disk and every lock free.
+     */
+    static double ceiling(int cores, double serverCpuMsPerCommit) {
+        if (!(serverCpuMsPerCommit > 0) || Double.isInfinite(serverCpuMsPerCommit) || cores < 1) {
+            throw new IllegalArgumentException("no ceiling from " + cores + " cores at " + serverCpuMsPerCommit + " ms per commit");
+        }
+        return cores * 1000 / serverCpuMsPerCommit;
+    }
+
+    /**
+     * The 16-client goal with its floor: the unguarded control does every part of a guarded commit except the guard
+     * and the ledger, so no ledger change can push a guarded server on the same SDK past the commits/s its CPU per
+     * commit allows on this machine's cores; that ceiling over the goal's baseline (the bare loop) is the best ratio
+     * reachable, and when it is under the bound the goal is out of reach.
+     */
+    static Goal withControlCeiling(Goal goal, int cores, double controlServerCpuMsPerCommit) {
+        return goal.withFloor(CONTROL_FLOOR, ceiling(cores, controlServerCpuMsPerCommit) / goal.baseline());
     }
 
     /** {@code serverCpuNanos} and {@code clientCpuNanos}: CPU used during the timed bursts only. */
     private record Side(LatencyStats stdio, LatencyStats http, List<Double> latencyRatios, List<Double> concurrentRates,
-            List<Double> bareRates, List<Double> throughputRatios, long serverCpuNanos, long clientCpuNanos, int burstCommits) {}
+            List<Double> bareRates, List<Double> throughputRatios, long serverCpuNanos, long clientCpuNanos, int burstCommits,
+            Control control) {}
+
+    /** The unguarded control's bursts: commits/s per round and its server's CPU during them. */
+    private record Control(List<Double> rates, long serverCpuNanos) {}
 
     private static Side measure(BenchPlan plan, ServerKind sdk, Path folder, int perRound, int concurrentPerRound) throws Exception {
         Files.createDirectories(folder);
@@ -116,7 +161,11 @@ final class HttpVsStdioBench {
         List<Double> concurrentRates = new ArrayList<>();
         List<Double> bareRates = new ArrayList<>();
         List<Double> throughputRatios = new ArrayList<>();
+        boolean withControl = sdk == ServerKind.JAVA;
+        List<Double> controlRates = new ArrayList<>();
+        long[] controlCpu = new long[1];
         long serverCpuNanos = 0;
+        int controlCommits = 0;
         long clientCpuNanos = 0;
         int httpCommits;
         int stdioCommits;
@@ -133,9 +182,19 @@ final class HttpVsStdioBench {
                             folder.resolve(Layout.stderr("http")), ServerProcess.READ_TIMEOUT, credentials.token("alice"),
                             credentials.principalsByToken());
                     BareCommits bare = new BareCommits(folder.resolve("bare.sqlite3"), "bare");
-                    KeptConnections pooled = new KeptConnections(http, sdk.label() + " http")) {
-                Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", id);
-                Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", id);
+                    KeptConnections pooled = new KeptConnections(http, sdk.label() + " http");
+                    HttpServerProcess control = withControl ? HttpServerProcess.start("unguarded http",
+                            ServerKind.UNGUARDED.command(plan.home(), JvmLifetime.LONG), controlEnvironment(plan, folder, credentials),
+                            folder.resolve(Layout.transcript("unguarded-http")), folder.resolve(Layout.stdout("unguarded-http")),
+                            folder.resolve(Layout.stderr("unguarded-http")), ServerProcess.READ_TIMEOUT, credentials.token("alice"),
+                            credentials.principalsByToken()) : null;
+                    KeptConnections controlPooled = control == null ? null : new KeptConnections(control, "unguarded http")) {
+                Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", ToolClient.CREATE,
+                        ToolClient.arguments(id, "bench", "atomic"));
+                Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", ToolClient.CREATE,
+                        ToolClient.arguments(id, "bench", "atomic"));
+                Caller overControl = (id) -> continuation(controlPooled::callTool, "unguarded http", CONTROL_TOOL,
+                        JsonNodeFactory.instance.objectNode().put("title", "bench " + id));
                 AtomicInteger ids = new AtomicInteger();
                 for (int i = 0; i < plan.warmupCalls(); i++) {
                     overStdio.call(sdk.label() + "-stdio-" + ids.get());
@@ -165,19 +224,40 @@ final class HttpVsStdioBench {
                 }
                 stdioCommits = plan.warmupCalls() + timed;
                 int concurrent = 0;
+                if (control != null) {
+                    // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
+                    // still compiling would spend the JIT's CPU in its bursts, lower the ceiling and claim "out of
+                    // reach" too readily; a warmer control errs the other way, as a floor should.
+                    int warm = CONTROL_WARMUP * (plan.warmupCalls() + timed);
+                    controlCommits += warm;
+                    burst(clients, overControl, "control-warm-", warm);
+                }
                 // One warm-up burst opens the client's connections before anything is timed.
                 burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
                 concurrent += CLIENTS * 2;
+                if (control != null) {
+                    burst(clients, overControl, "control-burst-warm-", CLIENTS * 2);
+                    controlCommits += CLIENTS * 2;
+                }
                 ProcessHandle server = http.handle();
                 ProcessHandle self = ProcessHandle.current();
                 for (int round = 0; round < ROUNDS; round++) {
-                    // The bare loop runs before the burst in even rounds and after it in odd ones.
+                    // The bare loop runs before the bursts in even rounds and after them in odd ones; the control's
+                    // burst after the guarded one in even rounds and before it in odd ones.
                     double bareRate = round % 2 == 0 ? bare.run(concurrentPerRound) : Double.NaN;
+                    if (control != null && round % 2 != 0) {
+                        controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
+                        controlCommits += concurrentPerRound;
+                    }
                     long serverBefore = ProcessCpu.nanos(server);
                     long clientBefore = ProcessCpu.ticks(self.pid());
                     double httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
                     serverCpuNanos += ProcessCpu.nanos(server) - serverBefore;
                     clientCpuNanos += (ProcessCpu.ticks(self.pid()) - clientBefore) * 10_000_000L;
+                    if (control != null && round % 2 == 0) {
+                        controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
+                        controlCommits += concurrentPerRound;
+                    }
                     if (round % 2 != 0) {
                         bareRate = bare.run(concurrentPerRound);
                     }
@@ -193,8 +273,35 @@ final class HttpVsStdioBench {
         }
         check(folder.resolve("stdio.sqlite3"), stdioCommits, sdk.label() + " over stdio");
         check(folder.resolve("http.sqlite3"), httpCommits, sdk.label() + " over http");
+        if (withControl) {
+            check(folder.resolve(CONTROL_DATABASE), controlCommits, "the unguarded control over http");
+        }
         return new Side(LatencyStats.of(stdioNanos, 0), LatencyStats.of(httpNanos, 0), latencyRatios, concurrentRates, bareRates,
-                throughputRatios, serverCpuNanos, clientCpuNanos, concurrentPerRound * ROUNDS);
+                throughputRatios, serverCpuNanos, clientCpuNanos, concurrentPerRound * ROUNDS,
+                withControl ? new Control(controlRates, controlCpu[0]) : null);
+    }
+
+    private static final String CONTROL_TOOL = "create_issue";
+    /** How many times the guarded HTTP server's calls before the bursts the control gets as its warm-up. */
+    static final int CONTROL_WARMUP = 4;
+    private static final String CONTROL_DATABASE = "unguarded-http.sqlite3";
+
+    /** The unguarded control's environment: its own SQLite file, the same bearer token file. */
+    private static Map<String, String> controlEnvironment(BenchPlan plan, Path folder, BearerCredentials credentials) {
+        Map<String, String> environment = new LinkedHashMap<>(WireSettings.matrix(folder.resolve(CONTROL_DATABASE), "alice").environment());
+        environment.remove("WIRE_PRINCIPAL");
+        environment.put(BearerCredentials.TOKENS_FILE_VARIABLE, credentials.fileFor("alice").toString());
+        environment.putAll(ServerKind.UNGUARDED.environment(plan.home(), JvmLifetime.LONG));
+        return environment;
+    }
+
+    /** One timed burst on the control; its server's CPU during the burst is added to {@code cpuNanos[0]}. */
+    private static double controlBurst(ExecutorService clients, HttpServerProcess control, Caller overControl, int round,
+            int commits, long[] cpuNanos) throws Exception {
+        long before = ProcessCpu.nanos(control.handle());
+        double rate = burst(clients, overControl, "control-burst-" + round + "-", commits);
+        cpuNanos[0] += ProcessCpu.nanos(control.handle()) - before;
+        return rate;
     }
 
     private static void check(Path database, long expected, String what) throws Exception {
@@ -233,14 +340,13 @@ final class HttpVsStdioBench {
         ObjectNode call(String name, ObjectNode arguments, JsonNode inputResponses, String requestState) throws Exception;
     }
 
-    private static long continuation(ToolCall wire, String name, String operationId) throws Exception {
-        ObjectNode arguments = ToolClient.arguments(operationId, "bench", "atomic");
-        Reply first = new Reply(wire.call(ToolClient.CREATE, arguments, null, null));
+    private static long continuation(ToolCall wire, String name, String tool, ObjectNode arguments) throws Exception {
+        Reply first = new Reply(wire.call(tool, arguments, null, null));
         if (!first.inputRequired() || first.requestState() == null) {
             throw new IllegalStateException(name + ": round one did not ask for input: " + first.raw());
         }
         long started = System.nanoTime();
-        Reply committed = new Reply(wire.call(ToolClient.CREATE, arguments, ToolClient.accepted("alpha"), first.requestState()));
+        Reply committed = new Reply(wire.call(tool, arguments, ToolClient.accepted("alpha"), first.requestState()));
         long took = System.nanoTime() - started;
         if (committed.refused() || committed.inputRequired()) {
             throw new IllegalStateException(name + ": the continuation did not commit: " + committed.raw());

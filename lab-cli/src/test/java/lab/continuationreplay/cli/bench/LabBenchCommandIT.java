@@ -151,6 +151,18 @@ class LabBenchCommandIT {
         for (JsonNode goal : http.path("goals")) {
             assertEquals(5, goal.path("rounds").size(), "an interleaved goal carries its rounds: " + goal);
         }
+        // The Java 16-client goal's floor: the unguarded control took the same bursts, and its CPU ceiling over the
+        // bare loop is the floor (the figures it is computed from are in the report, so a reader can redo it).
+        JsonNode java = http.path("figures").path("java");
+        assertTrue(java.path("unguarded_http_concurrent_commits_per_s").asDouble() > 0, java.toString());
+        double controlMs = java.path("unguarded_http_burst_server_cpu_ms_per_commit").asDouble();
+        assertTrue(controlMs > 0, java.toString());
+        JsonNode javaConcurrent = http.path("goals").get(1);
+        JsonNode controlFloor = javaConcurrent.path("floor");
+        assertEquals(java.path("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only").asDouble()
+                / javaConcurrent.path("baseline").asDouble(), controlFloor.path("ratio").asDouble(), 0.01 * controlFloor.path("ratio").asDouble(), controlFloor.toString());
+        assertEquals(controlFloor.path("ratio").asDouble() < 0.7, controlFloor.path("out_of_reach").asBoolean(), controlFloor.toString());
+        assertTrue(http.path("goals").get(3).path("floor").isMissingNode(), "the TypeScript goal has no Java floor");
         assertFalse(report.path("machine").path("load_average_at_start").asText().isEmpty());
         JsonNode matrix = report.path("benchmarks").path("matrix_wall_time").path("figures");
         assertTrue(matrix.path("phases").path("process_starts").path("count").asInt() > 0);

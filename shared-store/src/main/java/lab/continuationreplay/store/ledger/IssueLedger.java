@@ -25,14 +25,17 @@ import lab.continuationreplay.store.OperationIdentity;
  * LEVEL SERIALIZABLE} on PostgreSQL), so concurrent writers in separate processes are ordered by the database and the
  * loser sees the winner's committed row; where the database detects a lost race only at a statement or at COMMIT
  * (PostgreSQL), the transaction is run again from its start, a bounded number of times. Apply-once rests on that and
- * on the primary key, never on a lock in this process: the {@code synchronized} methods only keep one instance's
- * connection to one thread at a time.
+ * on the primary key, never on a lock in this process: the instance's lock only keeps its connection to one thread at
+ * a time.
  *
- * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation is exactly one
- * {@code BEGIN IMMEDIATE … COMMIT} holding the ledger row, the issue row and the {@code applied} transition, on a
- * WAL journal with {@code synchronous=FULL}, so the WAL is fsynced before {@code COMMIT} returns; the answer (a new
- * effect or a replay) is given only after that, so the effect and the stored result are on disk when a client can
- * see them. One fsync per applied operation (plus SQLite's amortised checkpoints), none for a replay. The statements
+ * <p>Durability contract (never weaker than the seed's durable commit): an atomic operation's ledger row, issue row
+ * and {@code applied} transition are in exactly one {@code BEGIN IMMEDIATE … COMMIT}, on a WAL journal with
+ * {@code synchronous=FULL}, so the WAL is fsynced before {@code COMMIT} returns; the answer (a new effect or a
+ * replay) is given only after that, so the effect and the stored result are on disk when a client can see them.
+ * <b>Group commit</b>: atomic applies that wait for this instance's lock together (the concurrent callers of an HTTP
+ * server) share that transaction, each inside its own savepoint, and are all answered after its one {@code COMMIT}:
+ * one fsync per group instead of one per operation, and never an answer before the commit that holds the
+ * operation's work. A lone caller's transaction is the single apply it always was. The statements
  * of the write path are prepared once per connection and reused (preparing was a sixth of an apply's time); after
  * any failure inside a transaction they are closed and prepared afresh, so no half-run statement outlives it.
  *
@@ -51,6 +54,12 @@ public final class IssueLedger implements AutoCloseable {
     static final int MAX_RUNS = 50;
 
     private static final String COMMIT = "COMMIT";
+    private static final String SAVEPOINT = "SAVEPOINT apply";
+    private static final String ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT apply";
+    private static final String RELEASE_SAVEPOINT = "RELEASE SAVEPOINT apply";
+
+    /** The most atomic applies one transaction holds (group commit); more wait for the next. */
+    static final int MAX_GROUP = 64;
     private static final String FIND_BY_IDENTITY = "SELECT * FROM operations WHERE operation_id = ? AND principal = ? AND backend = ?";
     private static final String INSERT_OPERATION = """
             INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
@@ -71,6 +80,10 @@ public final class IssueLedger implements AutoCloseable {
     private final LedgerStore store;
     /** The write path's statements by SQL text, prepared on first use; guarded by this instance's lock. */
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    /** Write transactions committed through this instance (guarded by its lock): the group-commit tests count them. */
+    private long commits;
+    /** Atomic applies waiting for a commit (group commit, see {@link #applyIssueOnce}); taken with the lock held. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Pending> waiting = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private IssueLedger(Connection connection, String backendId, LedgerStore store) {
         this.connection = connection;
@@ -164,32 +177,196 @@ public final class IssueLedger implements AutoCloseable {
      * commit together or not at all. An identical request replays the stored result; a different binding conflicts,
      * and that check comes before the deadlines.
      */
-    public synchronized ApplyResult applyIssueOnce(ApplyRequest request, FaultHook faultHook) throws SQLException {
-        OperationIdentity identity = request.identity();
-        requireOwnBackend(identity);
-        return immediate(() -> {
-            OperationRecord row = findByOperationId(identity.operationId());
-            if (row != null) {
-                requireSameBinding(row, request);
-                DeadlineRules.checkExisting(row, request.now());
-                if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
-                    return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
-                            OperationState.PARTIAL);
-                }
-                if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
-                    throw inProgress(identity, row);
-                }
-                return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
+    public ApplyResult applyIssueOnce(ApplyRequest request, FaultHook faultHook) throws SQLException {
+        requireOwnBackend(request.identity());
+        Pending mine = new Pending(request, faultHook);
+        waiting.add(mine);
+        synchronized (this) {
+            // Whoever holds the lock commits every apply waiting by then: its own and the ones queued behind the
+            // previous commit. Ours may already have been committed (and settled) by the holder before us.
+            while (!mine.settled()) {
+                commitTogether(takeWaiting());
             }
-            DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
-            insertOperation(request);
-            faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
-            long effectId = insertIssue(request.title(), request.body());
-            faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
-            String result = "created " + effectId;
-            finishOperation(identity, OperationState.APPLIED, effectId, result);
-            return new ApplyResult(effectId, result, false, OperationState.APPLIED);
-        });
+        }
+        return mine.outcome();
+    }
+
+    /** The atomic apply's work inside an open write transaction: decides on the rows it reads there, then writes. */
+    private ApplyResult applyAtomic(ApplyRequest request, FaultHook faultHook) throws SQLException {
+        OperationIdentity identity = request.identity();
+        OperationRecord row = findByOperationId(identity.operationId());
+        if (row != null) {
+            requireSameBinding(row, request);
+            DeadlineRules.checkExisting(row, request.now());
+            if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
+                return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
+                        OperationState.PARTIAL);
+            }
+            if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
+                throw inProgress(identity, row);
+            }
+            return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
+        }
+        DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
+        insertOperation(request);
+        faultHook.reached(CutPoint.AFTER_LEDGER_INSERT);
+        long effectId = insertIssue(request.title(), request.body());
+        faultHook.reached(CutPoint.AFTER_ISSUE_INSERT);
+        String result = "created " + effectId;
+        finishOperation(identity, OperationState.APPLIED, effectId, result);
+        return new ApplyResult(effectId, result, false, OperationState.APPLIED);
+    }
+
+    /** How many atomic applies are waiting for a commit now (tests use it to line a group up). */
+    int waitingApplies() {
+        return waiting.size();
+    }
+
+    /** Write transactions this instance has committed so far. */
+    synchronized long commits() {
+        return commits;
+    }
+
+    /** Up to {@link #MAX_GROUP} atomic applies waiting for a commit, oldest first. Called with the lock held. */
+    private List<Pending> takeWaiting() {
+        List<Pending> group = new ArrayList<>();
+        for (Pending next; group.size() < MAX_GROUP && (next = waiting.poll()) != null; ) {
+            group.add(next);
+        }
+        return group;
+    }
+
+    /**
+     * Group commit: runs {@code group}'s applies in one write transaction, each inside its own savepoint, and settles
+     * every member only after the {@code COMMIT} that holds its work returned (so it is durable, as for one apply).
+     * A member's refusal (conflict, in progress, expired, invalid) rolls back to its savepoint and is its answer
+     * alone. Any other failure of a member (a storage error inside its statements, a cut point that throws) rolls
+     * the whole transaction back, is that member's answer, and the others run again without it. A failure of the
+     * transaction itself ({@code BEGIN}, {@code COMMIT}, a lost session) is every member's answer: none is told it
+     * committed. A group of one runs exactly as a single apply always did, without savepoints. Called with the lock
+     * held; every member is settled when it returns.
+     */
+    private void commitTogether(List<Pending> group) {
+        List<Pending> left = new ArrayList<>(group);
+        try {
+            while (!left.isEmpty()) {
+                try {
+                    if (left.size() == 1) {
+                        Pending only = left.get(0);
+                        only.settle(immediate(() -> applyAtomic(only.request, only.faultHook)), null);
+                    } else {
+                        List<Object> outcomes = immediate(() -> applyEach(left));
+                        for (int i = 0; i < left.size(); i++) {
+                            Object outcome = outcomes.get(i);
+                            left.get(i).settle(outcome instanceof ApplyResult result ? result : null,
+                                    outcome instanceof Throwable refusal ? refusal : null);
+                        }
+                    }
+                    left.clear();
+                } catch (MemberFailed failed) {
+                    failed.member.settle(null, failed.getCause());
+                    left.remove(failed.member);
+                } catch (SQLException | RuntimeException | Error failure) {
+                    for (Pending member : left) {
+                        member.settle(null, left.size() == 1 ? failure : copyFor(failure));
+                    }
+                    left.clear();
+                }
+            }
+        } finally {
+            for (Pending member : group) {
+                if (!member.settled()) {
+                    member.settle(null, new SQLException("the ledger stopped before this apply was committed"));
+                }
+            }
+        }
+    }
+
+    /** The members' applies in the open transaction, each in a savepoint; a refusal is its member's outcome. */
+    private List<Object> applyEach(List<Pending> members) throws SQLException {
+        List<Object> outcomes = new ArrayList<>(members.size());
+        for (Pending member : members) {
+            statement(SAVEPOINT).execute();
+            Object outcome;
+            try {
+                outcome = applyAtomic(member.request, member.faultHook);
+            } catch (OperationRejected | IllegalArgumentException refusal) {
+                // the rules refused it; whatever it wrote before (nothing, today) goes, the others' work stays
+                statement(ROLLBACK_TO_SAVEPOINT).execute();
+                outcome = refusal;
+            } catch (SQLException e) {
+                if (store.lostARace(e) || store.sessionLost(e, connection)) {
+                    throw e; // the transaction's, not the member's: run again, or every member's error
+                }
+                throw new MemberFailed(member, e);
+            } catch (RuntimeException | Error e) {
+                throw new MemberFailed(member, e);
+            }
+            statement(RELEASE_SAVEPOINT).execute();
+            outcomes.add(outcome);
+        }
+        return outcomes;
+    }
+
+    /** Each member gets its own exception object (same text and SQLState), so no two threads share one. */
+    private static Throwable copyFor(Throwable failure) {
+        if (failure instanceof SQLException e) {
+            return new SQLException(e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
+        return failure;
+    }
+
+    /** A member's own failure inside a group: the transaction is rolled back and the member leaves the group. */
+    private static final class MemberFailed extends RuntimeException {
+        final transient Pending member;
+
+        MemberFailed(Pending member, Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.member = member;
+        }
+    }
+
+    /**
+     * One atomic apply waiting for its commit. Its fields are written by whichever thread holds the ledger's lock and
+     * read by its own thread after taking that lock itself, so the lock orders them.
+     */
+    private static final class Pending {
+        final ApplyRequest request;
+        final FaultHook faultHook;
+        private boolean settled;
+        private ApplyResult result;
+        private Throwable failure;
+
+        Pending(ApplyRequest request, FaultHook faultHook) {
+            this.request = request;
+            this.faultHook = faultHook;
+        }
+
+        boolean settled() {
+            return settled;
+        }
+
+        void settle(ApplyResult result, Throwable failure) {
+            this.settled = true;
+            this.result = result;
+            this.failure = failure;
+        }
+
+        ApplyResult outcome() throws SQLException {
+            if (failure instanceof SQLException e) {
+                throw e;
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            if (result == null) {
+                throw new IllegalStateException("an apply was settled without an outcome");
+            }
+            return result;
+        }
     }
 
     /**
@@ -365,6 +542,7 @@ public final class IssueLedger implements AutoCloseable {
             T value = work.run();
             committing = true;
             statement(COMMIT).execute();
+            commits++;
             return value;
         } catch (SQLException e) {
             rollbackQuietly(e);
