@@ -66,8 +66,7 @@ final class HttpVsStdioBench {
             Side side = measure(plan, sdk, work.resolve(sdk.label()), perRound, concurrentPerRound);
             progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms; %d clients %.0f commits/s,"
                     + " bare loop %.0f commits/s%s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
-                    Goal.median(side.concurrentRates), Goal.median(side.bareRates), side.control == null ? ""
-                            : String.format(java.util.Locale.ROOT, ", unguarded control %.0f commits/s", Goal.median(side.control.rates)));
+                    Goal.median(side.concurrentRates), Goal.median(side.bareRates), String.format(java.util.Locale.ROOT, ", %s %.0f commits/s", side.control.what, Goal.median(side.control.rates)));
             ObjectNode json = figures.putObject(sdk.label());
             json.set("stdio_continuation", side.stdio.toJson());
             json.set("http_continuation", side.http.toJson());
@@ -84,12 +83,20 @@ final class HttpVsStdioBench {
                 json.put("http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(cores * 1000 / serverMs));
                 json.put("http_burst_ceiling_commits_per_s_server_and_client_cpu", Round.of(cores * 1000 / (serverMs + clientMs)));
             }
-            if (side.control != null) {
+            double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
+            double controlMainMs = side.control.mainThreadCpuNanos / 1e6 / side.burstCommits;
+            if (sdk == ServerKind.JAVA) {
                 json.put("unguarded_http_concurrent_commits_per_s", Round.of(Goal.median(side.control.rates)));
                 if (ProcessCpu.available()) {
-                    double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
                     json.put("unguarded_http_burst_server_cpu_ms_per_commit", Round.of(controlMs));
                     json.put("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(ceiling(cores, controlMs)));
+                }
+            } else {
+                json.put("sdk_floor_http_calls_per_s", Round.of(Goal.median(side.control.rates)));
+                if (ProcessCpu.available()) {
+                    json.put("sdk_floor_http_burst_cpu_ms_per_call", Round.of(controlMs));
+                    json.put("sdk_floor_http_burst_main_thread_cpu_ms_per_call", Round.of(controlMainMs));
+                    json.put("sdk_floor_http_burst_ceiling_calls_per_s", Round.of(nodeCeiling(cores, controlMs, controlMainMs)));
                 }
             }
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
@@ -98,8 +105,9 @@ final class HttpVsStdioBench {
             Goal concurrent = Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
                     + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", Goal.median(side.concurrentRates),
                     "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios);
-            if (side.control != null && ProcessCpu.available()) {
-                concurrent = withControlCeiling(concurrent, cores, side.control.serverCpuNanos / 1e6 / side.burstCommits);
+            if (ProcessCpu.available()) {
+                concurrent = sdk == ServerKind.JAVA ? withControlCeiling(concurrent, cores, controlMs)
+                        : concurrent.withFloor(SDK_FLOOR, nodeCeiling(cores, controlMs, controlMainMs) / concurrent.baseline());
             }
             goals.add(concurrent);
         }
@@ -111,7 +119,10 @@ final class HttpVsStdioBench {
                         + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
                         + " order; for Java, the unguarded control over HTTP (create_issue: the same two rounds, sealed state, SDK and"
                         + " Tomcat, one durable INSERT+COMMIT, no ledger) takes the same bursts, interleaved with the guarded ones, and"
-                        + " its server CPU per commit gives the goal's floor; each HTTP client keeps its connection open (HTTP/1.1"
+                        + " its server CPU per commit gives the goal's floor; for TypeScript the SDK floor server"
+                        + " (ts-fixture/dist/bench/sdk-floor-server.js: the SDK's handler, a server per request, the same tool and"
+                        + " schema, the SDK's state codec, no guard, no bridge, no commit) does, and node's one JavaScript thread"
+                        + " bounds it; each HTTP client keeps its connection open (HTTP/1.1"
                         + " keep-alive, raw bytes); a goal's ratio is its median round",
                 figures, goals, List.of());
     }
@@ -119,6 +130,20 @@ final class HttpVsStdioBench {
     /** What the floor of the 16-client goal times: the least work any guarded server on this SDK does per commit. */
     static final String CONTROL_FLOOR = "two cores' worth of the unguarded Java control's server CPU per commit over HTTP"
             + " (same SDK, Tomcat, two rounds, sealed state, one durable INSERT+COMMIT, no ledger), over the bare loop";
+
+    /** What the TypeScript 16-client goal's floor times. */
+    static final String SDK_FLOOR = "the TypeScript SDK floor server's calls/s that node's CPU allows (its one JavaScript thread's"
+            + " CPU per two-round call, and its whole process's on the cores; SDK handler, server per request, state codec, no"
+            + " guard, no bridge, no commit), over the bare loop";
+
+    /**
+     * The two-round calls/s a node process can reach at {@code processMs} of CPU per call on {@code cores} and
+     * {@code mainThreadMs} of it on its one JavaScript thread, whichever allows fewer: node runs JavaScript, the HTTP
+     * parser and the SDK on that thread alone, so a second core helps only its crypto and I/O threads.
+     */
+    static double nodeCeiling(int cores, double processMs, double mainThreadMs) {
+        return Math.min(ceiling(1, mainThreadMs), ceiling(cores, processMs));
+    }
 
     /**
      * The commits/s {@code cores} can reach when each commit costs {@code serverCpuMsPerCommit} of server CPU, with
@@ -146,8 +171,11 @@ final class HttpVsStdioBench {
             List<Double> bareRates, List<Double> throughputRatios, long serverCpuNanos, long clientCpuNanos, int burstCommits,
             Control control) {}
 
-    /** The unguarded control's bursts: commits/s per round and its server's CPU during them. */
-    private record Control(List<Double> rates, long serverCpuNanos) {}
+    /**
+     * The control's bursts (Java: the unguarded control; TypeScript: the SDK floor server): calls/s per round, its
+     * process's CPU during them and the part of it on the process's main thread.
+     */
+    private record Control(String what, List<Double> rates, long serverCpuNanos, long mainThreadCpuNanos) {}
 
     private static Side measure(BenchPlan plan, ServerKind sdk, Path folder, int perRound, int concurrentPerRound) throws Exception {
         Files.createDirectories(folder);
@@ -161,9 +189,10 @@ final class HttpVsStdioBench {
         List<Double> concurrentRates = new ArrayList<>();
         List<Double> bareRates = new ArrayList<>();
         List<Double> throughputRatios = new ArrayList<>();
-        boolean withControl = sdk == ServerKind.JAVA;
+        boolean javaControl = sdk == ServerKind.JAVA;
+        String controlName = javaControl ? "unguarded http" : "sdk floor http";
         List<Double> controlRates = new ArrayList<>();
-        long[] controlCpu = new long[1];
+        long[] controlCpu = new long[2];
         long serverCpuNanos = 0;
         int controlCommits = 0;
         long clientCpuNanos = 0;
@@ -183,18 +212,21 @@ final class HttpVsStdioBench {
                             credentials.principalsByToken());
                     BareCommits bare = new BareCommits(folder.resolve("bare.sqlite3"), "bare");
                     KeptConnections pooled = new KeptConnections(http, sdk.label() + " http");
-                    HttpServerProcess control = withControl ? HttpServerProcess.start("unguarded http",
-                            ServerKind.UNGUARDED.command(plan.home(), JvmLifetime.LONG), controlEnvironment(plan, folder, credentials),
-                            folder.resolve(Layout.transcript("unguarded-http")), folder.resolve(Layout.stdout("unguarded-http")),
-                            folder.resolve(Layout.stderr("unguarded-http")), ServerProcess.READ_TIMEOUT, credentials.token("alice"),
-                            credentials.principalsByToken()) : null;
-                    KeptConnections controlPooled = control == null ? null : new KeptConnections(control, "unguarded http")) {
+                    HttpServerProcess control = HttpServerProcess.start(controlName,
+                            javaControl ? ServerKind.UNGUARDED.command(plan.home(), JvmLifetime.LONG) : sdkFloorCommand(plan),
+                            controlEnvironment(plan, folder, credentials), folder.resolve(Layout.transcript(controlName.replace(' ', '-'))),
+                            folder.resolve(Layout.stdout(controlName.replace(' ', '-'))), folder.resolve(Layout.stderr(controlName.replace(' ', '-'))),
+                            ServerProcess.READ_TIMEOUT, credentials.token("alice"), credentials.principalsByToken());
+                    KeptConnections controlPooled = new KeptConnections(control, controlName)) {
                 Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", ToolClient.CREATE,
                         ToolClient.arguments(id, "bench", "atomic"));
                 Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", ToolClient.CREATE,
                         ToolClient.arguments(id, "bench", "atomic"));
-                Caller overControl = (id) -> continuation(controlPooled::callTool, "unguarded http", CONTROL_TOOL,
-                        JsonNodeFactory.instance.objectNode().put("title", "bench " + id));
+                Caller overControl = javaControl
+                        ? (id) -> continuation(controlPooled::callTool, controlName, CONTROL_TOOL,
+                                JsonNodeFactory.instance.objectNode().put("title", "bench " + id))
+                        : (id) -> continuation(controlPooled::callTool, controlName, ToolClient.CREATE,
+                                ToolClient.arguments(id, "bench", "atomic"));
                 AtomicInteger ids = new AtomicInteger();
                 for (int i = 0; i < plan.warmupCalls(); i++) {
                     overStdio.call(sdk.label() + "-stdio-" + ids.get());
@@ -224,28 +256,24 @@ final class HttpVsStdioBench {
                 }
                 stdioCommits = plan.warmupCalls() + timed;
                 int concurrent = 0;
-                if (control != null) {
-                    // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
-                    // still compiling would spend the JIT's CPU in its bursts, lower the ceiling and claim "out of
-                    // reach" too readily; a warmer control errs the other way, as a floor should.
-                    int warm = CONTROL_WARMUP * (plan.warmupCalls() + timed);
-                    controlCommits += warm;
-                    burst(clients, overControl, "control-warm-", warm);
-                }
+                // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
+                // still compiling would spend the JIT's CPU in its bursts, lower the ceiling and claim "out of
+                // reach" too readily; a warmer control errs the other way, as a floor should.
+                int warm = CONTROL_WARMUP * (plan.warmupCalls() + timed);
+                controlCommits += warm;
+                burst(clients, overControl, "control-warm-", warm);
                 // One warm-up burst opens the client's connections before anything is timed.
                 burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
                 concurrent += CLIENTS * 2;
-                if (control != null) {
-                    burst(clients, overControl, "control-burst-warm-", CLIENTS * 2);
-                    controlCommits += CLIENTS * 2;
-                }
+                burst(clients, overControl, "control-burst-warm-", CLIENTS * 2);
+                controlCommits += CLIENTS * 2;
                 ProcessHandle server = http.handle();
                 ProcessHandle self = ProcessHandle.current();
                 for (int round = 0; round < ROUNDS; round++) {
                     // The bare loop runs before the bursts in even rounds and after them in odd ones; the control's
                     // burst after the guarded one in even rounds and before it in odd ones.
                     double bareRate = round % 2 == 0 ? bare.run(concurrentPerRound) : Double.NaN;
-                    if (control != null && round % 2 != 0) {
+                    if (round % 2 != 0) {
                         controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
                         controlCommits += concurrentPerRound;
                     }
@@ -254,7 +282,7 @@ final class HttpVsStdioBench {
                     double httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
                     serverCpuNanos += ProcessCpu.nanos(server) - serverBefore;
                     clientCpuNanos += (ProcessCpu.ticks(self.pid()) - clientBefore) * 10_000_000L;
-                    if (control != null && round % 2 == 0) {
+                    if (round % 2 == 0) {
                         controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
                         controlCommits += concurrentPerRound;
                     }
@@ -273,12 +301,12 @@ final class HttpVsStdioBench {
         }
         check(folder.resolve("stdio.sqlite3"), stdioCommits, sdk.label() + " over stdio");
         check(folder.resolve("http.sqlite3"), httpCommits, sdk.label() + " over http");
-        if (withControl) {
+        if (javaControl) {
             check(folder.resolve(CONTROL_DATABASE), controlCommits, "the unguarded control over http");
         }
         return new Side(LatencyStats.of(stdioNanos, 0), LatencyStats.of(httpNanos, 0), latencyRatios, concurrentRates, bareRates,
                 throughputRatios, serverCpuNanos, clientCpuNanos, concurrentPerRound * ROUNDS,
-                withControl ? new Control(controlRates, controlCpu[0]) : null);
+                new Control(javaControl ? "unguarded control" : "SDK floor server", controlRates, controlCpu[0], controlCpu[1]));
     }
 
     private static final String CONTROL_TOOL = "create_issue";
@@ -295,13 +323,24 @@ final class HttpVsStdioBench {
         return environment;
     }
 
-    /** One timed burst on the control; its server's CPU during the burst is added to {@code cpuNanos[0]}. */
+    /**
+     * One timed burst on the control; its process tree's CPU during the burst is added to {@code cpuNanos[0]}, its
+     * main thread's to {@code cpuNanos[1]}.
+     */
     private static double controlBurst(ExecutorService clients, HttpServerProcess control, Caller overControl, int round,
             int commits, long[] cpuNanos) throws Exception {
         long before = ProcessCpu.nanos(control.handle());
+        long mainBefore = ProcessCpu.mainThreadNanos(control.handle());
         double rate = burst(clients, overControl, "control-burst-" + round + "-", commits);
         cpuNanos[0] += ProcessCpu.nanos(control.handle()) - before;
+        cpuNanos[1] += ProcessCpu.mainThreadNanos(control.handle()) - mainBefore;
         return rate;
+    }
+
+    /** The TypeScript SDK floor server: node on the fixture's compiled bench script. */
+    private static List<String> sdkFloorCommand(BenchPlan plan) {
+        return List.of(lab.continuationreplay.core.LabHome.node(), lab.continuationreplay.core.LabHome.requireFile(
+                plan.home().resolve("ts-fixture/dist/bench/sdk-floor-server.js"), "build the lab first (the ts-fixture module)").toString());
     }
 
     private static void check(Path database, long expected, String what) throws Exception {

@@ -25,6 +25,20 @@ final class ProcessCpu {
         return Stream.concat(Stream.of(root), root.descendants()).mapToLong(p -> ticks(p.pid())).sum() * NANOS_PER_TICK;
     }
 
+    /**
+     * Nanoseconds of CPU used by {@code process}'s main thread alone ({@code /proc/PID/task/PID/stat}; 0 when it is
+     * gone): for node, the thread that runs all JavaScript.
+     */
+    static long mainThreadNanos(ProcessHandle process) {
+        String pid = Long.toString(process.pid());
+        try {
+            return ticksOf(new String(Files.readAllBytes(Path.of("/proc", pid, "task", pid, "stat")), StandardCharsets.US_ASCII))
+                    * NANOS_PER_TICK;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** utime + stime of one process; 0 when it is gone. */
     static long ticks(long pid) {
         String stat;

@@ -44,4 +44,13 @@ class HttpControlFloorTest {
         assertFalse(missed.outOfReach());
         assertEquals(10000.0 / 6800, missed.floor().ratio(), 1e-12);
     }
+
+    @Test
+    void nodeIsBoundByItsOneJavaScriptThreadOrByEveryCoreWhicheverAllowsFewer() {
+        // 1.2 ms on the main thread: at most 833 calls/s, though two cores at 1.5 ms would allow 1,333
+        assertEquals(1000 / 1.2, HttpVsStdioBench.nodeCeiling(2, 1.5, 1.2), 1e-9);
+        // a process whose other threads cost more than its main thread gains: two cores at 4 ms allow 500 calls/s
+        assertEquals(500, HttpVsStdioBench.nodeCeiling(2, 4.0, 1.0), 1e-9);
+        assertThrows(IllegalArgumentException.class, () -> HttpVsStdioBench.nodeCeiling(2, 1.5, 0));
+    }
 }

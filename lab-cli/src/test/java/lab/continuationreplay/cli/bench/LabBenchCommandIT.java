@@ -162,7 +162,18 @@ class LabBenchCommandIT {
         assertEquals(java.path("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only").asDouble()
                 / javaConcurrent.path("baseline").asDouble(), controlFloor.path("ratio").asDouble(), 0.01 * controlFloor.path("ratio").asDouble(), controlFloor.toString());
         assertEquals(controlFloor.path("ratio").asDouble() < 0.7, controlFloor.path("out_of_reach").asBoolean(), controlFloor.toString());
-        assertTrue(http.path("goals").get(3).path("floor").isMissingNode(), "the TypeScript goal has no Java floor");
+        // The TypeScript 16-client goal's floor: the SDK floor server took the same bursts; node's ceiling is the
+        // lower of one core at its main thread's CPU per call and every core at its process's.
+        JsonNode typescript = http.path("figures").path("typescript");
+        assertTrue(typescript.path("sdk_floor_http_calls_per_s").asDouble() > 0, typescript.toString());
+        double mainMs = typescript.path("sdk_floor_http_burst_main_thread_cpu_ms_per_call").asDouble();
+        double processMs = typescript.path("sdk_floor_http_burst_cpu_ms_per_call").asDouble();
+        assertTrue(mainMs > 0 && processMs >= mainMs, typescript.toString());
+        JsonNode tsConcurrent = http.path("goals").get(3);
+        JsonNode sdkFloor = tsConcurrent.path("floor");
+        assertEquals(typescript.path("sdk_floor_http_burst_ceiling_calls_per_s").asDouble() / tsConcurrent.path("baseline").asDouble(),
+                sdkFloor.path("ratio").asDouble(), 0.01 * sdkFloor.path("ratio").asDouble(), sdkFloor.toString());
+        assertEquals(sdkFloor.path("ratio").asDouble() < 0.7, sdkFloor.path("out_of_reach").asBoolean(), sdkFloor.toString());
         assertFalse(report.path("machine").path("load_average_at_start").asText().isEmpty());
         JsonNode matrix = report.path("benchmarks").path("matrix_wall_time").path("figures");
         assertTrue(matrix.path("phases").path("process_starts").path("count").asInt() > 0);
