@@ -175,6 +175,7 @@ final class LedgerThroughputBench {
         double soloLedger;
         List<String> raceLines;
         long raceNanos;
+        long clientRetries = 0;
         long issuesBeforeRace;
         try (Workers workers = Workers.start(target, environment, processes, folder)) {
             // warm-up: the JIT, the driver, the file's pages and the WAL, for both kinds of work
@@ -217,6 +218,12 @@ final class LedgerThroughputBench {
             long start = System.nanoTime();
             raceLines = workers.all("race " + RACED_ID);
             raceNanos = System.nanoTime() - start;
+            for (String line : workers.all("retries 0")) {
+                if (!line.startsWith("retries ")) {
+                    throw new IOException("a ledger worker answered " + line + " to retries");
+                }
+                clientRetries += Long.parseLong(line.substring("retries ".length()));
+            }
         }
         long issues = rows.count("issues");
         long bareRows = rows.count(LedgerWorker.BARE_TABLE);
@@ -236,6 +243,8 @@ final class LedgerThroughputBench {
         figures.put("operations_per_process_per_phase", perProcess);
         figures.put("ledger_commits_per_s", Round.of(ledgerRate));
         figures.put("bare_jdbc_commits_per_s", Round.of(bareRate));
+        // operations sent again after the ledger gave up on lost races (PostgreSQL only; see LedgerWorker.apply)
+        figures.put("client_resends_after_lost_races", clientRetries);
         figures.set("round_figures", roundFigures);
         ObjectNode solo = figures.putObject("one_process");
         solo.put("bare_jdbc_commits_per_s", Round.of(soloBare));

@@ -44,6 +44,11 @@ public final class LedgerWorker {
     private final Deadlines deadlines;
     private long operations;
 
+    /** How many times one operation is sent before its lost race ends the worker. */
+    static final int CLIENT_ATTEMPTS = 10;
+    /** Resends after the ledger gave up on a lost race (see {@link #apply}). */
+    private long clientRetries;
+
     private LedgerWorker(String name, IssueLedger ledger, BareCommits bare) {
         this.name = name;
         this.ledger = ledger;
@@ -102,6 +107,9 @@ public final class LedgerWorker {
                 }
                 return "done " + (System.nanoTime() - start);
             }
+            case "retries" -> {
+                return "retries " + clientRetries;
+            }
             case "race" -> {
                 ApplyResult result = apply(words[1]);
                 return "answer " + result.replayed() + " " + result.effectId();
@@ -110,9 +118,34 @@ public final class LedgerWorker {
         }
     }
 
+    /**
+     * One apply, sent again with the same operation id when the ledger gave up after losing {@code MAX_RUNS} races
+     * (PostgreSQL's serialisation failure, SQLState 40001 or 40P01), as a client does with a clear error that
+     * committed nothing: apply-once makes the resend safe. On PostgreSQL, 8 processes applying back to back can starve
+     * one of them (each of its runs overlaps the others' and loses again), which ended the whole benchmark before;
+     * the resends are counted ({@code retries}) and reported.
+     */
     private ApplyResult apply(String operationId) throws SQLException {
         OperationIdentity identity = new OperationIdentity(operationId, "alice", WireSettings.BACKEND);
-        return ledger.applyIssueOnce(ApplyRequest.at(identity, FINGERPRINT, "bench", "alpha", deadlines, WireSettings.T0),
-                FaultHook.NONE);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return ledger.applyIssueOnce(ApplyRequest.at(identity, FINGERPRINT, "bench", "alpha", deadlines, WireSettings.T0),
+                        FaultHook.NONE);
+            } catch (SQLException e) {
+                if (attempt >= CLIENT_ATTEMPTS || !lostARace(e)) {
+                    throw e;
+                }
+                clientRetries++;
+            }
+        }
+    }
+
+    static boolean lostARace(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
