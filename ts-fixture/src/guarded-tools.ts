@@ -31,7 +31,7 @@ export interface GuardedToolsContext {
   readonly closeConnection?: () => void;
 }
 
-interface CreateArguments {
+export interface CreateArguments {
   operation_id: string;
   title: string;
   mode?: 'atomic' | 'partial';
@@ -48,7 +48,7 @@ function bodySchema() {
  * fixture's CPU per HTTP request (a third of it, in a --cpu-prof of sequential calls). The compiled validator holds no
  * state of a request.
  */
-const CREATE_INPUT = fromJsonSchema<CreateArguments>({
+export const CREATE_INPUT = fromJsonSchema<CreateArguments>({
   type: 'object',
   properties: {
     operation_id: { type: 'string' },

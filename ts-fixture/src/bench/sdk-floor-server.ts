@@ -12,13 +12,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
-import {
-  createMcpHandler,
-  createRequestStateCodec,
-  fromJsonSchema,
-  inputRequired,
-  McpServer,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, createRequestStateCodec, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { CREATE_INPUT } from '../guarded-tools.js';
 
 const ENDPOINT = '/mcp';
 const PRINCIPAL = 'floor';
@@ -31,22 +26,6 @@ function stateKey(): Uint8Array {
   }
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
-
-interface CreateArguments {
-  operation_id: string;
-  title: string;
-  mode?: 'atomic' | 'partial';
-}
-
-const CREATE_INPUT = fromJsonSchema<CreateArguments>({
-  type: 'object',
-  properties: {
-    operation_id: { type: 'string' },
-    title: { type: 'string' },
-    mode: { type: 'string', enum: ['atomic', 'partial'] },
-  },
-  required: ['operation_id', 'title'],
-});
 
 const codec = createRequestStateCodec<unknown>({ key: stateKey(), ttlSeconds: 600, bind: () => PRINCIPAL });
 
