@@ -191,6 +191,7 @@ final class HttpVsStdioBench {
         List<Double> throughputRatios = new ArrayList<>();
         boolean javaControl = sdk == ServerKind.JAVA;
         String controlName = javaControl ? "unguarded http" : "sdk floor http";
+        String controlFiles = controlName.replace(' ', '-');
         List<Double> controlRates = new ArrayList<>();
         long[] controlCpu = new long[2];
         long serverCpuNanos = 0;
@@ -214,8 +215,8 @@ final class HttpVsStdioBench {
                     KeptConnections pooled = new KeptConnections(http, sdk.label() + " http");
                     HttpServerProcess control = HttpServerProcess.start(controlName,
                             javaControl ? ServerKind.UNGUARDED.command(plan.home(), JvmLifetime.LONG) : sdkFloorCommand(plan),
-                            controlEnvironment(plan, folder, credentials), folder.resolve(Layout.transcript(controlName.replace(' ', '-'))),
-                            folder.resolve(Layout.stdout(controlName.replace(' ', '-'))), folder.resolve(Layout.stderr(controlName.replace(' ', '-'))),
+                            controlEnvironment(plan, folder, credentials), folder.resolve(Layout.transcript(controlFiles)),
+                            folder.resolve(Layout.stdout(controlFiles)), folder.resolve(Layout.stderr(controlFiles)),
                             ServerProcess.READ_TIMEOUT, credentials.token("alice"), credentials.principalsByToken());
                     KeptConnections controlPooled = new KeptConnections(control, controlName)) {
                 Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", ToolClient.CREATE,
