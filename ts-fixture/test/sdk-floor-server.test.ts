@@ -4,10 +4,11 @@
  * the continuation carrying that state with a result (a forged state is refused by the SDK's codec).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { HttpServerProcess } from './http-server-process.js';
 
 const SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bench', 'sdk-floor-server.js');
 const KEY = 'ab'.repeat(32);
@@ -36,21 +37,8 @@ test('a missing or short key, and a bad command line, end the server with status
 });
 
 test('round one asks for input with a minted state; the continuation with it gets a result, a forged one is refused', async () => {
-  const child = spawn(process.execPath, [SERVER, '--http', '0'], {
-    env: { ...process.env, WIRE_STATE_KEY_HEX: KEY },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const server = new HttpServerProcess(SERVER, ['--http', '0'], { ...process.env, WIRE_STATE_KEY_HEX: KEY });
   try {
-    const url = await new Promise<string>((done, fail) => {
-      let text = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        text += chunk;
-        const found = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text);
-        if (found?.[1] !== undefined) done(found[1]);
-      });
-      child.once('exit', (status) => fail(new Error(`exited ${status}: ${text}`)));
-    });
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'test', version: '0' },
@@ -58,22 +46,7 @@ test('round one asks for input with a minted state; the continuation with it get
     };
     const args = { operation_id: 'op-1', title: 't', mode: 'atomic' };
     const call = async (extra: Record<string, unknown>): Promise<Record<string, any>> => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'create_guarded_issue',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'create_guarded_issue', arguments: args, _meta: meta, ...extra },
-        }),
-      });
+      const response = await server.send('tools/call', { name: 'create_guarded_issue', arguments: args, ...extra }, undefined, meta);
       return (await response.json()) as Record<string, any>;
     };
     const first = await call({});
@@ -85,6 +58,6 @@ test('round one asks for input with a minted state; the continuation with it get
     const forged = await call({ inputResponses: answers, requestState: 'v1.e30.' + 'A'.repeat(43) });
     assert.equal(forged['error']?.code, -32602, JSON.stringify(forged));
   } finally {
-    child.kill('SIGTERM');
+    assert.equal(await server.stop(), 0);
   }
 });
