@@ -77,16 +77,38 @@ public final class EmbeddedPostgres implements AutoCloseable {
         this.passwordFile = passwordFile;
     }
 
-    /** Starts a server in a new folder under the system's temporary folder. */
-    public static EmbeddedPostgres start(ProcessStarter starter) throws IOException {
-        return start(starter, Path.of(System.getProperty("java.io.tmpdir")));
+    /**
+     * Where a server lives and whom it runs as. {@code temporary} must be reachable by every user (as root, the
+     * server's account must be able to enter it): the system's temporary folder is. {@code account} is the system
+     * account used when the lab runs as root; it is created if missing.
+     */
+    public record Options(Path temporary, String account) {
+        private static final Pattern ACCOUNT_NAME = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+
+        public Options {
+            if (temporary == null) {
+                throw new IllegalArgumentException("the temporary folder is missing");
+            }
+            if (account == null || !ACCOUNT_NAME.matcher(account).matches()) {
+                throw new IllegalArgumentException("an account name is 1 to 32 of a-z, 0-9, _ and -, starting with a"
+                        + " letter or _: " + account);
+            }
+        }
+
+        /** The system's temporary folder and the account {@value EmbeddedPostgres#ACCOUNT}. */
+        public static Options defaults() {
+            return new Options(Path.of(System.getProperty("java.io.tmpdir")), ACCOUNT);
+        }
     }
 
-    /**
-     * Starts a server in a new folder under {@code temporary}, which must be reachable by every user (as root, the
-     * server's account must be able to enter it): the system's temporary folder is.
-     */
-    public static EmbeddedPostgres start(ProcessStarter starter, Path temporary) throws IOException {
+    /** Starts a server with {@link Options#defaults()}. */
+    public static EmbeddedPostgres start(ProcessStarter starter) throws IOException {
+        return start(starter, Options.defaults());
+    }
+
+    /** Starts a server in a new folder under {@code options.temporary()}. */
+    public static EmbeddedPostgres start(ProcessStarter starter, Options options) throws IOException {
+        Path temporary = options.temporary();
         Path binaries = PostgresBinaries.unpacked(temporary);
         Path folder = Files.createTempDirectory(temporary, "continuation-replay-pg-");
         EmbeddedPostgres postgres = null;
@@ -95,9 +117,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
             List<String> runAs = List.of();
             String account = System.getProperty("user.name");
             if (root) {
-                long[] ids = ensureAccount(starter, folder);
+                account = options.account();
+                long[] ids = ensureAccount(starter, folder, account);
                 runAs = List.of(program("setpriv"), "--reuid=" + ids[0], "--regid=" + ids[1], "--clear-groups", "--");
-                account = ACCOUNT;
                 // the account only passes through the folder (x), it reads nothing in it but its own data
                 Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx--x--x"));
             } else {
@@ -234,8 +256,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
         Path initdbPassword = folder.resolve("initdb-password");
         writePrivate(initdbPassword, password);
         if (root) {
-            giveToAccount(data);
-            giveToAccount(initdbPassword);
+            giveToAccount(data, account);
+            giveToAccount(initdbPassword, account);
         }
         try {
             run(command("initdb", "-D", data.toString(), "-U", ROLE, "--auth=scram-sha-256",
@@ -441,45 +463,49 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     /**
      * The server account's user and group ids, the account created first if it is missing. Two labs creating it at
-     * once are fine: the loser's {@code useradd} fails with "already exists" (9) and the ids are read again.
+     * once are fine: the loser's {@code useradd} fails and the ids are read again. The account gets no comment:
+     * useradd refuses one holding {@code :}, the separator of the account database, and nothing reads it.
      */
-    private static long[] ensureAccount(ProcessStarter starter, Path folder) throws IOException {
+    static long[] ensureAccount(ProcessStarter starter, Path folder, String account) throws IOException {
         Path log = folder.resolve("account.log");
-        if (runForStatus(starter, List.of(program("id"), "-u", ACCOUNT), log, Duration.ofSeconds(10)) != 0) {
+        if (runForStatus(starter, List.of(program("id"), "-u", account), log, Duration.ofSeconds(10)) != 0) {
+            Files.deleteIfExists(log);
             int status = runForStatus(starter, List.of(program("useradd"), "--system", "--no-create-home",
-                    "--user-group", "--shell", "/usr/sbin/nologin", "--comment",
-                    "continuation replay lab: embedded PostgreSQL", ACCOUNT), log, Duration.ofSeconds(30));
-            if (status != 0 && status != 9) {
-                throw new IOException("cannot create the account " + ACCOUNT + " to run PostgreSQL as (useradd status "
+                    "--user-group", "--shell", "/usr/sbin/nologin", account), log, Duration.ofSeconds(30));
+            // 9: another lab created it first; a lab that lost the race for the account files' lock gets another
+            // status while the winner's account exists: either way, an account that exists now is the one to use.
+            if (status != 0 && status != 9
+                    && runForStatus(starter, List.of(program("id"), "-u", account), log, Duration.ofSeconds(10)) != 0) {
+                throw new IOException("cannot create the account " + account + " to run PostgreSQL as (useradd status "
                         + status + "): " + tail(log));
             }
         }
         Files.deleteIfExists(log);
-        long uid = idOf(starter, "-u", log);
-        long gid = idOf(starter, "-g", log);
+        long uid = idOf(starter, "-u", account, log);
+        long gid = idOf(starter, "-g", account, log);
         if (uid == 0) {
-            throw new IOException("the account " + ACCOUNT + " has user id 0; PostgreSQL will not run as root");
+            throw new IOException("the account " + account + " has user id 0; PostgreSQL will not run as root");
         }
         return new long[] {uid, gid};
     }
 
-    private static long idOf(ProcessStarter starter, String which, Path log) throws IOException {
+    private static long idOf(ProcessStarter starter, String which, String account, Path log) throws IOException {
         Files.deleteIfExists(log);
-        if (runForStatus(starter, List.of(program("id"), which, ACCOUNT), log, Duration.ofSeconds(10)) != 0) {
-            throw new IOException("cannot read the ids of " + ACCOUNT + ": " + tail(log));
+        if (runForStatus(starter, List.of(program("id"), which, account), log, Duration.ofSeconds(10)) != 0) {
+            throw new IOException("cannot read the ids of " + account + ": " + tail(log));
         }
         try {
             return Long.parseLong(Files.readString(log).trim());
         } catch (NumberFormatException e) {
-            throw new IOException("id " + which + " " + ACCOUNT + " printed no number: " + tail(log), e);
+            throw new IOException("id " + which + " " + account + " printed no number: " + tail(log), e);
         }
     }
 
-    private static void giveToAccount(Path path) throws IOException {
+    private static void giveToAccount(Path path, String account) throws IOException {
         UserPrincipalLookupService lookup = path.getFileSystem().getUserPrincipalLookupService();
         PosixFileAttributeView view = Files.getFileAttributeView(path, PosixFileAttributeView.class);
-        view.setOwner(lookup.lookupPrincipalByName(ACCOUNT));
-        GroupPrincipal group = lookup.lookupPrincipalByGroupName(ACCOUNT);
+        view.setOwner(lookup.lookupPrincipalByName(account));
+        GroupPrincipal group = lookup.lookupPrincipalByGroupName(account);
         view.setGroup(group);
     }
 
