@@ -1,0 +1,78 @@
+package lab.continuationreplay.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher ({@code ./lab}) on a {@link StandInLabTree}: launchers started together build once; a failed build is
+ * built again by the next launcher; stdout carries nothing but what java prints (for {@code lab server} it is the
+ * wire); Python bytecode is no source.
+ */
+class LauncherBuildLockIT {
+    @Test
+    void fourLaunchersStartedTogetherBuildOnceAndAllRun(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, true);
+        List<StandInLabTree.Run> runs = tree.launchTogether(4);
+        for (StandInLabTree.Run run : runs) {
+            assertEquals(0, run.status(), run.stderr());
+            assertEquals(StandInLabTree.JAVA_SAID + "\n", run.stdout(), "stdout carries only what java printed: " + run.stderr());
+        }
+        assertEquals(1, tree.builds(), "mvn runs");
+        assertEquals(1, runs.stream().filter(r -> r.stderr().contains("lab: building")).count());
+        assertTrue(runs.stream().anyMatch(r -> r.stderr().contains("lab: waiting for the build in progress")),
+                "a launcher that came while the build ran says it waits");
+        StandInLabTree.Run after = tree.launch();
+        assertEquals(0, after.status(), after.stderr());
+        assertEquals(1, tree.builds(), "the build is current afterwards");
+    }
+
+    @Test
+    void withoutFlockAnAtomicFolderIsTheLock(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, false);
+        List<StandInLabTree.Run> runs = tree.launchTogether(4);
+        for (StandInLabTree.Run run : runs) {
+            assertEquals(0, run.status(), run.stderr());
+            assertEquals(StandInLabTree.JAVA_SAID + "\n", run.stdout(), run.stderr());
+        }
+        assertEquals(1, tree.builds());
+        assertFalse(Files.exists(dir.resolve("tree/.lab-build.lock")), "the lock folder is removed");
+    }
+
+    @Test
+    void aFailedBuildIsNeverTakenAsCurrentAndTheNextLauncherBuildsAgain(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, true);
+        Files.writeString(tree.failOnce, "");
+        StandInLabTree.Run failed = tree.launch();
+        assertEquals(1, failed.status());
+        assertEquals("", failed.stdout(), "no java after a failed build, and nothing of mvn's on stdout");
+        assertTrue(failed.stderr().contains("the build failed"), failed.stderr());
+        // The fake build wrote a fresh jar before failing: the jar's age must not make it current.
+        StandInLabTree.Run again = tree.launch();
+        assertEquals(0, again.status(), again.stderr());
+        assertEquals(2, tree.builds());
+        assertEquals(StandInLabTree.JAVA_SAID + "\n", again.stdout());
+    }
+
+    @Test
+    void pythonBytecodeIsNoSourceWhoeverWroteIt(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, true);
+        assertEquals(0, tree.launch().status());
+        assertEquals(1, tree.builds());
+        Path cache = Files.createDirectories(tree.root.resolve("py-fixture/src/pkg/__pycache__"));
+        Files.writeString(cache.resolve("mod.cpython-311.pyc"), "bytecode");
+        Files.writeString(tree.root.resolve("py-fixture/src/pkg/loose.pyc"), "bytecode");
+        StandInLabTree.Run run = tree.launch();
+        assertEquals(0, run.status(), run.stderr());
+        assertEquals(1, tree.builds(), "bytecode under src/ does not make the build stale: " + run.stderr());
+        Files.writeString(tree.root.resolve("py-fixture/src/pkg/mod.py"), "x = 2\n");
+        assertEquals(0, tree.launch().status());
+        assertEquals(2, tree.builds(), "a changed Python source does");
+    }
+}

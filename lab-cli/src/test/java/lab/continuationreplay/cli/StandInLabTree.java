@@ -1,0 +1,165 @@
+package lab.continuationreplay.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A stand-in for a built clone, for the launcher's tests: the real {@code lab} script copied into a small tree holding
+ * the files its stale check reads, one source newer than the build, and a fake {@code mvn} (prints to its stdout,
+ * counts its runs, sleeps two seconds, writes a fresh jar, fails once when asked) and a fake {@code java} (prints
+ * {@link #JAVA_SAID}) first on the PATH.
+ */
+final class StandInLabTree {
+    static final String JAVA_SAID = "java ran";
+    private static final List<String> BUILT = List.of("lab-cli/target/lab.jar", "ts-fixture/dist/fingerprint-cli.js",
+            "go-fixture/target/bin/go-fixture", "go-client/target/bin/go-client", "py-fixture/.venv/bin/python");
+
+    record Run(int status, String stdout, String stderr) {}
+
+    final Path root;
+    final Path failOnce;
+    private final Path bin;
+    private final Path count;
+
+    private StandInLabTree(Path root, Path bin, Path count, Path failOnce) {
+        this.root = root;
+        this.bin = bin;
+        this.count = count;
+        this.failOnce = failOnce;
+    }
+
+    /** A tree built an hour ago whose one source is newer; {@code flock} on the PATH or not. */
+    static StandInLabTree stale(Path dir, boolean withFlock) throws IOException {
+        Path root = Files.createDirectories(dir.resolve("tree"));
+        Files.copy(LabProcess.home().resolve("lab"), root.resolve("lab"));
+        executable(root.resolve("lab"));
+        Instant old = Instant.now().minusSeconds(3600);
+        List<String> files = new ArrayList<>(BUILT);
+        files.addAll(List.of("lab-cli/target/lab.built", "pom.xml", "py-fixture/src/pkg/mod.py"));
+        for (String built : files) {
+            Path file = root.resolve(built);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "");
+            executable(file);
+            Files.setLastModifiedTime(file, FileTime.from(old));
+        }
+        Path source = root.resolve("lab-core/src/main/java/A.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class A {}\n");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path count = dir.resolve("mvn-runs");
+        Path failOnce = dir.resolve("mvn-fails-once");
+        // The fake build writes a fresh jar first, as a real one that fails in a later module would.
+        write(bin.resolve("mvn"), """
+                #!/bin/sh
+                echo "mvn's own stdout"
+                echo run >> '%s'
+                sleep 2
+                touch '%s'
+                if [ -e '%s' ]; then rm -f '%s'; exit 1; fi
+                exit 0
+                """.formatted(count, root.resolve("lab-cli/target/lab.jar"), failOnce, failOnce));
+        write(bin.resolve("java"), "#!/bin/sh\necho '" + JAVA_SAID + "'\n");
+        if (!withFlock) {
+            // Only the programs the launcher uses, flock left out.
+            for (String program : List.of("bash", "sh", "env", "find", "dirname", "mkdir", "rm", "touch", "mv", "cat",
+                    "sleep", "echo", "sort", "cksum", "head")) {
+                Path real = Path.of("/usr/bin", program);
+                Files.createSymbolicLink(bin.resolve(program), Files.isExecutable(real) ? real : Path.of("/bin", program));
+            }
+        }
+        return new StandInLabTree(root, bin, count, failOnce);
+    }
+
+    /**
+     * The real Python sources of the fixture and the client driver copied in, and the real virtual environment linked
+     * in place of the stand-in interpreter.
+     */
+    void withRealPython(Path home) throws IOException {
+        for (String folder : List.of("py-fixture/src", "py-client/src")) {
+            Path from = home.resolve(folder);
+            try (var files = Files.walk(from)) {
+                for (Path file : (Iterable<Path>) files.filter(f -> !f.toString().contains("__pycache__") && !f.toString().endsWith(".pyc"))::iterator) {
+                    Path to = root.resolve(folder).resolve(from.relativize(file).toString());
+                    if (Files.isDirectory(file)) {
+                        Files.createDirectories(to);
+                    } else {
+                        Files.createDirectories(to.getParent());
+                        Files.copy(file, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+        Path venv = root.resolve("py-fixture/.venv");
+        try (var files = Files.walk(venv)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.createSymbolicLink(venv, home.resolve("py-fixture/.venv").toRealPath());
+    }
+
+    /** How many times the fake mvn ran. */
+    int builds() throws IOException {
+        return Files.exists(count) ? Files.readAllLines(count).size() : 0;
+    }
+
+    /** {@code lab server java} in the tree, stdin empty, to its end. */
+    Run launch() throws Exception {
+        return finish(start());
+    }
+
+    /** {@code launchers} launchers started one right after the other, then each awaited. */
+    List<Run> launchTogether(int launchers) throws Exception {
+        List<Process> started = new ArrayList<>();
+        for (int i = 0; i < launchers; i++) {
+            started.add(start());
+        }
+        List<Run> runs = new ArrayList<>();
+        for (Process process : started) {
+            runs.add(finish(process));
+        }
+        return runs;
+    }
+
+    private Process start() throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(root.resolve("lab").toString(), "server", "java");
+        builder.environment().put("PATH", bin + (Files.exists(bin.resolve("bash")) ? "" : ":/usr/bin:/bin"));
+        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        return builder.start();
+    }
+
+    private static Run finish(Process process) throws Exception {
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("a launcher did not end within 60 s");
+        }
+        return new Run(process.exitValue(), out, err.get(10, TimeUnit.SECONDS));
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        executable(file);
+    }
+
+    private static void executable(Path file) throws IOException {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
