@@ -264,3 +264,19 @@ def test_the_sdk_binds_the_arguments_as_spelt(fixture, db):
 
 def test_ping_with_an_envelope_is_method_not_found(fixture):
     assert fixture.request("ping", {})["error"] == {"code": -32601, "message": "Method not found", "data": "ping"}
+
+
+def test_a_handshake_era_initialize_is_refused_and_the_connection_keeps_serving_2026_07_28(fixture, db):
+    """Without the gate's refusal the SDK opens a 2025 handshake session on an initialize and then refuses every
+    enveloped request (docs/findings/python-sdk-2.3.0.md, 4); with it, the client learns -32022 at once."""
+    fixture.send_line(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "legacy", "version": "0"}}}).encode())
+    refused = json.loads(fixture.read_line())
+    assert refused == {"jsonrpc": "2.0", "id": "init", "error": {"code": -32022, "message": "Unsupported protocol version",
+                                                                  "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"}}}
+    assert [tool["name"] for tool in fixture.request("tools/list", {})["result"]["tools"]] != []
+    operation = "op-after-legacy-initialize"
+    state = fixture.first_round(operation)
+    assert structured(fixture.continuation(operation, state))["state"] == "applied"
+    assert issues(db) == 1

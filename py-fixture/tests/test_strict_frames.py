@@ -85,3 +85,20 @@ def test_a_batch_and_a_scalar_are_refused_without_id():
     assert judge_frame(b"[]") == Reply(INVALID_REQUEST)
     assert judge_frame(b'{"jsonrpc":"2.0","method":"x","id":1e400}') == Reply(INVALID_REQUEST)
     assert judge_frame(b'{"jsonrpc":"1.0","method":"notifications/x"}') == Drop()
+
+
+def test_a_handshake_era_initialize_is_refused_with_32022_and_the_version_it_asked_for():
+    line = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+            b'"capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"x","version":"0"}}}')
+    assert judge_frame(line) == Reply(
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version",'
+        '"data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}')
+    odd = b'{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":7}}'
+    assert judge_frame(odd) == Reply(
+        '{"jsonrpc":"2.0","id":"i","error":{"code":-32022,"message":"Unsupported protocol version",'
+        '"data":{"supported":["2026-07-28"],"requested":""}}}')
+    # without a version it is not a handshake the gate can name: the shared table's rule (forward) holds
+    assert judge_frame(b'{"jsonrpc":"2.0","id":2,"method":"initialize"}') == Forward(b'{"jsonrpc":"2.0","id":2,"method":"initialize"}')
+    # a notification named initialize has no id to answer and goes on as any valid notification does
+    assert judge_frame(b'{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-11-25"}}') == Forward(
+        b'{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-11-25"}}')

@@ -10,7 +10,9 @@ Each line (at most 8 MiB; a longer one is answered once and discarded without be
 not UTF-8 or not JSON -> -32700 without id; not an object -> -32600 without id; an id that is not a string or an
 integer within +-(2^53-1) spelt as an integer -> -32600 without id; jsonrpc not "2.0", no string method, a result or
 error member, params not an object -> -32600 with the id; params._meta not an object -> -32602 with the id; an
-envelope protocolVersion that is a string other than 2026-07-28 -> -32022 with the supported versions. An invalid
+envelope protocolVersion that is a string other than 2026-07-28 -> -32022 with the supported versions; an `initialize`
+request of the handshake era (its params carry `protocolVersion`) -> -32022 too, since the SDK would open a legacy
+session for it and has no option to refuse that era (docs/findings/python-sdk-2.3.0.md, 4). An invalid
 notification is dropped. Unknown top-level members are cut out (every other byte as sent); valid lines reach the SDK
 byte for byte. The gate's lines and the SDK's are each one whole write of one line to the same stdout.
 """
@@ -223,7 +225,21 @@ def judge_frame(line: bytes) -> Verdict:
     problem = _frame_problem(message)
     if problem is not None:
         return Reply(problem(id_text))
+    handshake = _handshake_initialize(message)
+    if handshake is not None:
+        return Reply(handshake(id_text))
     return _unknown_members_cut(line, text, members)
+
+
+def _handshake_initialize(message: dict) -> Optional[Callable[[str], str]]:
+    """The refusal of a handshake-era `initialize` (stdio only: over HTTP the version header decides, in
+    http_server._legacy_refusal), or None. 2026-07-28 has no initialize; this server speaks nothing else."""
+    params = message.get("params")
+    if message.get("method") != "initialize" or not isinstance(params, dict) or "protocolVersion" not in params:
+        return None
+    requested = params["protocolVersion"] if isinstance(params["protocolVersion"], str) else ""
+    data = {"supported": [PROTOCOL_VERSION], "requested": requested}
+    return lambda id_text: error_line(id_text, -32022, "Unsupported protocol version", data)
 
 
 class LineSplitter:

@@ -111,8 +111,8 @@ public final class ClientCases {
                                     + " declares output schemas, the TypeScript fixture does not")
                     .roundOneByRequest("a", "s2").sees(ROUND_ONE)
                     .close("a").build();
-            // Without a version option the TypeScript client offers 2025-11-25, which both servers refuse (-32022);
-            // the Java client has no such option and always speaks 2026-07-28.
+            // Without a version option the TypeScript client offers 2025-11-25, which every server refuses (-32022; the
+            // Go fixture -32602); the Java client has no such option and always speaks 2026-07-28.
             case DEFAULT_VERSION_NEGOTIATION -> c.versionMode("default").server("server", alice).effects(0)
                     .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
                             "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
@@ -124,16 +124,18 @@ public final class ClientCases {
                                     + " error as text (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
                     .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32602"),
                             "the Go fixture refuses the legacy initialize with -32602 (missing or invalid _meta field"
-                                    + " \"io.modelcontextprotocol/protocolVersion\"), not -32022; the Python fixture accepts"
-                                    + " it (docs/findings/ts-client-default-version-negotiation.md)")
+                                    + " \"io.modelcontextprotocol/protocolVersion\"), not -32022"
+                                    + " (docs/findings/ts-client-default-version-negotiation.md)")
+                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32022"),
+                            "the Python fixture's stdio frame gate refuses the legacy initialize itself, as the Java and"
+                                    + " TypeScript SDKs do; its SDK alone would open a 2025 session"
+                                    + " (docs/findings/python-sdk-2.3.0.md, 4)")
                     .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                             "after the refused connect the client is not connected")
                     .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                             "after the Go fixture's refused connect the client is not connected")
-                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32603"),
-                            "the Python fixture accepted the 2025-11-25 initialize, and on that legacy session its SDK"
-                                    + " refuses the tool's input_required answer as \"Handler returned an invalid result\""
-                                    + " (-32603); nothing is written (docs/findings/ts-client-default-version-negotiation.md)")
+                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                            "after the Python fixture's refused connect the client is not connected")
                     .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
                             "after the refused connect over HTTP the client is not connected either, but says so with a"
                                     + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"
