@@ -19,7 +19,11 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class CaseRecord {
     /** A case's status. */
     public enum Status {
-        PASS, FAIL, MACHINERY_ERROR;
+        PASS, FAIL, MACHINERY_ERROR,
+        /** A client case failing in a cell exactly as its expected failure lists (lab clients only). */
+        EXPECTED_FAILURE,
+        /** A client case passing in a cell where it is listed as an expected failure: the list is stale. */
+        NOW_PASSES;
 
         public String wire() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -14,10 +14,12 @@ import java.util.TreeMap;
 import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.cases.clients.ClientCaseId;
 import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.cases.clients.ClientExpectedFailure;
 import lab.continuationreplay.cases.clients.ClientTransport;
 import lab.continuationreplay.cases.clients.Seen;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.Judgement;
 import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -45,8 +47,7 @@ record ClientJudge(String attemptName) implements Judge {
      * {@code typescript-client/java-server/http} over HTTP.
      */
     String cell() {
-        String pair = client() + "-client/" + server() + "-server";
-        return transport() == ClientTransport.STDIO ? pair : pair + "/" + transport().label();
+        return ClientCase.cell(client(), server(), transport());
     }
 
     @Override
@@ -139,14 +140,50 @@ record ClientJudge(String attemptName) implements Judge {
         for (WireFacts.NonFrame line : facts.wire().nonFrames()) {
             violations.add("server defect: process " + line.process() + " wrote a non-frame line to stdout: " + line.start());
         }
-        record.set("violations", ExactJson.mapper().valueToTree(violations));
         CaseRecord.Status status = machineryError != null ? CaseRecord.Status.MACHINERY_ERROR
                 : violations.isEmpty() ? CaseRecord.Status.PASS : CaseRecord.Status.FAIL;
+        java.util.Optional<ClientExpectedFailure> listed = ClientCases.expectedFailure(spec.id(), client(), server(), transport());
+        if (listed.isPresent() && machineryError == null) {
+            ClientExpectedFailure expected = listed.get();
+            ObjectNode entry = record.putObject("expected_failure");
+            entry.put("side", ClientExpectedFailure.SIDE);
+            entry.put("reason", expected.reason());
+            entry.put("sdk_location", expected.sdkLocation());
+            entry.put("finding", expected.finding());
+            entry.set("violations", ExactJson.mapper().valueToTree(expected.violations()));
+            Listed listedAs = listed(violations, expected);
+            status = listedAs.status();
+            if (listedAs.violation() != null) {
+                violations.add(listedAs.violation());
+            }
+        }
+        record.set("violations", ExactJson.mapper().valueToTree(violations));
         record.put("status", status.wire());
         if (machineryError != null) {
             record.put("machinery_error", machineryError);
         }
         return record;
+    }
+
+    /** A listed cell's status, and the violation it adds (null: none). */
+    record Listed(CaseRecord.Status status, String violation) {}
+
+    /**
+     * How a cell's {@code violations} stand against the expected failure that lists it: exactly the listed ones make
+     * an expected failure; none means the SDK no longer fails (the list is stale: a failure); any other set is a
+     * failure naming the entry.
+     */
+    static Listed listed(List<String> violations, ClientExpectedFailure expected) {
+        Judgement judgement = Judgement.of(violations.isEmpty(), true);
+        if (judgement == Judgement.NOW_PASSES) {
+            return new Listed(CaseRecord.Status.NOW_PASSES, judgement.label() + " (" + expected.finding()
+                    + "): the SDK no longer fails it; update that page and the list in ClientCases");
+        }
+        if (violations.equals(expected.violations())) {
+            return new Listed(CaseRecord.Status.EXPECTED_FAILURE, null);
+        }
+        return new Listed(CaseRecord.Status.FAIL, "listed as an expected failure with exactly " + expected.violations()
+                + " (" + expected.finding() + "), which is not what this cell shows");
     }
 
     private void check(ClientCase.Expectation expectation, List<JsonNode> records, List<String> violations) {

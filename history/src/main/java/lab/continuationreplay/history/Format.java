@@ -37,8 +37,11 @@ public enum Format {
     CLIENT_SCRIPT("client-script", 1, "lab clients"),
     /** One line of a client case's {@code client.records.jsonl}: one step as the client saw it. */
     CLIENT_RECORD("client-record", 1, "lab clients"),
-    /** One record of a client cell's {@code results.jsonl}, derived by the checker. */
-    CLIENT_RESULTS("client-results", 1, "lab clients"),
+    /**
+     * One record of a client cell's {@code results.jsonl}, derived by the checker. Version 2: the statuses
+     * {@code expected_failure} and {@code now_passes}, and the {@code expected_failure} member of a listed cell.
+     */
+    CLIENT_RESULTS("client-results", 2, "lab clients"),
     /** A clients folder's {@code clients.json}. */
     CLIENTS("clients", 1, "lab clients"),
     /** {@code lab bench}'s {@code bench.json}. */

@@ -14,13 +14,16 @@ import java.util.concurrent.Future;
 import lab.continuationreplay.cases.clients.ClientCase;
 import lab.continuationreplay.cases.clients.ClientCaseId;
 import lab.continuationreplay.cases.clients.ClientCases;
+import lab.continuationreplay.cases.clients.ClientExpectedFailure;
 import lab.continuationreplay.checker.AttemptCheck;
+import lab.continuationreplay.checker.CaseRecord;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.core.servers.ClientKind;
+import lab.continuationreplay.history.Judgement;
 import lab.continuationreplay.matrix.clients.ClientsRunner;
 import lab.continuationreplay.matrix.report.ClientsReport;
 import picocli.CommandLine.Command;
@@ -36,7 +39,8 @@ import picocli.CommandLine.Option;
                     + " server cell. The runner keeps the history (client records, transcripts, databases, exits); the"
                     + " checker judges every step against what the application was expected to see.",
             "Writes OUT/client-<client>-server-<server>/ per cell (OUT/client-<client>-server-<server>-http/ over HTTP) and OUT/clients.json, CLIENTS.md, report.html. Exit 0"
-                    + " only if every case holds in every cell. See docs/clients.md."
+                    + " only if every case holds in every cell, or fails exactly as an expected failure of the client"
+                    + " SDK lists (each with its finding page); a listed one that passes is exit 1. See docs/clients.md."
         })
 final class ClientsCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/clients-<UTC time>). Never overwritten.")
@@ -71,6 +75,15 @@ final class ClientsCommand implements Callable<Integer> {
     @Option(names = "--jobs", description = "How many cells run side by side (default: 2, or 1 on a one-core machine).")
     Integer jobs;
 
+    /** {@code , expected failures 1 (case dropped-reply: docs/findings/...)}, or nothing when there is none. */
+    private static String expectedFailures(Verdict verdict) {
+        List<String> which = verdict.records().stream()
+                .filter(r -> CaseRecord.Status.EXPECTED_FAILURE.wire().equals(r.path("status").asText()))
+                .map(r -> "case " + r.path("case_id").asText() + ": " + r.path("expected_failure").path("finding").asText())
+                .toList();
+        return which.isEmpty() ? "" : ", expected failures " + which.size() + " (" + String.join("; ", which) + ")";
+    }
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
@@ -93,6 +106,10 @@ final class ClientsCommand implements Callable<Integer> {
             only.forEach(ClientCaseId::of);
         }
         List<ClientCase> cases = ClientCases.all().stream().filter(c -> only == null || only.contains(c.id().label())).toList();
+        for (ClientExpectedFailure expected : ClientCases.expectedFailures()) {
+            Judgement.requireFinding(home, expected.finding(), "the expected failure of " + expected.client() + " in case "
+                    + expected.caseId().label());
+        }
         if (cross && clientKinds.stream().allMatch(c -> servers.stream().allMatch(s -> s.label().equals(c.label())))) {
             throw new IllegalArgumentException("--cross leaves no cell: the clients and the servers are the same SDK");
         }
@@ -125,8 +142,8 @@ final class ClientsCommand implements Callable<Integer> {
                 Verdict verdict = Jobs.result(run.getValue());
                 records.put(run.getKey(), verdict.records());
                 ok &= verdict.ok();
-                lines.add(String.format("%-32s requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
-                        verdict.requested(), verdict.executed(), verdict.passed(),
+                lines.add(String.format("%-32s requested %d, executed %d, passed %d%s; checker (history only): %s", run.getKey(),
+                        verdict.requested(), verdict.executed(), verdict.passed(), expectedFailures(verdict),
                         verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
             }
         } finally {

@@ -57,6 +57,9 @@ final class VerifyCommand implements Callable<Integer> {
             side.put("requested", verdict.requested());
             side.put("executed", verdict.executed());
             side.put("passed", verdict.passed());
+            if (verdict.expectedFailures() > 0) {
+                side.put("expected_failures", verdict.expectedFailures());
+            }
             side.set("problems", ExactJson.mapper().valueToTree(verdict.problems()));
             ok &= verdict.ok();
         }

@@ -72,6 +72,15 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
         }
     }
 
+    /**
+     * A cell as expectations name it: {@code typescript-client/java-server} over stdio,
+     * {@code typescript-client/java-server/http} over HTTP.
+     */
+    public static String cell(String client, String server, ClientTransport transport) {
+        String pair = client + "-client/" + server + "-server";
+        return transport == ClientTransport.STDIO ? pair : pair + "/" + transport.label();
+    }
+
     public static Builder of(ClientCaseId id) {
         return new Builder(id);
     }

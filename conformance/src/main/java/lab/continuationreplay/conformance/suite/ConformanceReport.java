@@ -20,6 +20,7 @@ import lab.continuationreplay.conformance.suite.ConformanceRun.Subject;
 import lab.continuationreplay.conformance.suite.ConformanceRun.Unscored;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
+import lab.continuationreplay.history.Judgement;
 
 /**
  * The three views of one conformance run: {@code conformance.json} (every scored scenario × server or client, with the

@@ -25,6 +25,7 @@ import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;
+import lab.continuationreplay.history.Judgement;
 
 /**
  * {@code lab conformance}: the pinned official suite against each lab server (started over HTTP with its conformance
@@ -288,7 +289,7 @@ public final class ConformanceRun {
 
     private static Row judge(Side side, String sdk, ScenarioOutcome outcome, ExpectedFailures expected) {
         Optional<ExpectedFailures.Entry> entry = expected.find(side, outcome.scenario());
-        return new Row(side, sdk, outcome.scenario(), outcome, Judgement.of(outcome.verdict(), entry), entry);
+        return new Row(side, sdk, outcome.scenario(), outcome, ExpectedFailures.judge(outcome.verdict(), entry), entry);
     }
 
     private static long millisSince(long start) {

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.Judgement;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -30,6 +31,11 @@ public record ExpectedFailures(String sdk, List<Entry> entries) {
 
     public static ExpectedFailures none(String sdk) {
         return new ExpectedFailures(sdk, List.of());
+    }
+
+    /** How {@code verdict} stands against this list. */
+    public static Judgement judge(Verdict verdict, Optional<Entry> listed) {
+        return Judgement.of(verdict == Verdict.PASSED, listed.isPresent());
     }
 
     public Optional<Entry> find(Side side, String scenario) {
@@ -86,9 +92,7 @@ public record ExpectedFailures(String sdk, List<Entry> entries) {
                 throw new IllegalArgumentException(at + ": " + scenario + " is listed twice");
             }
             String finding = text(entry, "finding", at);
-            if (!finding.startsWith("docs/findings/") || !finding.endsWith(".md") || !Files.isRegularFile(home.resolve(finding))) {
-                throw new IllegalArgumentException(at + ": \"finding\" must name a page under docs/findings/ that exists, not " + finding);
-            }
+            Judgement.requireFinding(home, finding, at);
             entries.add(new Entry(side, scenario, text(entry, "reason", at), text(entry, "sdk_location", at), finding));
         }
         return new ExpectedFailures(sdk, entries);

@@ -13,6 +13,7 @@ import java.util.List;
 import lab.continuationreplay.core.servers.ServerKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.continuationreplay.history.Judgement;
 
 /**
  * The expected-failures list can only shrink: the real suite against the real Java server's profile, with a list

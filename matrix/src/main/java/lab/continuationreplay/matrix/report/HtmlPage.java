@@ -21,7 +21,7 @@ final class HtmlPage {
                 table.fit{width:100%%;table-layout:fixed}
                 th,td{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top;font-size:.9rem;text-align:left}
                 th{background:#eee}
-                .yes{background:#e4f5e4}.no{background:#fbe0e0}.differs{background:#fff4cc}
+                .yes{background:#e4f5e4}.no{background:#fbe0e0}.expected{background:#eceff4}.differs{background:#fff4cc}
                 code{font-size:.8rem;white-space:pre-wrap;overflow-wrap:anywhere}
                 details{margin:.2rem 0}summary{cursor:pointer;font-size:.85rem}
                 .facts{font-size:.85rem;color:#333}
