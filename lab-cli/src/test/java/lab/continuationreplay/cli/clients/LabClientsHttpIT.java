@@ -51,8 +51,7 @@ class LabClientsHttpIT {
     @BeforeAll
     static void runTheClientsOverHttp() throws Exception {
         out = dir.resolve("clients-http");
-        run = LabProcess.run(List.of("clients", "--transport", "http", "--cross", "--client", "java,typescript", "--sdk",
-                "java,typescript", "--out", out.toString()), Map.of(), new byte[0],
+        run = LabProcess.run(ClientsTestPlan.HTTP_JAVA_TYPESCRIPT_CROSS.arguments(out, 0), Map.of(), new byte[0],
                 Duration.ofMinutes(10));
     }
 

@@ -43,8 +43,8 @@ class LabClientsIT {
         out = dir.resolve("clients");
         // The Java and TypeScript clients against their own two servers: the Python and Go cells are
         // LabClientsPythonGoIT's, in quick form.
-        run = LabProcess.run(List.of("clients", "--client", "java,typescript", "--sdk", "java,typescript", "--out", out.toString()),
-                Map.of(), new byte[0], java.time.Duration.ofMinutes(10));
+        run = LabProcess.run(ClientsTestPlan.STDIO_JAVA_TYPESCRIPT.arguments(out, 0), Map.of(), new byte[0],
+                java.time.Duration.ofMinutes(10));
     }
 
     @Test

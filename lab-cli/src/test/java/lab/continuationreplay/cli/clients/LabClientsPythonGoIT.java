@@ -36,8 +36,8 @@ class LabClientsPythonGoIT {
     @BeforeAll
     static void runTheNewClients() throws Exception {
         out = dir.resolve("clients");
-        run = LabProcess.run(List.of("clients", "--client", "python,go", "--cases", "03", "--request-timeout-ms", "15000", "--out",
-                out.toString()), Map.of(), new byte[0], Duration.ofMinutes(5));
+        run = LabProcess.run(ClientsTestPlan.STDIO_PYTHON_GO_QUICK.arguments(out, 15000), Map.of(), new byte[0],
+                Duration.ofMinutes(5));
     }
 
     @Test
