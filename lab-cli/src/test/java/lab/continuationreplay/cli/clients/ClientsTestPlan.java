@@ -108,23 +108,26 @@ final class ClientsTestPlan {
     }
 
     /**
-     * The differing cells the named ITs leave out, as runs: per case and transport, the clients and servers they name
-     * (a run plays their product, so a few cells with default expectations come along).
+     * The differing cells the named ITs leave out, as one run per case: the transports, clients and servers they name
+     * (a run plays their product, so a few cells with their case's expectations come along; one run per case saves a
+     * lab start per transport).
      */
     static List<Run> remaining() {
         Set<Cell> named = named();
-        Map<String, List<Cell>> byCase = new LinkedHashMap<>();
+        Map<ClientCaseId, List<Cell>> byCase = new LinkedHashMap<>();
         for (Cell cell : differing()) {
             if (!named.contains(cell)) {
-                byCase.computeIfAbsent(cell.id().label() + " " + cell.transport().label(), k -> new ArrayList<>()).add(cell);
+                byCase.computeIfAbsent(cell.id(), k -> new ArrayList<>()).add(cell);
             }
         }
         List<Run> runs = new ArrayList<>();
-        for (List<Cell> cells : byCase.values()) {
+        byCase.forEach((id, cells) -> {
+            List<ClientTransport> transports = List.of(ClientTransport.values()).stream()
+                    .filter(t -> cells.stream().anyMatch(c -> c.transport() == t)).toList();
             List<String> clients = SDKS.stream().filter(s -> cells.stream().anyMatch(c -> c.client().equals(s))).toList();
             List<String> servers = SDKS.stream().filter(s -> cells.stream().anyMatch(c -> c.server().equals(s))).toList();
-            runs.add(new Run(List.of(cells.get(0).transport()), clients, servers, false, List.of(cells.get(0).id())));
-        }
+            runs.add(new Run(transports, clients, servers, false, List.of(id)));
+        });
         return runs;
     }
 }
