@@ -73,10 +73,27 @@ public final class DockerCli {
             Exec.run(List.of("docker", "kill", name), Duration.ofSeconds(30));
             docker.destroyForcibly();
             docker.waitFor(30, TimeUnit.SECONDS);
+            awaitGone(name, Duration.ofSeconds(30));
             return 124;
         }
         errors.join();
         return docker.exitValue();
+    }
+
+    /**
+     * Waits until no container is named {@code name}: the engine removes a killed {@code --rm} container after it has
+     * stopped, not when {@code docker kill} returns, and a caller that starts the next cell must not meet it.
+     */
+    private static void awaitGone(String name, Duration limit) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            Exec.Result listed = Exec.run(List.of("docker", "ps", "-aq", "--filter", "name=^" + name + "$"), Duration.ofSeconds(30));
+            if (listed.succeeded() && listed.output().isBlank()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        Exec.run(List.of("docker", "rm", "--force", name), Duration.ofSeconds(30));
     }
 
     /** {@code uid:gid} of a folder: the container writes its evidence as the folder's owner, not as root. */
