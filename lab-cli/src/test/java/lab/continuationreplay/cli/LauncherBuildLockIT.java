@@ -22,7 +22,7 @@ class LauncherBuildLockIT {
         List<StandInLabTree.Run> runs = tree.launchTogether(4);
         for (StandInLabTree.Run run : runs) {
             assertEquals(0, run.status(), run.stderr());
-            assertEquals(StandInLabTree.JAVA_SAID + "\n", run.stdout(), "stdout carries only what java printed: " + run.stderr());
+            assertEquals(StandInLabTree.answer(), run.stdout(), "stdout carries only java's answer to the request the launcher got: " + run.stderr());
         }
         assertEquals(1, tree.builds(), "mvn runs");
         assertEquals(1, runs.stream().filter(r -> r.stderr().contains("lab: building")).count());
@@ -39,7 +39,7 @@ class LauncherBuildLockIT {
         List<StandInLabTree.Run> runs = tree.launchTogether(4);
         for (StandInLabTree.Run run : runs) {
             assertEquals(0, run.status(), run.stderr());
-            assertEquals(StandInLabTree.JAVA_SAID + "\n", run.stdout(), run.stderr());
+            assertEquals(StandInLabTree.answer(), run.stdout(), run.stderr());
         }
         assertEquals(1, tree.builds());
         assertFalse(Files.exists(dir.resolve("tree/.lab-build.lock")), "the lock folder is removed");
@@ -57,7 +57,7 @@ class LauncherBuildLockIT {
         StandInLabTree.Run again = tree.launch();
         assertEquals(0, again.status(), again.stderr());
         assertEquals(2, tree.builds());
-        assertEquals(StandInLabTree.JAVA_SAID + "\n", again.stdout());
+        assertEquals(StandInLabTree.answer(), again.stdout());
     }
 
     @Test

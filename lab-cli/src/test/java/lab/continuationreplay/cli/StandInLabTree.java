@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A stand-in for a built clone, for the launcher's tests: the real {@code lab} script copied into a small tree holding
  * the files its stale check reads, one source newer than the build, and a fake {@code mvn} (prints to its stdout,
- * counts its runs, sleeps two seconds, writes a fresh jar, fails once when asked) and a fake {@code java} (prints
- * {@link #JAVA_SAID}) first on the PATH.
+ * reads its stdin, counts its runs, sleeps two seconds, writes a fresh jar, fails once when asked) and a fake
+ * {@code java} (answers the first line of its stdin after {@link #JAVA_SAID}) first on the PATH. Each launcher gets
+ * {@link #REQUEST} on stdin, as {@code lab server} gets an MCP client's first request.
  */
 final class StandInLabTree {
     static final String JAVA_SAID = "java ran";
@@ -59,16 +60,19 @@ final class StandInLabTree {
         Path count = dir.resolve("mvn-runs");
         Path failOnce = dir.resolve("mvn-fails-once");
         // The fake build writes a fresh jar first, as a real one that fails in a later module would.
+        // The fake build reads its stdin as npm and the exec plugin may; the fake java answers the first line it
+        // reads, so a request eaten by the build shows as a missing answer.
         write(bin.resolve("mvn"), """
                 #!/bin/sh
                 echo "mvn's own stdout"
                 echo run >> '%s'
+                cat > /dev/null
                 sleep 2
                 touch '%s'
                 if [ -e '%s' ]; then rm -f '%s'; exit 1; fi
                 exit 0
                 """.formatted(count, root.resolve("lab-cli/target/lab.jar"), failOnce, failOnce));
-        write(bin.resolve("java"), "#!/bin/sh\necho '" + JAVA_SAID + "'\n");
+        write(bin.resolve("java"), "#!/bin/sh\nread -r line\necho '" + JAVA_SAID + "'\" $line\"\n");
         if (!withFlock) {
             // Only the programs the launcher uses, flock left out.
             for (String program : List.of("bash", "sh", "env", "find", "dirname", "mkdir", "rm", "touch", "mv", "cat",
@@ -131,11 +135,21 @@ final class StandInLabTree {
         return runs;
     }
 
+    /** The line each launcher gets on stdin, as an MCP client's first request; {@link #answer} is java's reply to it. */
+    static final String REQUEST = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+
+    /** What a launcher's stdout holds when java got {@link #REQUEST}: nothing of the build, the wait or the lock. */
+    static String answer() {
+        return JAVA_SAID + " " + REQUEST + "\n";
+    }
+
     private Process start() throws IOException {
         ProcessBuilder builder = new ProcessBuilder(root.resolve("lab").toString(), "server", "java");
         builder.environment().put("PATH", bin + (Files.exists(bin.resolve("bash")) ? "" : ":/usr/bin:/bin"));
-        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        return builder.start();
+        Process process = builder.start();
+        process.getOutputStream().write((REQUEST + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().close();
+        return process;
     }
 
     private static Run finish(Process process) throws Exception {
