@@ -54,10 +54,31 @@ public final class HttpExchanges {
         }
     }
 
+    /**
+     * Who the exchanges speak to and what never reaches the transcript.
+     *
+     * @param principalsByToken every token the lab holds, by value, so its principal can name it in the transcript;
+     *                          any other token is shown only by its length
+     * @param secretHeaders     names of further headers (a user's own, given to {@code lab probe}) whose values are
+     *                          shown only by their length
+     * @param remoteAllowed     whether a host other than loopback may be the endpoint (only on a user's explicit
+     *                          {@code --allow-remote}; the lab's own runs never)
+     */
+    public record Options(Map<String, String> principalsByToken, java.util.Set<String> secretHeaders, boolean remoteAllowed) {
+        public Options {
+            principalsByToken = Map.copyOf(principalsByToken);
+            secretHeaders = secretHeaders.stream().map(h -> h.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        }
+
+        public static Options tokens(Map<String, String> principalsByToken) {
+            return new Options(principalsByToken, java.util.Set.of(), false);
+        }
+    }
+
     private final URI endpoint;
     private final Transcript transcript;
     private final Duration readTimeout;
-    private final Map<String, String> principalsByToken;
+    private final Options options;
     private final String name;
     private final AtomicInteger exchanges = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
@@ -68,8 +89,13 @@ public final class HttpExchanges {
      */
     public HttpExchanges(URI endpoint, Transcript transcript, Duration readTimeout, Map<String, String> principalsByToken,
             String name) {
+        this(endpoint, transcript, readTimeout, Options.tokens(principalsByToken), name);
+    }
+
+    public HttpExchanges(URI endpoint, Transcript transcript, Duration readTimeout, Options options, String name) {
         // List.of(...).contains(null) throws: an endpoint without a host (http:///mcp) must be refused, not crash.
-        if (!"http".equals(endpoint.getScheme()) || endpoint.getHost() == null || !LOOPBACK.contains(endpoint.getHost())) {
+        if (!"http".equals(endpoint.getScheme()) || endpoint.getHost() == null
+                || !(options.remoteAllowed() || LOOPBACK.contains(endpoint.getHost()))) {
             throw new IllegalArgumentException("the lab talks HTTP to loopback servers only, not " + endpoint);
         }
         // Without a port the socket would be opened on port -1 only when the first exchange is already transcribed.
@@ -79,7 +105,7 @@ public final class HttpExchanges {
         this.endpoint = endpoint;
         this.transcript = transcript;
         this.readTimeout = readTimeout;
-        this.principalsByToken = Map.copyOf(principalsByToken);
+        this.options = options;
         this.name = name;
     }
 
@@ -194,6 +220,9 @@ public final class HttpExchanges {
     }
 
     private List<Header> redacted(List<Header> headers) {
-        return HttpMessages.redacted(headers, principalsByToken);
+        return HttpMessages.redacted(headers, options.principalsByToken()).stream()
+                .map(h -> options.secretHeaders().contains(h.name().toLowerCase(Locale.ROOT))
+                        ? new Header(h.name(), "[redacted, " + h.value().length() + " characters]") : h)
+                .toList();
     }
 }

@@ -76,6 +76,36 @@ class HttpExchangesIT {
         return "HTTP/1.1 200 OK\r\n" + headers + "\r\n" + body;
     }
 
+    /** A user's own headers (lab probe --header): sent as given, shown in the transcript by their length only. */
+    @Test
+    void aSecretHeaderGoesToThePeerAndOnlyItsLengthToTheTranscript() throws Exception {
+        String key = "k-0123456789abcdef0123456789abcdef";
+        try (RawHttpPeer peer = new RawHttpPeer(respond(ok("Content-Type: application/json\r\nContent-Length: " + REPLY.length()
+                + "\r\n", REPLY)))) {
+            try (Transcript transcript = new Transcript(transcriptFile())) {
+                HttpExchanges client = new HttpExchanges(peer.endpoint(), transcript, PATIENT,
+                        new HttpExchanges.Options(Map.of(), java.util.Set.of("X-Api-Key"), false), "server");
+                client.exchange("POST", List.of(new Header("x-api-key", key), new Header("Authorization", "Bearer " + TOKEN)),
+                        REQUEST_BODY.getBytes(StandardCharsets.UTF_8));
+            }
+            String sent = peer.nextRequestText();
+            assertTrue(sent.contains("x-api-key: " + key) && sent.contains("Bearer " + TOKEN), sent);
+        }
+        String recorded = Files.readString(transcriptFile());
+        assertFalse(recorded.contains(key) || recorded.contains(TOKEN), recorded);
+        assertTrue(recorded.contains("[redacted, " + key.length() + " characters]"), recorded);
+    }
+
+    @Test
+    void aHostOtherThanLoopbackNeedsTheUsersExplicitConsent() {
+        URI remote = URI.create("http://192.0.2.1:8080/mcp");
+        try (Transcript transcript = new Transcript(transcriptFile())) {
+            assertThrows(IllegalArgumentException.class, () -> new HttpExchanges(remote, transcript, PATIENT, Map.of(), "server"));
+            assertEquals(remote, new HttpExchanges(remote, transcript, PATIENT, new HttpExchanges.Options(Map.of(),
+                    java.util.Set.of(), true), "server").endpoint());
+        }
+    }
+
     @Test
     void aContentLengthBodyIsReadToItsLengthAndTheConnectionNeedNotClose() throws Exception {
         // The peer keeps the connection open and sends bytes after the body: only the declared length is the body.
