@@ -66,7 +66,13 @@ public enum Format {
      */
     LEDGER_ROWS("ledger-rows", 1, "lab matrix --ledger postgres"),
     /** {@code lab replicas}'s {@code network.json}: what a container on the replicas' network could reach. */
-    NETWORK("network", 1, "lab replicas");
+    NETWORK("network", 1, "lab replicas"),
+    /** {@code lab probe}'s {@code plan.json}: the target, the tool, its arguments and the observer (no secret). */
+    PROBE_PLAN("probe-plan", 1, "lab probe"),
+    /** One line of {@code lab probe}'s {@code events.jsonl}: an exchange, an observer reading, a restart. */
+    PROBE_EVENT("probe-event", 1, "lab probe"),
+    /** {@code lab probe}'s {@code probe.json}: one verdict per check, derived from the history by the checker. */
+    PROBE("probe", 1, "lab probe");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
 import lab.continuationreplay.checker.NetworkCheck;
+import lab.continuationreplay.checker.ProbeCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
 import lab.continuationreplay.history.Layout;
@@ -36,6 +37,9 @@ final class VerifyCommand implements Callable<Integer> {
             throw new IllegalArgumentException(folder + " is not a folder");
         }
         ObjectNode report = ExactJson.mapper().createObjectNode();
+        if (ProbeCheck.isProbeRun(folder)) {
+            return probe(report);
+        }
         boolean ok = true;
         Map<String, Verdict> verdicts = new LinkedHashMap<>(matrixFolder(folder, ""));
         if (verdicts.isEmpty()) {
@@ -66,6 +70,19 @@ final class VerifyCommand implements Callable<Integer> {
         if (verdicts.isEmpty()) {
             throw new IllegalArgumentException(folder + " holds no java/, typescript/, java-http/, typescript-http/, http-cases-*/, cross-*/, client-*/ or replicas-*/ attempt (nor runtime cells with one)");
         }
+        report.put("ok", ok);
+        Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        Streams.stdout().flush();
+        return ok ? 0 : 1;
+    }
+
+    /** A lab probe run: every check's verdict derived again, and whether probe.json says the same. */
+    private Integer probe(ObjectNode report) throws Exception {
+        ProbeCheck.Judgement judgement = ProbeCheck.verify(folder);
+        ObjectNode checks = report.putObject("probe");
+        judgement.results().forEach(r -> checks.put(r.check(), r.verdict().label() + (r.kind() == null ? "" : " " + r.kind().label())));
+        report.set("problems", ExactJson.mapper().valueToTree(judgement.problems()));
+        boolean ok = judgement.problems().isEmpty() && !judgement.anyFailed();
         report.put("ok", ok);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         Streams.stdout().flush();

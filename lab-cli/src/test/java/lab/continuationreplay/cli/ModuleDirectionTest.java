@@ -34,6 +34,7 @@ class ModuleDirectionTest {
     private static final String CONTAINERS = "lab.continuationreplay.containers..";
     private static final String REPLICAS = "lab.continuationreplay.replicas..";
     private static final String CONFORMANCE = "lab.continuationreplay.conformance..";
+    private static final String PROBE = "lab.continuationreplay.probe..";
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
@@ -83,7 +84,11 @@ class ModuleDirectionTest {
                                 + " lab's processes and wire tools, never its runner, checker or servers"),
                 noClasses().that().resideInAPackage(REPLICAS).should().dependOnClassesThat()
                         .resideInAnyPackage(CHECKER, FAULTS, BENCH, CLI)
-                        .because("lab replicas runs cells and writes history; the checker judges them, the command reports"));
+                        .because("lab replicas runs cells and writes history; the checker judges them, the command reports"),
+                noClasses().that().resideInAPackage(PROBE).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE, CORE, HISTORY, VECTORS)))
+                        .because("lab probe knows nothing of the lab's servers, runner or checker: it writes history of any"
+                                + " server by URL or command, and the checker judges it"));
     }
 
     @Test

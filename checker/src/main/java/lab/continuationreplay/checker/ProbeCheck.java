@@ -1,0 +1,526 @@
+package lab.continuationreplay.checker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Pattern;
+import lab.continuationreplay.history.ArtifactHashes;
+import lab.continuationreplay.history.EventStream;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.history.RunLog;
+import lab.continuationreplay.history.Transcript;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * Derives {@code lab probe}'s verdicts from its history alone: {@code plan.json}, {@code history.jsonl} (the hashes of
+ * {@code run/}, checked against the files), {@code run/events.jsonl}, the transcript and the kept database copies.
+ * The runner's word counts for nothing: every reply an event names must be a frame the transcript received, and
+ * every reading of a SQLite observer must be the row count of its kept copy, counted again here.
+ */
+public final class ProbeCheck {
+    public static final String PLAN = "plan.json";
+    public static final String RESULT = "probe.json";
+    private static final String RUN = "run";
+    private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+    /** A check's verdict, in the words of docs/probe.md. */
+    public enum Verdict {
+        PASS, FAIL, CANCELLED, UNOBSERVABLE, NOT_APPLICABLE;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** What a failed check found. */
+    public enum Kind {
+        DUPLICATE, LOST, ACCEPTED, FORGEABLE_STATE, ERROR;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** One check's verdict, its kind when it failed, why, and the events that decided it. */
+    public record Result(String check, Verdict verdict, Kind kind, String reason, List<Integer> events) {
+        public String line() {
+            return check + " " + verdict.label() + (kind == null ? "" : " " + kind.label()) + " " + reason;
+        }
+    }
+
+    /** Every verdict, and the problems that make the history unfit to judge (a forgery, a missing file). */
+    public record Judgement(List<Result> results, List<String> problems) {
+        public boolean anyFailed() {
+            return results.stream().anyMatch(r -> r.verdict() == Verdict.FAIL);
+        }
+
+        public boolean ok() {
+            return problems.isEmpty() && !anyFailed();
+        }
+    }
+
+    private ProbeCheck() {}
+
+    /** Whether {@code folder} is a probe run. */
+    public static boolean isProbeRun(Path folder) {
+        return Files.isRegularFile(folder.resolve(PLAN)) && Files.isDirectory(folder.resolve(RUN));
+    }
+
+    /** The verdicts, written as {@code probe.json} (never over an existing one). */
+    public static Judgement deriveAndWrite(Path out) throws IOException {
+        Judgement judgement = derive(out);
+        Path file = out.resolve(RESULT);
+        if (Files.exists(file)) {
+            throw new IllegalArgumentException(file + " already exists; a derived file is never overwritten");
+        }
+        Files.writeString(file, document(judgement), StandardCharsets.UTF_8);
+        return judgement;
+    }
+
+    /** The verdicts from the history, and whether the folder's {@code probe.json} says the same. */
+    public static Judgement verify(Path out) throws IOException {
+        Judgement derived = derive(out);
+        List<String> problems = new ArrayList<>(derived.problems());
+        Path file = out.resolve(RESULT);
+        if (!Files.exists(file)) {
+            problems.add("missing " + RESULT);
+        } else if (!Files.readString(file, StandardCharsets.UTF_8).equals(document(derived))) {
+            problems.add(RESULT + " differs from the verdicts derived from the history");
+        }
+        return new Judgement(derived.results(), problems);
+    }
+
+    /** The verdicts from the history alone; writes nothing. */
+    public static Judgement derive(Path out) throws IOException {
+        List<String> problems = new ArrayList<>();
+        JsonNode plan;
+        List<JsonNode> events = new ArrayList<>();
+        try {
+            plan = Format.PROBE_PLAN.read(Files.readString(out.resolve(PLAN), StandardCharsets.UTF_8), PLAN);
+            Map<String, RunLog.Entry> history = RunLog.read(out.resolve(Layout.HISTORY), Layout.HISTORY);
+            RunLog.Entry entry = history.get(RUN);
+            if (entry == null) {
+                return new Judgement(List.of(), List.of(Layout.HISTORY + " has no line for " + RUN + "/ (the run did not end)"));
+            }
+            if (!ArtifactHashes.of(out.resolve(RUN), out).equals(entry.artifactHashes())) {
+                return new Judgement(List.of(), List.of(RUN + "/ differs from the hashes the run recorded in " + Layout.HISTORY));
+            }
+            if (entry.machineryError() != null) {
+                problems.add("the run stopped: " + entry.machineryError());
+            }
+            List<String> lines = Files.readAllLines(out.resolve(RUN).resolve("events.jsonl"), StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                events.add(Format.PROBE_EVENT.read(lines.get(i), RUN + "/events.jsonl: line " + (i + 1)));
+            }
+        } catch (FormatException e) {
+            return new Judgement(List.of(), List.of(e.getMessage()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new Judgement(List.of(), List.of("missing " + e.getFile()));
+        }
+        problems.addAll(witnessed(out, plan, events));
+        if (!problems.isEmpty()) {
+            return new Judgement(List.of(), problems);
+        }
+        Judge judge = new Judge(plan, events);
+        List<Result> results = new ArrayList<>();
+        for (JsonNode check : plan.path("checks")) {
+            results.add(judge.check(check.asText()));
+        }
+        return new Judgement(results, problems);
+    }
+
+    /** Every reply an event names is a frame the transcript received; every SQLite reading is its copy's count. */
+    private static List<String> witnessed(Path out, JsonNode plan, List<JsonNode> events) throws IOException {
+        List<String> problems = new ArrayList<>();
+        Path transcript = out.resolve(RUN).resolve("server" + Layout.TRANSCRIPT_SUFFIX);
+        List<JsonNode> sent = frames(transcript, Transcript.Direction.SENT);
+        List<JsonNode> received = frames(transcript, Transcript.Direction.RECEIVED);
+        for (JsonNode event : events) {
+            JsonNode reply = event.path("reply");
+            if (event.path("kind").asText().equals("exchange") && !sent.remove(event.path("request"))) {
+                problems.add("event " + event.path("seq").asInt() + ": its request is not a frame the transcript sent");
+            }
+            if (event.path("kind").asText().equals("exchange") && reply.isObject()) {
+                if (!reply.path("id").toString().equals(event.path("request").path("id").toString())) {
+                    problems.add("event " + event.path("seq").asInt() + ": its reply answers another request");
+                } else if (!received.remove(reply)) {
+                    problems.add("event " + event.path("seq").asInt() + ": its reply is not a frame the transcript received");
+                }
+            }
+            if (event.path("kind").asText().equals("observe") && plan.path("observer").path("kind").asText().equals("sqlite")
+                    && event.path("value").isIntegralNumber() && (event.has("copy") || event.path("value").asLong() != 0)) {
+                // a reading of 0 without a copy: the database or its table did not exist yet
+                String table = plan.path("observer").path("table").asText();
+                Long counted = count(out.resolve(RUN).resolve(event.path("copy").asText("")), table);
+                if (counted == null || counted != event.path("value").asLong()) {
+                    problems.add("event " + event.path("seq").asInt() + ": it reads " + event.path("value").asLong()
+                            + " rows, its kept copy holds " + (counted == null ? "none" : counted));
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** Every JSON frame the transcript sent or received: stdio lines, or HTTP bodies (JSON or event-stream data). */
+    private static List<JsonNode> frames(Path transcript, Transcript.Direction direction) throws IOException {
+        List<JsonNode> frames = new ArrayList<>();
+        if (!Files.exists(transcript)) {
+            return frames;
+        }
+        List<Transcript.Line> lines;
+        try {
+            lines = Transcript.read(transcript);
+        } catch (FormatException e) {
+            return frames;
+        }
+        boolean eventStream = false;
+        for (Transcript.Line line : lines) {
+            if (line.direction() != direction || line.text() == null) {
+                continue;
+            }
+            if (line.kind() == Transcript.Kind.HEAD) {
+                eventStream = eventStream(line.text());
+                continue;
+            }
+            if (line.kind() != Transcript.Kind.BODY) {
+                continue;
+            }
+            for (String candidate : eventStream ? EventStream.data(line.text()) : List.of(line.text())) {
+                try {
+                    frames.add(ExactJson.parse(candidate));
+                } catch (IllegalArgumentException notJson) {
+                    // a line that is no frame proves nothing
+                }
+            }
+            eventStream = false;
+        }
+        return frames;
+    }
+
+    /** Whether an HTTP head (as the transcript records it) says its body is an event stream. */
+    private static boolean eventStream(String head) {
+        try {
+            for (JsonNode header : ExactJson.parse(head).path("headers")) {
+                if (header.path(0).asText().equalsIgnoreCase("Content-Type")) {
+                    return header.path(1).asText().toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+                }
+            }
+        } catch (IllegalArgumentException notJson) {
+            // no head this lab wrote: its body is read as JSON
+        }
+        return false;
+    }
+
+    private static Long count(Path copy, String table) {
+        if (!TABLE.matcher(table).matches() || !Files.isRegularFile(copy)) {
+            return null;
+        }
+        Properties readOnly = new Properties();
+        readOnly.setProperty("open_mode", "1");
+        // immutable: reading evidence must not create a -wal or -shm file beside it (the folder's hashes would change)
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + copy + "?immutable=1", readOnly);
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT COUNT(*) FROM \"" + table + "\"")) {
+            result.next();
+            return result.getLong(1);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** The verdicts, one check at a time, from its events. */
+    private static final class Judge {
+        private final JsonNode plan;
+        private final List<JsonNode> events;
+        private final Set<String> ignored = new java.util.HashSet<>();
+
+        Judge(JsonNode plan, List<JsonNode> events) {
+            this.plan = plan;
+            this.events = events;
+            plan.path("ignore_keys").forEach(k -> ignored.add(k.asText()));
+        }
+
+        Result check(String id) {
+            List<JsonNode> own = events.stream().filter(e -> e.path("check").asText().equals(id)).toList();
+            List<Integer> seq = own.stream().map(e -> e.path("seq").asInt()).toList();
+            if (own.isEmpty()) {
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the run stopped before this check", seq);
+            }
+            JsonNode notApplicable = own.stream().filter(e -> e.path("kind").asText().equals("not-applicable")).findFirst().orElse(null);
+            if (notApplicable != null) {
+                return new Result(id, Verdict.NOT_APPLICABLE, null, notApplicable.path("detail").asText(), seq);
+            }
+            Observed effects = new Observed(own);
+            return switch (id) {
+                case "p1" -> p1(own, effects, seq);
+                case "p2a" -> p2a(own, effects, seq);
+                case "p3" -> p3(own, effects, seq);
+                case "p4" -> replayed(id, own, effects, seq, false);
+                case "p8" -> p8(own, effects, seq);
+                case "p9" -> replayed(id, own, effects, seq, true);
+                default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
+            };
+        }
+
+        private Result p1(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode last = last(exchanges(own, "round-"));
+            if (!complete(last)) {
+                return new Result("p1", Verdict.FAIL, Kind.ERROR, "the call did not complete: " + shown(last), seq);
+            }
+            Long delta = effects.delta("before", "after");
+            if (delta == null) {
+                return unobservable("p1", effects, seq);
+            }
+            return delta == 1 ? new Result("p1", Verdict.PASS, null, "one complete call, one effect", seq)
+                    : new Result("p1", Verdict.FAIL, Kind.ERROR, "one complete call, " + delta + " effects", seq);
+        }
+
+        private Result p2a(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
+            JsonNode retry = last(exchanges(own, "retry"));
+            if (discarded == null || retry == null) {
+                return new Result("p2a", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            Long delta = effects.delta("before", "after");
+            boolean same = complete(retry) && same(discarded, retry);
+            if (delta == null) {
+                return same ? unobservable("p2a", effects, seq)
+                        : new Result("p2a", Verdict.FAIL, Kind.LOST, "the retry after the lost reply " + (refused(retry)
+                                ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")")
+                                + "; the caller cannot learn the first result", seq);
+            }
+            if (delta >= 2) {
+                return new Result("p2a", Verdict.FAIL, Kind.DUPLICATE, "the retry after the lost reply committed again: "
+                        + delta + " effects for one call", seq);
+            }
+            if (delta == 0) {
+                return new Result("p2a", Verdict.FAIL, Kind.ERROR, "the final round committed nothing", seq);
+            }
+            if (same) {
+                return new Result("p2a", Verdict.PASS, null, "the retry got the same result, one effect", seq);
+            }
+            return new Result("p2a", Verdict.FAIL, Kind.LOST, "one effect, but the retry " + (refused(retry) ? "was refused ("
+                    + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")") + ": the caller cannot learn the result", seq);
+        }
+
+        private Result p3(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            List<JsonNode> race = exchanges(own, "race");
+            if (race.isEmpty()) {
+                return new Result("p3", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round", seq);
+            }
+            List<JsonNode> answered = race.stream().filter(this::complete).toList();
+            boolean allSame = answered.stream().allMatch(a -> same(answered.get(0), a));
+            Long delta = effects.delta("before", "after");
+            String counts = answered.size() + " of " + race.size() + " sends answered with a result";
+            if (delta != null && delta >= 2) {
+                return new Result("p3", Verdict.FAIL, Kind.DUPLICATE, race.size() + " sends at once committed " + delta
+                        + " effects (" + counts + ")", seq);
+            }
+            if (!allSame || answered.isEmpty()) {
+                return new Result("p3", Verdict.FAIL, Kind.LOST, answered.isEmpty() ? "no send got a result: every caller"
+                        + " was refused (" + shown(race.get(0)) + ")" : counts + ", not all the same result", seq);
+            }
+            if (delta == null) {
+                return unobservable("p3", effects, seq);
+            }
+            return delta == 1 ? new Result("p3", Verdict.PASS, null, "one effect; " + counts + ", all the same", seq)
+                    : new Result("p3", Verdict.FAIL, Kind.ERROR, race.size() + " sends at once committed nothing", seq);
+        }
+
+        private Result p8(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode last = last(exchanges(own, "round-"));
+            Long delta = effects.delta("before", "after");
+            if (!complete(last)) {
+                return new Result("p8", Verdict.FAIL, Kind.ERROR, "the new call did not complete: " + shown(last), seq);
+            }
+            if (delta == null) {
+                return unobservable("p8", effects, seq);
+            }
+            if (delta == 1) {
+                return new Result("p8", Verdict.PASS, null, "a new call committed a new effect", seq);
+            }
+            return new Result("p8", Verdict.FAIL, delta > 1 ? Kind.DUPLICATE : Kind.ERROR, "a new call committed " + delta
+                    + " effects" + (delta == 0 ? " (the server took it for the earlier call, or the observer misses it)" : ""), seq);
+        }
+
+        /** p4 and p9: a committed call's final round again, changed; p9 may also answer the stored result. */
+        private Result replayed(String id, List<JsonNode> own, Observed effects, List<Integer> seq, boolean storedResultIsFine) {
+            JsonNode committed = last(exchanges(own, "round-"));
+            JsonNode replay = last(exchanges(own, "replay"));
+            if (replay == null || !complete(committed)) {
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call to replay did not complete: " + shown(committed), seq);
+            }
+            Long first = effects.delta("before", "committed");
+            Long second = effects.delta("committed", "after");
+            String what = id.equals("p4") ? "the state with changed arguments" : "the state with changed input responses";
+            if (second != null && second > 0) {
+                return new Result(id, Verdict.FAIL, Kind.ACCEPTED, what + " committed " + second + " more effect(s)", seq);
+            }
+            if (refused(replay)) {
+                return second == null ? unobservable(id, effects, seq)
+                        : new Result(id, Verdict.PASS, null, what + " was refused (" + shown(replay) + "), no effect", seq);
+            }
+            if (storedResultIsFine && complete(replay) && same(committed, replay)) {
+                return second == null ? unobservable(id, effects, seq)
+                        : new Result(id, Verdict.PASS, null, what + " got the first call's stored result, no effect", seq);
+            }
+            if (first != null && first != 1) {
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call to replay committed " + first + " effects", seq);
+            }
+            return new Result(id, Verdict.FAIL, Kind.ACCEPTED, what + " was answered as if accepted (" + shown(replay) + ")", seq);
+        }
+
+        private Result unobservable(String id, Observed effects, List<Integer> seq) {
+            return new Result(id, Verdict.UNOBSERVABLE, null, effects.why(), seq);
+        }
+
+        private static List<JsonNode> exchanges(List<JsonNode> own, String rolePrefix) {
+            return own.stream().filter(e -> e.path("kind").asText().equals("exchange")
+                    && e.path("role").asText().startsWith(rolePrefix)).toList();
+        }
+
+        private static JsonNode last(List<JsonNode> list) {
+            return list.isEmpty() ? null : list.get(list.size() - 1);
+        }
+
+        private boolean complete(JsonNode exchange) {
+            if (exchange == null || !exchange.path("reply").isObject()) {
+                return false;
+            }
+            JsonNode result = exchange.path("reply").path("result");
+            return result.isObject() && !result.path("isError").asBoolean(false)
+                    && !"input_required".equals(result.path("resultType").asText());
+        }
+
+        private boolean refused(JsonNode exchange) {
+            return exchange != null && exchange.path("reply").isObject() && (exchange.path("reply").has("error")
+                    || exchange.path("reply").path("result").path("isError").asBoolean(false));
+        }
+
+        /** Equal results after removing the ignored keys at any depth. */
+        private boolean same(JsonNode a, JsonNode b) {
+            return without(a.path("reply").path("result")).equals(without(b.path("reply").path("result")));
+        }
+
+        private JsonNode without(JsonNode node) {
+            JsonNode copy = node.deepCopy();
+            strip(copy);
+            return copy;
+        }
+
+        /**
+         * Removes the ignored keys at any depth; a text content item whose text is JSON (a tool's structured content
+         * serialized, as the spec asks) is compared as that JSON, with the same keys removed.
+         */
+        private void strip(JsonNode node) {
+            if (node instanceof ObjectNode object) {
+                object.remove(ignored);
+                if ("text".equals(object.path("type").asText()) && object.path("text").isTextual()) {
+                    try {
+                        JsonNode parsed = ExactJson.parse(object.path("text").textValue());
+                        if (parsed.isContainerNode()) {
+                            object.set("text", parsed);
+                        }
+                    } catch (IllegalArgumentException plainText) {
+                        // compared as text
+                    }
+                }
+                object.forEach(this::strip);
+            } else if (node instanceof ArrayNode array) {
+                array.forEach(this::strip);
+            }
+        }
+
+        private static String shown(JsonNode exchange) {
+            if (exchange == null) {
+                return "no exchange";
+            }
+            JsonNode reply = exchange.path("reply");
+            if (!reply.isObject()) {
+                return exchange.path("failure").asText("no reply");
+            }
+            if (reply.has("error")) {
+                return "error " + reply.path("error").path("code").asInt() + " " + reply.path("error").path("message").asText();
+            }
+            JsonNode result = reply.path("result");
+            if (result.path("isError").asBoolean(false)) {
+                return "isError " + abbreviated(result.path("content").path(0).path("text").asText(result.toString()));
+            }
+            return abbreviated(result.path("resultType").asText("result") + " " + result.path("structuredContent"));
+        }
+
+        private static String abbreviated(String text) {
+            return text.length() > 160 ? text.substring(0, 160) + "..." : text;
+        }
+    }
+
+    /** A check's observer readings by phase. */
+    private static final class Observed {
+        private final Map<String, JsonNode> byPhase = new LinkedHashMap<>();
+
+        Observed(List<JsonNode> own) {
+            own.stream().filter(e -> e.path("kind").asText().equals("observe")).forEach(e -> byPhase.put(e.path("phase").asText(), e));
+        }
+
+        Long delta(String from, String to) {
+            JsonNode a = byPhase.get(from);
+            JsonNode b = byPhase.get(to);
+            if (a == null || b == null || !a.path("value").isIntegralNumber() || !b.path("value").isIntegralNumber()) {
+                return null;
+            }
+            return b.path("value").asLong() - a.path("value").asLong();
+        }
+
+        String why() {
+            for (JsonNode reading : byPhase.values()) {
+                if (reading.has("error")) {
+                    return "the observer failed: " + reading.path("error").asText();
+                }
+            }
+            return "no observer: the effects were not counted (give --effects-cmd or --effects-sqlite)";
+        }
+    }
+
+    private static String document(Judgement judgement) {
+        ObjectNode document = Format.PROBE.document();
+        ArrayNode checks = document.putArray("checks");
+        for (Result result : judgement.results()) {
+            ObjectNode check = checks.addObject();
+            check.put("id", result.check());
+            check.put("verdict", result.verdict().label());
+            if (result.kind() == null) {
+                check.putNull("kind");
+            } else {
+                check.put("kind", result.kind().label());
+            }
+            check.put("reason", result.reason());
+            result.events().forEach(check.withArray("events")::add);
+        }
+        document.set("problems", ExactJson.mapper().valueToTree(judgement.problems()));
+        document.put("ok", judgement.ok());
+        try {
+            return ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(document) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package lab.continuationreplay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import lab.continuationreplay.checker.ProbeCheck;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.servers.ServerKind;
+import lab.continuationreplay.history.HttpHead.Header;
+import lab.continuationreplay.probe.ProbeInputException;
+import lab.continuationreplay.probe.ProbeOptions;
+import lab.continuationreplay.probe.ProbeRunner;
+import lab.continuationreplay.vectors.ExactJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "probe",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Asks any MCP server the lab's question: does a retry after a lost reply commit twice? Points at a stdio"
+                    + " server (--command) or a Streamable HTTP one (--url), calls one multi-round tool (input_required,"
+                    + " then the continuation) with fresh values per call, counts the effects with an observer, and plays"
+                    + " the checks: p1 one call, one effect; p2a the final reply lost, the same round again; p3 twenty"
+                    + " first sends at once; p4 the state replayed with changed arguments; p8 a new call; p9 the state"
+                    + " replayed with changed answers.",
+            "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
+                    + " derives each verdict from it (probe.json; `lab verify DIR` derives them again). One line per check:"
+                    + " pN pass|fail|cancelled|unobservable|not-applicable [duplicate|lost|accepted|forgeable-state|error] reason.",
+            "Exit 0 if no check failed, 1 if one did, 2 for bad input (one line naming the cause and the option).",
+            "Example, the lab's own guarded Java server over stdio with its ledger counted:",
+            "  lab probe --command 'lab server java' --tool create_guarded_issue \\",
+            "      --args '{\"operation_id\":\"op-{{fresh}}\",\"title\":\"probe\"}' --effects-sqlite \"$WIRE_SERVER_DB\" issues",
+            "(the same as `lab probe --server java`, which also sets the server's environment). See docs/probe.md."
+        })
+final class ProbeCommand implements Callable<Integer> {
+    @Option(names = "--command", paramLabel = "CMD", description = "A stdio server, started with sh -c CMD; its stdin stays open until the probe is done.")
+    String command;
+
+    @Option(names = "--url", paramLabel = "URL", description = "A Streamable HTTP endpoint (loopback only unless --allow-remote).")
+    String url;
+
+    @Option(names = "--header", paramLabel = "'Name: value'", description = "A header for every request to --url (repeatable); its value is never written anywhere.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--allow-remote", description = "Let --url name a host other than loopback.")
+    boolean allowRemote;
+
+    @Option(names = "--server", paramLabel = "KIND", description = "A preset for the lab's own servers: java, typescript, python, go or"
+            + " unguarded over stdio, with their tool, arguments, environment and ledger as the observer.")
+    String server;
+
+    @Option(names = "--tool", paramLabel = "NAME", description = "The multi-round tool to call.")
+    String tool;
+
+    @Option(names = "--args", paramLabel = "JSON", description = "Its arguments; {{fresh}} inside a string is a new value per call, kept on every retry of that call.")
+    String arguments;
+
+    @Option(names = "--answer", paramLabel = "KEY=JSON", description = "The whole input response for input request KEY (repeatable); others get a default from their schema.")
+    List<String> answers = new ArrayList<>();
+
+    @Option(names = "--effects-cmd", paramLabel = "CMD", description = "Counts the effects: sh -c CMD prints one integer.")
+    String effectsCommand;
+
+    @Option(names = "--effects-sqlite", arity = "2", paramLabel = "FILE TABLE", description = "Counts the rows of TABLE in the SQLite FILE (read-only; a copy is kept in the history).")
+    List<String> effectsSqlite;
+
+    @Option(names = "--changed-args", paramLabel = "JSON", description = "The arguments p4 replays a state with (default: one string argument changed).")
+    String changedArguments;
+
+    @Option(names = "--request-timeout-ms", paramLabel = "MS", description = "How long a request may wait for its reply (default: 10000).")
+    long requestTimeoutMs = 10_000;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "A new or empty folder for the history (default: target/attempts/probe-<UTC time>).")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        try {
+            Path home = LabHome.resolve();
+            Path folder = OutputFolder.of(out, home, "probe");
+            Map<String, String> environment = new LinkedHashMap<>();
+            ProbeOptions options = server != null ? preset(home, folder, environment) : options(folder);
+            ProbeRunner.run(options, environment);
+            ProbeCheck.Judgement judgement = ProbeCheck.deriveAndWrite(folder);
+            judgement.results().forEach(r -> Streams.stdout().println(r.line()));
+            judgement.problems().forEach(p -> Streams.stdout().println("problem " + p));
+            Streams.stdout().println("evidence " + folder);
+            Streams.stdout().flush();
+            return judgement.ok() ? 0 : 1;
+        } catch (ProbeInputException e) {
+            Streams.stderr().println("lab probe: " + e.getMessage());
+            Streams.stderr().flush();
+            return 2;
+        }
+    }
+
+    private ProbeOptions options(Path folder) {
+        if ((command == null) == (url == null)) {
+            throw new ProbeInputException("name the server: --command 'CMD' (stdio) or --url URL (Streamable HTTP), one of them");
+        }
+        ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command) : urlTarget();
+        if (command != null && (!headers.isEmpty() || allowRemote)) {
+            throw new ProbeInputException("--header and --allow-remote go with --url, not --command");
+        }
+        return new ProbeOptions(target, tool, json("--args", arguments == null ? "{}" : arguments), answers(), observer(),
+                changedArguments == null ? null : json("--changed-args", changedArguments), folder, timeout());
+    }
+
+    /** The lab's own server over stdio: its command line, a fresh environment, its ledger's issues as the observer. */
+    private ProbeOptions preset(Path home, Path folder, Map<String, String> environment) {
+        if (command != null || url != null || tool != null || arguments != null || effectsCommand != null || effectsSqlite != null) {
+            throw new ProbeInputException("--server is a preset of --command, --tool, --args and the observer: give either it or those");
+        }
+        ServerKind kind;
+        try {
+            kind = ServerKind.fromLabel(server);
+        } catch (IllegalArgumentException e) {
+            throw new ProbeInputException("--server: " + e.getMessage());
+        }
+        String line = kind.command(home).stream().map(ProbeCommand::quoted).collect(Collectors.joining(" "));
+        Path ledger = folder.toAbsolutePath().resolve("live.sqlite3");
+        environment.put("WIRE_SERVER_DB", ledger.toString());
+        environment.put("WIRE_BACKEND_ID", "sqlite:probe");
+        environment.put("WIRE_PRINCIPAL", "alice");
+        environment.put("WIRE_CLOCK_EPOCH", Long.toString(System.currentTimeMillis() / 1000));
+        environment.put("WIRE_AUTHORITY_TTL", "300");
+        environment.put("WIRE_REPLAY_RETENTION_TTL", "360");
+        environment.put("WIRE_REQUEST_STATE_TTL", "600");
+        environment.put("WIRE_STATE_KEY_HEX", secret());
+        environment.put("WIRE_FINGERPRINT_KEY_HEX", secret());
+        boolean guarded = kind != ServerKind.UNGUARDED;
+        String toolName = guarded ? "create_guarded_issue" : "create_issue";
+        // The title is no fresh value: p4 replays a state with it changed.
+        String args = guarded ? "{\"operation_id\":\"op-{{fresh}}\",\"title\":\"probe\"}" : "{\"title\":\"probe\"}";
+        return new ProbeOptions(new ProbeOptions.Target.Command(line), toolName, json("--args", args), answers(),
+                new ProbeOptions.Observer.SqliteRows(ledger, "issues"), changedArguments == null ? null
+                        : json("--changed-args", changedArguments), folder, timeout());
+    }
+
+    private ProbeOptions.Target urlTarget() {
+        URI endpoint;
+        try {
+            endpoint = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new ProbeInputException("--url " + url + " is not a URL: " + e.getMessage());
+        }
+        List<Header> parsed = new ArrayList<>();
+        for (String header : headers) {
+            int colon = header.indexOf(':');
+            if (colon < 1 || header.substring(0, colon).isBlank() || !header.substring(0, colon).matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+                throw new ProbeInputException("--header must read 'Name: value' (a token name, a colon, the value); one did not");
+            }
+            parsed.add(new Header(header.substring(0, colon), header.substring(colon + 1).strip()));
+        }
+        return new ProbeOptions.Target.Url(endpoint, parsed, allowRemote);
+    }
+
+    private Map<String, JsonNode> answers() {
+        Map<String, JsonNode> parsed = new LinkedHashMap<>();
+        for (String answer : answers) {
+            int equals = answer.indexOf('=');
+            if (equals < 1) {
+                throw new ProbeInputException("--answer must read KEY=JSON, the whole input response for KEY");
+            }
+            parsed.put(answer.substring(0, equals), json("--answer " + answer.substring(0, equals), answer.substring(equals + 1)));
+        }
+        return parsed;
+    }
+
+    private ProbeOptions.Observer observer() {
+        if (effectsCommand != null && effectsSqlite != null) {
+            throw new ProbeInputException("one observer: --effects-cmd or --effects-sqlite, not both");
+        }
+        if (effectsCommand != null) {
+            return new ProbeOptions.Observer.ShellCount(effectsCommand);
+        }
+        if (effectsSqlite != null) {
+            return new ProbeOptions.Observer.SqliteRows(Path.of(effectsSqlite.get(0)).toAbsolutePath(), effectsSqlite.get(1));
+        }
+        return new ProbeOptions.Observer.None();
+    }
+
+    private Duration timeout() {
+        if (requestTimeoutMs < 100 || requestTimeoutMs > 600_000) {
+            throw new ProbeInputException("--request-timeout-ms must be between 100 and 600000");
+        }
+        return Duration.ofMillis(requestTimeoutMs);
+    }
+
+    private static JsonNode json(String option, String text) {
+        try {
+            return ExactJson.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ProbeInputException(option + " is not JSON: " + e.getMessage());
+        }
+    }
+
+    private static String secret() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return HexFormat.of().formatHex(key);
+    }
+
+    private static String quoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

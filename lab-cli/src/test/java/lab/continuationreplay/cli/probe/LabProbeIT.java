@@ -1,0 +1,195 @@
+package lab.continuationreplay.cli.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.checker.ProbeCheck;
+import lab.continuationreplay.cli.EvidenceCopies;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code lab probe} end to end on real servers: the guarded Java server passes every check and the unguarded control
+ * commits twice after a lost reply; the same by {@code --command} with the user's own environment; {@code lab verify}
+ * derives the verdicts again, and refuses a history whose kept database copy hides a duplicate; every bad input is
+ * one line on stderr and exit 2.
+ */
+class LabProbeIT {
+    private static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p8", "p9");
+
+    @TempDir
+    static Path dir;
+    static LabProcess.Result guarded;
+    static LabProcess.Result unguarded;
+
+    @BeforeAll
+    static void probeTheJavaServers() throws Exception {
+        guarded = probe(List.of("--server", "java", "--out", dir.resolve("java").toString()), Map.of());
+        unguarded = probe(List.of("--server", "unguarded", "--out", dir.resolve("unguarded").toString()), Map.of());
+    }
+
+    @Test
+    void theGuardedServerPassesEveryCheck() {
+        assertEquals(0, guarded.exitCode(), guarded.stdout() + guarded.stderr());
+        for (String check : CHECKS) {
+            assertTrue(guarded.stdout().contains("\n" + check + " pass ") || guarded.stdout().startsWith(check + " pass "),
+                    check + ": " + guarded.stdout());
+        }
+    }
+
+    @Test
+    void theUnguardedControlCommitsTwiceAfterALostReply() {
+        assertEquals(1, unguarded.exitCode(), unguarded.stdout() + unguarded.stderr());
+        assertTrue(unguarded.stdout().contains("p1 pass "), unguarded.stdout());
+        assertTrue(unguarded.stdout().contains("p2a fail duplicate "), unguarded.stdout());
+        assertTrue(unguarded.stdout().contains("p3 fail duplicate "), unguarded.stdout());
+    }
+
+    @Test
+    void verifyDerivesTheSameVerdicts() throws Exception {
+        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve("java").toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+        for (String check : CHECKS) {
+            assertTrue(verified.stdout().contains("\"" + check + "\" : \"pass\""), verified.stdout());
+        }
+    }
+
+    /** The unguarded run's duplicate hidden: a row deleted from the kept copy after the retry, hashes fixed. */
+    @Test
+    void aDuplicateHiddenInAKeptCopyIsRefused() throws Exception {
+        Path copy = dir.resolve("forged");
+        EvidenceCopies.copyTree(dir.resolve("unguarded"), copy);
+        Path kept = copy.resolve("run/observed/p2a-after.sqlite3");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + kept); Statement statement = connection.createStatement()) {
+            assertEquals(1, statement.executeUpdate("DELETE FROM issues WHERE id = (SELECT MAX(id) FROM issues)"));
+        }
+        Files.deleteIfExists(copy.resolve("history.jsonl"));
+        lab.continuationreplay.history.RunLog.append(copy.resolve("history.jsonl"), copy.resolve("run"), null);
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains("rows, its kept copy holds"), verdict.stdout());
+
+        // and with the reading lowered to match the copy: the retry's own answer still shows the second effect
+        Path events = copy.resolve("run/events.jsonl");
+        List<String> lines = new ArrayList<>(Files.readAllLines(events));
+        for (int i = 0; i < lines.size(); i++) {
+            ObjectNode event = (ObjectNode) ExactJson.parse(lines.get(i));
+            if (event.path("check").asText().equals("p2a") && event.path("phase").asText().equals("after")) {
+                event.put("value", event.path("value").asLong() - 1);
+                lines.set(i, event.toString());
+            }
+        }
+        Files.write(events, lines);
+        Files.delete(copy.resolve("history.jsonl"));
+        lab.continuationreplay.history.RunLog.append(copy.resolve("history.jsonl"), copy.resolve("run"), null);
+        ProbeCheck.Judgement judgement = ProbeCheck.derive(copy);
+        assertEquals(List.of(), judgement.problems());
+        assertTrue(judgement.results().stream().anyMatch(r -> r.check().equals("p2a") && r.verdict() == ProbeCheck.Verdict.FAIL),
+                judgement.results().toString());
+    }
+
+    @Test
+    void aUsersOwnCommandIsProbedTheSameWay() throws Exception {
+        Path database = dir.resolve("own.sqlite3");
+        Map<String, String> environment = serverEnvironment(database);
+        LabProcess.Result own = probe(List.of("--command", javaServer(),
+                "--tool", "create_guarded_issue", "--args", "{\"operation_id\":\"own-{{fresh}}\",\"title\":\"probe\"}",
+                "--effects-sqlite", database.toString(), "issues", "--out", dir.resolve("own").toString()), environment);
+        assertEquals(0, own.exitCode(), own.stdout() + own.stderr());
+        assertEquals(CHECKS.size(), own.stdout().lines().filter(l -> l.matches("p[0-9a-z]+ pass .*")).count(), own.stdout());
+        // the server's secrets came from the user's environment; none of them is in the evidence
+        for (Path file : Files.walk(dir.resolve("own")).filter(Files::isRegularFile).toList()) {
+            byte[] bytes = Files.readAllBytes(file);
+            String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (String secret : List.of(environment.get("WIRE_STATE_KEY_HEX"), environment.get("WIRE_FINGERPRINT_KEY_HEX"))) {
+                assertFalse(text.contains(secret), file + " holds a secret of the server's environment");
+            }
+        }
+    }
+
+    @Test
+    void badInputIsOneLineAndExit2() throws Exception {
+        Path database = dir.resolve("bad.sqlite3");
+        Map<String, String> env = serverEnvironment(database);
+        String server = javaServer();
+        String args = "{\"operation_id\":\"bad-{{fresh}}\",\"title\":\"probe\"}";
+        Files.createDirectories(dir.resolve("full"));
+        Files.writeString(dir.resolve("full/x"), "");
+        Object[][] cases = {
+            {List.of("--tool", "t"), "name the server"},
+            {List.of("--command", server, "--tool", "no_such_tool", "--args", args), "has no tool 'no_such_tool'"},
+            {List.of("--command", server, "--tool", "get_operation_status", "--args", "{\"operation_id\":\"x\"}"), "completes in one round"},
+            {List.of("--command", server, "--tool", "create_guarded_issue", "--args", "{}"), "refuses its arguments"},
+            {List.of("--command", server, "--tool", "create_guarded_issue", "--args", args, "--effects-cmd", "echo none"), "printed no integer"},
+            {List.of("--command", server, "--tool", "create_guarded_issue", "--args", args, "--effects-cmd", "echo 0"), "the observer does not count"},
+            {List.of("--command", server, "--tool", "create_guarded_issue", "--args", "{not json"), "--args is not JSON"},
+            {List.of("--url", "http://192.0.2.1:9/mcp", "--tool", "t"), "--allow-remote"},
+            {List.of("--url", "http://127.0.0.1:9/mcp", "--tool", "t"), "does not answer tools/list"},
+            {List.of("--url", "http://127.0.0.1:9/mcp", "--tool", "t", "--header", "no colon"), "--header must read"},
+            {List.of("--command", "true", "--tool", "t", "--out", dir.resolve("full").toString()), "is not empty"},
+            {List.of("--server", "nonesuch"), "--server"},
+            {List.of("--server", "java", "--tool", "x"), "preset"},
+        };
+        int i = 0;
+        for (Object[] c : cases) {
+            @SuppressWarnings("unchecked")
+            List<String> arguments = new ArrayList<>((List<String>) c[0]);
+            if (!arguments.contains("--out")) {
+                arguments.addAll(List.of("--out", dir.resolve("bad-" + i++).toString()));
+            }
+            LabProcess.Result bad = probe(arguments, env);
+            assertEquals(2, bad.exitCode(), arguments + "\n" + bad.stdout() + bad.stderr());
+            assertTrue(bad.stderr().startsWith("lab probe: ") && bad.stderr().contains((String) c[1]), arguments + ": " + bad.stderr());
+            assertEquals(1, bad.stderr().strip().lines().count(), bad.stderr());
+        }
+    }
+
+    /** The guarded Java server's command line, as a user would write it for sh (the built jar, not the launcher). */
+    private static String javaServer() {
+        return lab.continuationreplay.core.servers.ServerKind.JAVA.command(LabProcess.home()).stream()
+                .map(word -> "'" + word.replace("'", "'\\''") + "'").collect(java.util.stream.Collectors.joining(" "));
+    }
+
+    private static Map<String, String> serverEnvironment(Path database) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("WIRE_SERVER_DB", database.toString());
+        environment.put("WIRE_BACKEND_ID", "sqlite:probe-it");
+        environment.put("WIRE_PRINCIPAL", "alice");
+        environment.put("WIRE_CLOCK_EPOCH", Long.toString(System.currentTimeMillis() / 1000));
+        environment.put("WIRE_AUTHORITY_TTL", "300");
+        environment.put("WIRE_REPLAY_RETENTION_TTL", "360");
+        environment.put("WIRE_REQUEST_STATE_TTL", "600");
+        environment.put("WIRE_STATE_KEY_HEX", secret());
+        environment.put("WIRE_FINGERPRINT_KEY_HEX", secret());
+        return environment;
+    }
+
+    private static String secret() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return HexFormat.of().formatHex(key);
+    }
+
+    private static LabProcess.Result probe(List<String> arguments, Map<String, String> environment) throws Exception {
+        List<String> command = new ArrayList<>(List.of("probe"));
+        command.addAll(arguments);
+        return LabProcess.run(command, environment, new byte[0], Duration.ofMinutes(3));
+    }
+}

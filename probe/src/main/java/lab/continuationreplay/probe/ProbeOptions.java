@@ -1,0 +1,65 @@
+package lab.continuationreplay.probe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.history.HttpHead.Header;
+
+/**
+ * What {@code lab probe} is pointed at and how it reads effects. The probe knows nothing of the lab's own servers: a
+ * preset for them is one value of these options.
+ *
+ * @param arguments the tool's arguments; {@code {{fresh}}} inside a string becomes a new value per call
+ * @param answers   whole input responses by input-request key; a key not given gets a default ({@link InputAnswers})
+ * @param changedArguments the arguments a replayed state is sent with in p4 (null: one string argument changed)
+ */
+public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<String, JsonNode> answers, Observer observer,
+        JsonNode changedArguments, Path out, Duration requestTimeout) {
+
+    public ProbeOptions {
+        answers = Map.copyOf(answers);
+        if (tool == null || tool.isBlank()) {
+            throw new ProbeInputException("name the tool to probe (--tool NAME)");
+        }
+        if (arguments == null || !arguments.isObject()) {
+            throw new ProbeInputException("--args must be a JSON object of the tool's arguments");
+        }
+        if (changedArguments != null && !changedArguments.isObject()) {
+            throw new ProbeInputException("--changed-args must be a JSON object of the tool's arguments");
+        }
+    }
+
+    /** Where the server is. */
+    public sealed interface Target {
+        /** A stdio server: {@code sh -c command}, its stdin held open until the probe is done. */
+        record Command(String command) implements Target {
+            public Command {
+                if (command == null || command.isBlank()) {
+                    throw new ProbeInputException("--command needs the command that starts the server");
+                }
+            }
+        }
+
+        /** A Streamable HTTP endpoint; {@code headers} go to it only, and no value of theirs into the evidence. */
+        record Url(URI url, List<Header> headers, boolean remoteAllowed) implements Target {
+            public Url {
+                headers = List.copyOf(headers);
+            }
+        }
+    }
+
+    /** How the probe counts the effects a call commits. */
+    public sealed interface Observer {
+        /** {@code sh -c command} printing one integer. */
+        record ShellCount(String command) implements Observer {}
+
+        /** The rows of {@code table} in the SQLite file {@code database}, read-only; a copy of the file is kept. */
+        record SqliteRows(Path database, String table) implements Observer {}
+
+        /** No observer: every effect check says {@code unobservable}, never {@code pass}. */
+        record None() implements Observer {}
+    }
+}

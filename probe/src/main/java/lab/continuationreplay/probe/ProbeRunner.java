@@ -1,0 +1,430 @@
+package lab.continuationreplay.probe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import lab.continuationreplay.core.wire.WireEnvelope;
+import lab.continuationreplay.history.Layout;
+
+/**
+ * Plays the probe's checks against one server and writes what happened ({@link ProbeHistory}); it judges nothing
+ * but what it must to go on (is this round answered with {@code input_required}, did the observer count on p1). The
+ * checker derives every verdict from the history alone.
+ *
+ * <p>Each check works on calls of its own, each with fresh values: p1 one complete call; p2a the final round's reply
+ * discarded, then the same round again; p3 twenty first sends of one final round at once; p4 a committed call's final
+ * round again with changed arguments; p8 a new call with the same arguments; p9 a committed call's final round again
+ * with changed input responses. The observer reads before and after each.
+ */
+public final class ProbeRunner {
+    /** The checks this probe plays, in order. */
+    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p8", "p9");
+    static final int RACE = 20;
+    /** Result keys that may differ on a replay: a replay flag, and metadata. */
+    static final List<String> DEFAULT_IGNORED_KEYS = List.of("replayed", "_meta");
+    private static final int MAX_ROUNDS = 8;
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final ProbeOptions options;
+    private final ProbeHistory history;
+    private final EffectObserver observer;
+    private final InputAnswers answers;
+    private final ProbeConnection connection;
+    private long nextId = 1;
+    private int freshCount;
+    /** Fresh values of this run differ from every other run's on the same server. */
+    private final String runTag = randomTag();
+
+    private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection) {
+        this.options = options;
+        this.history = history;
+        this.observer = EffectObserver.of(options.observer());
+        this.answers = new InputAnswers(options.answers());
+        this.connection = connection;
+    }
+
+    /**
+     * Plays every check and seals the history. Bad input ({@link ProbeInputException}) found before or during the
+     * run stops it; what was recorded until then stays, sealed, for the user to read.
+     *
+     * @param environment variables the stdio server gets beyond this process's own (never written anywhere)
+     */
+    public static void run(ProbeOptions options, Map<String, String> environment) {
+        requireNewOrEmpty(options.out());
+        ProbeClock clock = new ProbeClock();
+        ProbeHistory history = new ProbeHistory(options.out(), clock);
+        history.plan(plan(options));
+        try {
+            Files.createDirectories(history.run());
+        } catch (IOException e) {
+            throw new ProbeInputException("--out " + options.out() + ": " + e.getMessage(), e);
+        }
+        Path transcript = history.run().resolve("server" + Layout.TRANSCRIPT_SUFFIX);
+        ProbeConnection connection = options.target() instanceof ProbeOptions.Target.Command command
+                ? StdioConnection.start(command.command(), environment, transcript,
+                        history.run().resolve("server" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock)
+                : new HttpConnection((ProbeOptions.Target.Url) options.target(), transcript, options.requestTimeout(), clock);
+        String stopped = null;
+        try {
+            new ProbeRunner(options, history, connection).play();
+        } catch (ProbeInputException e) {
+            stopped = e.getMessage();
+            history.note("probe", "stopped", e.getMessage());
+            throw e;
+        } finally {
+            connection.close();
+            history.seal(stopped);
+        }
+    }
+
+    private void play() {
+        JsonNode tool = discover();
+        int rounds = p1();
+        p2a(rounds);
+        p3(rounds);
+        p4(rounds, tool);
+        p8();
+        p9(rounds);
+    }
+
+    /** tools/list: the server speaks 2026-07-28 and lists the tool. */
+    private JsonNode discover() {
+        List<String> names = new ArrayList<>();
+        String cursor = null;
+        for (int page = 0; page < 10; page++) {
+            ObjectNode params = JSON.objectNode();
+            if (cursor != null) {
+                params.put("cursor", cursor);
+            }
+            Exchange listed = connection.send(frame("tools/list", params));
+            history.exchange("setup", "tools/list", listed, false);
+            if (listed.reply() == null) {
+                throw new ProbeInputException("the server does not answer tools/list: " + listed.failure()
+                        + " (check --url or --command)");
+            }
+            JsonNode error = listed.reply().path("error");
+            if (!error.isMissingNode()) {
+                throw new ProbeInputException(error.path("code").asInt() == -32022
+                        ? "the server does not negotiate protocol 2026-07-28 (-32022 " + error.path("message").asText() + ")"
+                        : "tools/list failed: " + error.path("code").asInt() + " " + error.path("message").asText());
+            }
+            for (JsonNode tool : listed.reply().path("result").path("tools")) {
+                names.add(tool.path("name").asText());
+                if (options.tool().equals(tool.path("name").asText())) {
+                    return tool;
+                }
+            }
+            cursor = listed.reply().path("result").path("nextCursor").asText(null);
+            if (cursor == null) {
+                break;
+            }
+        }
+        throw new ProbeInputException("the server has no tool '" + options.tool() + "' (--tool); it lists " + names);
+    }
+
+    /** p1: one complete call commits exactly one effect, or the observer cannot be trusted and the probe stops. */
+    private int p1() {
+        EffectObserver.Reading before = observe("p1", "before");
+        if (before.error() != null) {
+            throw new ProbeInputException("the observer fails: " + before.error());
+        }
+        List<Round> rounds = playCall("p1", arguments(), false);
+        Round last = rounds.get(rounds.size() - 1);
+        Reply reply = Reply.of(last.exchange());
+        if (rounds.size() == 1 && reply == Reply.COMPLETE) {
+            throw new ProbeInputException("the tool '" + options.tool() + "' completes in one round: lab probe checks"
+                    + " multi-round tools (an input_required round first)");
+        }
+        if (reply != Reply.COMPLETE) {
+            throw new ProbeInputException(refusal(rounds.size() == 1 ? "the tool refuses its arguments (--args)"
+                    : "the call's final round was not answered with a result", last.exchange()));
+        }
+        EffectObserver.Reading after = observe("p1", "after");
+        if (after.error() != null) {
+            throw new ProbeInputException("the observer fails: " + after.error());
+        }
+        if (before.value() != null && after.value() - before.value() != 1) {
+            throw new ProbeInputException("the observer does not count: it read " + before.value() + " before and "
+                    + after.value() + " after one complete call; no check can pass on it (fix --effects-cmd, --effects-tool"
+                    + " or --effects-sqlite)");
+        }
+        return rounds.size();
+    }
+
+    /** p2a: the final round's reply is discarded, then the same round is sent again. */
+    private void p2a(int rounds) {
+        observe("p2a", "before");
+        List<Round> played = playCall("p2a", arguments(), true);
+        if (played.size() == rounds) {
+            Round last = played.get(played.size() - 1);
+            history.exchange("p2a", "retry", connection.send(frame("tools/call", last.params())), false);
+        }
+        observe("p2a", "after");
+    }
+
+    /** p3: twenty first sends of one call's final round, all at once. */
+    private void p3(int rounds) {
+        observe("p3", "before");
+        ObjectNode last = playToFinal("p3", arguments(), rounds);
+        if (last != null) {
+            List<ObjectNode> frames = new ArrayList<>();
+            for (int i = 0; i < RACE; i++) {
+                frames.add(frame("tools/call", last));
+            }
+            connection.sendTogether(frames).forEach(e -> history.exchange("p3", "race", e, false));
+        }
+        observe("p3", "after");
+    }
+
+    /** p4: a committed call's final round again, with the state and answers it had but changed arguments. */
+    private void p4(int rounds, JsonNode tool) {
+        String fresh = fresh();
+        JsonNode changed = options.changedArguments() != null ? FreshValues.apply(options.changedArguments(), fresh)
+                : changedArguments(FreshValues.apply(options.arguments(), fresh), options.arguments(), tool.path("inputSchema"));
+        if (changed == null) {
+            history.note("p4", "not-applicable", "no string argument to change; give --changed-args");
+            return;
+        }
+        replayAfterCommit("p4", rounds, FreshValues.apply(options.arguments(), fresh), params -> {
+            ObjectNode replay = params.deepCopy();
+            replay.set("arguments", changed);
+            return replay;
+        });
+    }
+
+    /** p8: a new call with fresh values and the same arguments: an intentional second write. */
+    private void p8() {
+        observe("p8", "before");
+        playCall("p8", arguments(), false);
+        observe("p8", "after");
+    }
+
+    /** p9: a committed call's final round again with changed input responses. */
+    private void p9(int rounds) {
+        replayAfterCommit("p9", rounds, arguments(), params -> {
+            ObjectNode replay = params.deepCopy();
+            if (params.get("inputResponses") instanceof ObjectNode responses) {
+                replay.set("inputResponses", InputAnswers.changed(responses));
+            }
+            return replay;
+        });
+    }
+
+    private void replayAfterCommit(String check, int rounds, JsonNode arguments, java.util.function.UnaryOperator<ObjectNode> change) {
+        observe(check, "before");
+        List<Round> played = playCall(check, arguments, false);
+        observe(check, "committed");
+        if (played.size() == rounds && Reply.of(played.get(played.size() - 1).exchange()) == Reply.COMPLETE) {
+            ObjectNode replay = change.apply(played.get(played.size() - 1).params());
+            history.exchange(check, "replay", connection.send(frame("tools/call", replay)), false);
+        }
+        observe(check, "after");
+    }
+
+    /** One request's params and its exchange. */
+    private record Round(ObjectNode params, Exchange exchange) {}
+
+    /** How the probe reads a reply to go on (the checker reads it again for itself). */
+    enum Reply {
+        INPUT_REQUIRED, COMPLETE, REFUSED, NONE;
+
+        static Reply of(Exchange exchange) {
+            if (exchange.reply() == null) {
+                return NONE;
+            }
+            JsonNode result = exchange.reply().path("result");
+            if (exchange.reply().has("error") || result.path("isError").asBoolean(false)) {
+                return REFUSED;
+            }
+            return "input_required".equals(result.path("resultType").asText()) ? INPUT_REQUIRED : COMPLETE;
+        }
+    }
+
+    /**
+     * Plays a call round by round until a round is not answered with {@code input_required}; with {@code discardLast}
+     * the last reply is recorded as discarded (the probe acts as if it never came).
+     */
+    private List<Round> playCall(String check, JsonNode arguments, boolean discardLast) {
+        List<Round> rounds = new ArrayList<>();
+        ObjectNode params = WireEnvelope.toolCall(options.tool(), arguments, null, null);
+        for (int round = 1; round <= MAX_ROUNDS; round++) {
+            Exchange exchange = connection.send(frame("tools/call", params));
+            rounds.add(new Round(params, exchange));
+            Reply reply = Reply.of(exchange);
+            boolean last = reply != Reply.INPUT_REQUIRED;
+            history.exchange(check, "round-" + round, exchange, last && discardLast && reply == Reply.COMPLETE);
+            if (last) {
+                return rounds;
+            }
+            params = next(arguments, exchange.reply().path("result"));
+        }
+        return rounds;
+    }
+
+    /** Plays the rounds before the final one; returns the final round's params, or null if the call went otherwise. */
+    private ObjectNode playToFinal(String check, JsonNode arguments, int rounds) {
+        ObjectNode params = WireEnvelope.toolCall(options.tool(), arguments, null, null);
+        for (int round = 1; round < rounds; round++) {
+            Exchange exchange = connection.send(frame("tools/call", params));
+            history.exchange(check, "round-" + round, exchange, false);
+            if (Reply.of(exchange) != Reply.INPUT_REQUIRED) {
+                return null;
+            }
+            params = next(arguments, exchange.reply().path("result"));
+        }
+        return params;
+    }
+
+    /** The next round's params: the same name and arguments, the answers to its input requests and its state. */
+    private ObjectNode next(JsonNode arguments, JsonNode inputRequired) {
+        ObjectNode responses = answers.responses(inputRequired.path("inputRequests"));
+        JsonNode state = inputRequired.path("requestState");
+        return WireEnvelope.toolCall(options.tool(), arguments, responses.isEmpty() && inputRequired.path("inputRequests").isMissingNode()
+                ? null : responses, state.isTextual() ? state.textValue() : null);
+    }
+
+    private EffectObserver.Reading observe(String check, String phase) {
+        EffectObserver.Reading reading = observer.read(history.run(), "observed/" + check + "-" + phase + ".sqlite3");
+        history.observe(check, phase, reading);
+        return reading;
+    }
+
+    private ObjectNode frame(String method, ObjectNode params) {
+        ObjectNode withMeta = params.deepCopy();
+        withMeta.set("_meta", meta());
+        ObjectNode frame = JSON.objectNode();
+        frame.put("jsonrpc", "2.0");
+        frame.put("id", nextId++);
+        frame.put("method", method);
+        frame.set("params", withMeta);
+        return frame;
+    }
+
+    /** The envelope: 2026-07-28, and every kind of input request the probe can answer declared. */
+    static ObjectNode meta() {
+        ObjectNode meta = JSON.objectNode();
+        meta.put("io.modelcontextprotocol/protocolVersion", WireEnvelope.PROTOCOL_VERSION);
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "lab-probe").put("version", "0.1.0");
+        ObjectNode capabilities = meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        capabilities.putObject("elicitation").putObject("form");
+        capabilities.putObject("sampling");
+        capabilities.putObject("roots");
+        return meta;
+    }
+
+    private static String randomTag() {
+        byte[] bytes = new byte[4];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private JsonNode arguments() {
+        return FreshValues.apply(options.arguments(), fresh());
+    }
+
+    private String fresh() {
+        return "probe-" + runTag + "-" + (++freshCount);
+    }
+
+    /**
+     * One string argument changed to another valid value (another enum value, or the same text with a suffix): the
+     * first required one whose template holds no fresh value, else the first other one; null when there is none.
+     */
+    static JsonNode changedArguments(JsonNode arguments, JsonNode template, JsonNode schema) {
+        List<String> candidates = new ArrayList<>();
+        schema.path("required").forEach(r -> candidates.add(r.asText()));
+        arguments.fieldNames().forEachRemaining(name -> {
+            if (!candidates.contains(name)) {
+                candidates.add(name);
+            }
+        });
+        for (String name : candidates) {
+            JsonNode value = arguments.path(name);
+            JsonNode property = schema.path("properties").path(name);
+            if (!value.isTextual() || FreshValues.used(template.path(name))) {
+                continue;
+            }
+            ObjectNode changed = ((ObjectNode) arguments).deepCopy();
+            JsonNode choices = property.path("enum");
+            if (choices.isArray() && choices.size() > 1) {
+                for (JsonNode choice : choices) {
+                    if (!choice.equals(value)) {
+                        changed.set(name, choice);
+                        return changed;
+                    }
+                }
+            } else if (!choices.isArray()) {
+                changed.put(name, value.textValue() + "-changed");
+                return changed;
+            }
+        }
+        return null;
+    }
+
+    private static String refusal(String what, Exchange exchange) {
+        if (exchange.reply() == null) {
+            return what + ": " + exchange.failure();
+        }
+        JsonNode error = exchange.reply().path("error");
+        if (!error.isMissingNode()) {
+            return what + ": " + error.path("code").asInt() + " " + error.path("message").asText();
+        }
+        JsonNode text = exchange.reply().path("result").path("content").path(0).path("text");
+        return what + ": " + (text.isTextual() ? text.textValue() : exchange.reply().path("result").toString());
+    }
+
+    /** The plan: what the user asked for, without a header value or an environment. */
+    private static ObjectNode plan(ProbeOptions options) {
+        ObjectNode plan = JSON.objectNode();
+        ObjectNode target = plan.putObject("target");
+        if (options.target() instanceof ProbeOptions.Target.Command command) {
+            target.put("kind", "stdio").put("command", command.command());
+        } else if (options.target() instanceof ProbeOptions.Target.Url url) {
+            target.put("kind", "http").put("url", url.url().toString());
+            url.headers().forEach(h -> target.withArray("header_names").add(h.name()));
+        }
+        plan.put("tool", options.tool());
+        plan.set("arguments", options.arguments());
+        options.answers().keySet().stream().sorted().forEach(key -> plan.withArray("answered_keys").add(key));
+        ObjectNode observed = plan.putObject("observer");
+        if (options.observer() instanceof ProbeOptions.Observer.ShellCount shell) {
+            observed.put("kind", "command").put("command", shell.command());
+        } else if (options.observer() instanceof ProbeOptions.Observer.SqliteRows rows) {
+            observed.put("kind", "sqlite").put("file", rows.database().toString()).put("table", rows.table());
+        } else {
+            observed.put("kind", "none");
+        }
+        if (options.changedArguments() != null) {
+            plan.set("changed_arguments", options.changedArguments());
+        }
+        DEFAULT_IGNORED_KEYS.forEach(k -> plan.withArray("ignore_keys").add(k));
+        plan.put("request_timeout_ms", options.requestTimeout().toMillis());
+        plan.put("race", RACE);
+        List<String> checks = new ArrayList<>(CHECKS);
+        checks.forEach(c -> plan.withArray("checks").add(c));
+        return plan;
+    }
+
+    private static void requireNewOrEmpty(Path out) {
+        if (Files.exists(out)) {
+            if (!Files.isDirectory(out)) {
+                throw new ProbeInputException("--out " + out + " is a file; give a new or empty folder");
+            }
+            try (Stream<Path> entries = Files.list(out)) {
+                if (entries.findAny().isPresent()) {
+                    throw new ProbeInputException("--out " + out + " is not empty; give a new or empty folder (a run is never overwritten)");
+                }
+            } catch (IOException e) {
+                throw new ProbeInputException("--out " + out + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}
