@@ -150,9 +150,15 @@ public final class ProbeCheck {
     /** Every reply an event names is a frame the transcript received; every SQLite reading is its copy's count. */
     private static List<String> witnessed(Path out, JsonNode plan, List<JsonNode> events) throws IOException {
         List<String> problems = new ArrayList<>();
-        Path transcript = out.resolve(RUN).resolve("server" + Layout.TRANSCRIPT_SUFFIX);
-        List<JsonNode> sent = frames(transcript, Transcript.Direction.SENT);
-        List<JsonNode> received = frames(transcript, Transcript.Direction.RECEIVED);
+        // every server process's transcript: p7 starts a second one
+        List<JsonNode> sent = new ArrayList<>();
+        List<JsonNode> received = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.list(out.resolve(RUN))) {
+            for (Path transcript : files.filter(f -> f.getFileName().toString().endsWith(Layout.TRANSCRIPT_SUFFIX)).sorted().toList()) {
+                sent.addAll(frames(transcript, Transcript.Direction.SENT));
+                received.addAll(frames(transcript, Transcript.Direction.RECEIVED));
+            }
+        }
         for (JsonNode event : events) {
             JsonNode reply = event.path("reply");
             if (event.path("kind").asText().equals("exchange") && !sent.remove(event.path("request"))) {
@@ -274,6 +280,8 @@ public final class ProbeCheck {
                 case "p2a" -> p2a(own, effects, seq);
                 case "p3" -> p3(own, effects, seq);
                 case "p4" -> replayed(id, own, effects, seq, false);
+                case "p5" -> p5(own, effects, seq);
+                case "p7" -> p7(own, effects, seq);
                 case "p8" -> p8(own, effects, seq);
                 case "p9" -> replayed(id, own, effects, seq, true);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
@@ -344,6 +352,62 @@ public final class ProbeCheck {
             }
             return delta == 1 ? new Result("p3", Verdict.PASS, null, "one effect; " + counts + ", all the same", seq)
                     : new Result("p3", Verdict.FAIL, Kind.ERROR, race.size() + " sends at once committed nothing", seq);
+        }
+
+        /** Each tampered state refused (or asked again) with no effect; a commit means a client can forge the state. */
+        private Result p5(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            List<JsonNode> tampered = exchanges(own, "tampered ");
+            if (tampered.isEmpty()) {
+                return new Result("p5", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            String previous = "before";
+            boolean observed = true;
+            for (JsonNode exchange : tampered) {
+                String variant = exchange.path("role").asText().substring("tampered ".length());
+                Long delta = effects.delta(previous, "after-" + variant);
+                previous = "after-" + variant;
+                if (delta != null && delta > 0) {
+                    return new Result("p5", Verdict.FAIL, Kind.FORGEABLE_STATE, "the state " + variant + " committed " + delta
+                            + " effect(s) (" + shown(exchange) + ")", seq);
+                }
+                if (complete(exchange)) {
+                    return new Result("p5", Verdict.FAIL, Kind.ACCEPTED, "the state " + variant + " was answered as if"
+                            + " accepted (" + shown(exchange) + ")", seq);
+                }
+                observed &= delta != null;
+            }
+            String variants = String.join(", ", tampered.stream().map(e -> e.path("role").asText().substring("tampered ".length())).toList());
+            return observed ? new Result("p5", Verdict.PASS, null, "every tampered state refused, no effect (" + variants + ")", seq)
+                    : unobservable("p5", effects, seq);
+        }
+
+        /** The final round committed, its reply lost, the server restarted: the same round must recover the result. */
+        private Result p7(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
+            JsonNode retry = last(exchanges(own, "retry"));
+            if (discarded == null || retry == null) {
+                return new Result("p7", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            Long first = effects.delta("before", "committed");
+            Long second = effects.delta("committed", "after");
+            boolean same = complete(retry) && same(discarded, retry);
+            if (second != null && second > 0) {
+                return new Result("p7", Verdict.FAIL, Kind.DUPLICATE, "after the restart the same round committed again ("
+                        + second + " more effect(s))", seq);
+            }
+            if (!same) {
+                return new Result("p7", Verdict.FAIL, Kind.LOST, "after the restart the same round " + (refused(retry)
+                        ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")")
+                        + ": the caller cannot learn the result", seq);
+            }
+            if (first == null || second == null) {
+                return unobservable("p7", effects, seq);
+            }
+            return first == 1 ? new Result("p7", Verdict.PASS, null, "after the restart the same round got the stored result,"
+                    + " no new effect", seq) : new Result("p7", Verdict.FAIL, Kind.ERROR, "the final round committed " + first
+                    + " effects before the restart", seq);
         }
 
         private Result p8(List<JsonNode> own, Observed effects, List<Integer> seq) {

@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
                     + " server (--command) or a Streamable HTTP one (--url), calls one multi-round tool (input_required,"
                     + " then the continuation) with fresh values per call, counts the effects with an observer, and plays"
                     + " the checks: p1 one call, one effect; p2a the final reply lost, the same round again; p3 twenty"
-                    + " first sends at once; p4 the state replayed with changed arguments; p8 a new call; p9 the state"
-                    + " replayed with changed answers.",
+                    + " first sends at once; p4 the state replayed with changed arguments; p5 tampered states; p7 the"
+                    + " final reply lost and the server restarted; p8 a new call; p9 the state replayed with changed answers.",
             "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
                     + " derives each verdict from it (probe.json; `lab verify DIR` derives them again). One line per check:"
                     + " pN pass|fail|cancelled|unobservable|not-applicable [duplicate|lost|accepted|forgeable-state|error] reason.",
@@ -56,6 +56,10 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--allow-remote", description = "Let --url name a host other than loopback.")
     boolean allowRemote;
+
+    @Option(names = "--restart-cmd", paramLabel = "CMD", description = "With --url: restarts the server for p7 (sh -c CMD; the probe"
+            + " then waits until it answers). Without it p7 is not-applicable over HTTP; over stdio the probe kills and restarts the server itself.")
+    String restartCommand;
 
     @Option(names = "--server", paramLabel = "KIND", description = "A preset for the lab's own servers: java, typescript, python, go or"
             + " unguarded over stdio, with their tool, arguments, environment and ledger as the observer.")
@@ -111,8 +115,8 @@ final class ProbeCommand implements Callable<Integer> {
             throw new ProbeInputException("name the server: --command 'CMD' (stdio) or --url URL (Streamable HTTP), one of them");
         }
         ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command) : urlTarget();
-        if (command != null && (!headers.isEmpty() || allowRemote)) {
-            throw new ProbeInputException("--header and --allow-remote go with --url, not --command");
+        if (command != null && (!headers.isEmpty() || allowRemote || restartCommand != null)) {
+            throw new ProbeInputException("--header, --allow-remote and --restart-cmd go with --url, not --command");
         }
         return new ProbeOptions(target, tool, json("--args", arguments == null ? "{}" : arguments), answers(), observer(),
                 changedArguments == null ? null : json("--changed-args", changedArguments), folder, timeout());
@@ -164,7 +168,7 @@ final class ProbeCommand implements Callable<Integer> {
             }
             parsed.add(new Header(header.substring(0, colon), header.substring(colon + 1).strip()));
         }
-        return new ProbeOptions.Target.Url(endpoint, parsed, allowRemote);
+        return new ProbeOptions.Target.Url(endpoint, parsed, allowRemote, restartCommand);
     }
 
     private Map<String, JsonNode> answers() {

@@ -43,8 +43,11 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
             }
         }
 
-        /** A Streamable HTTP endpoint; {@code headers} go to it only, and no value of theirs into the evidence. */
-        record Url(URI url, List<Header> headers, boolean remoteAllowed) implements Target {
+        /**
+         * A Streamable HTTP endpoint; {@code headers} go to it only, and no value of theirs into the evidence.
+         * {@code restartCommand} ({@code sh -c}, may be null) restarts the server for p7.
+         */
+        record Url(URI url, List<Header> headers, boolean remoteAllowed, String restartCommand) implements Target {
             public Url {
                 headers = List.copyOf(headers);
             }

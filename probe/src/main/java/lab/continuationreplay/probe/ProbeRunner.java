@@ -21,12 +21,13 @@ import lab.continuationreplay.history.Layout;
  *
  * <p>Each check works on calls of its own, each with fresh values: p1 one complete call; p2a the final round's reply
  * discarded, then the same round again; p3 twenty first sends of one final round at once; p4 a committed call's final
- * round again with changed arguments; p8 a new call with the same arguments; p9 a committed call's final round again
- * with changed input responses. The observer reads before and after each.
+ * round again with changed arguments; p5 a call's final round with its state tampered; p7 the final round's reply
+ * discarded, the server restarted, the same round again; p8 a new call with the same arguments; p9 a committed
+ * call's final round again with changed input responses. The observer reads before and after each.
  */
 public final class ProbeRunner {
-    /** The checks this probe plays, in order. */
-    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p8", "p9");
+    /** The checks this probe plays, in the order they are reported (p7, which restarts the server, is played last). */
+    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p5", "p7", "p8", "p9");
     static final int RACE = 20;
     /** Result keys that may differ on a replay: a replay flag, and metadata. */
     static final List<String> DEFAULT_IGNORED_KEYS = List.of("replayed", "_meta");
@@ -37,18 +38,26 @@ public final class ProbeRunner {
     private final ProbeHistory history;
     private final EffectObserver observer;
     private final InputAnswers answers;
-    private final ProbeConnection connection;
+    private final Restart restart;
+    private ProbeConnection connection;
     private long nextId = 1;
     private int freshCount;
     /** Fresh values of this run differ from every other run's on the same server. */
     private final String runTag = randomTag();
 
-    private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection) {
+    /** How p7 restarts the server: the probe kills and starts a stdio one; an HTTP one restarts by the user's command. */
+    interface Restart {
+        /** Restarts the server and returns the connection to use afterwards; null when it cannot be restarted. */
+        ProbeConnection restart(ProbeConnection current);
+    }
+
+    private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection, Restart restart) {
         this.options = options;
         this.history = history;
         this.observer = EffectObserver.of(options.observer());
         this.answers = new InputAnswers(options.answers());
         this.connection = connection;
+        this.restart = restart;
     }
 
     /**
@@ -68,19 +77,34 @@ public final class ProbeRunner {
             throw new ProbeInputException("--out " + options.out() + ": " + e.getMessage(), e);
         }
         Path transcript = history.run().resolve("server" + Layout.TRANSCRIPT_SUFFIX);
-        ProbeConnection connection = options.target() instanceof ProbeOptions.Target.Command command
-                ? StdioConnection.start(command.command(), environment, transcript,
-                        history.run().resolve("server" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock)
-                : new HttpConnection((ProbeOptions.Target.Url) options.target(), transcript, options.requestTimeout(), clock);
+        ProbeConnection connection;
+        Restart restart;
+        if (options.target() instanceof ProbeOptions.Target.Command command) {
+            connection = StdioConnection.start(command.command(), environment, transcript,
+                    history.run().resolve("server" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
+            int[] starts = {1};
+            restart = current -> {
+                ((StdioConnection) current).kill();
+                current.close();
+                String name = "server-" + (++starts[0]);
+                return StdioConnection.start(command.command(), environment, history.run().resolve(name + Layout.TRANSCRIPT_SUFFIX),
+                        history.run().resolve(name + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
+            };
+        } else {
+            ProbeOptions.Target.Url url = (ProbeOptions.Target.Url) options.target();
+            connection = new HttpConnection(url, transcript, options.requestTimeout(), clock);
+            restart = url.restartCommand() == null ? current -> null : current -> restartByCommand(url.restartCommand(), current);
+        }
+        ProbeRunner runner = new ProbeRunner(options, history, connection, restart);
         String stopped = null;
         try {
-            new ProbeRunner(options, history, connection).play();
+            runner.play();
         } catch (ProbeInputException e) {
             stopped = e.getMessage();
             history.note("probe", "stopped", e.getMessage());
             throw e;
         } finally {
-            connection.close();
+            runner.connection.close();
             history.seal(stopped);
         }
     }
@@ -91,8 +115,88 @@ public final class ProbeRunner {
         p2a(rounds);
         p3(rounds);
         p4(rounds, tool);
+        p5(rounds);
         p8();
         p9(rounds);
+        p7(rounds);
+    }
+
+    /** p5: the final round with a tampered state in place of the real one, each variant on its own. */
+    private void p5(int rounds) {
+        observe("p5", "before");
+        ObjectNode last = playToFinal("p5", arguments(), rounds);
+        if (last == null) {
+            return;
+        }
+        if (!last.path("requestState").isTextual()) {
+            history.note("p5", "not-applicable", "the final round carries no requestState to tamper with");
+            return;
+        }
+        for (StateTampering.Variant variant : StateTampering.variants(last.path("requestState").textValue())) {
+            ObjectNode tampered = last.deepCopy();
+            tampered.put("requestState", variant.state());
+            history.exchange("p5", "tampered " + variant.name(), connection.send(frame("tools/call", tampered)), false);
+            observe("p5", "after-" + variant.name());
+        }
+    }
+
+    /**
+     * p7: the final round is answered and its reply discarded, the server is killed and started again (stdio), or
+     * restarted by the user's command (HTTP), and the same round is sent to it.
+     */
+    private void p7(int rounds) {
+        observe("p7", "before");
+        List<Round> played = playCall("p7", arguments(), true);
+        observe("p7", "committed");
+        if (played.size() != rounds) {
+            return;
+        }
+        ProbeConnection restarted = restart.restart(connection);
+        if (restarted == null) {
+            history.note("p7", "not-applicable", "no way to restart the server: give --restart-cmd with --url");
+            return;
+        }
+        connection = restarted;
+        history.note("p7", "restarted", "the server was restarted after the final round committed");
+        awaitReady("p7");
+        history.exchange("p7", "retry", connection.send(frame("tools/call", played.get(played.size() - 1).params())), false);
+        observe("p7", "after");
+    }
+
+    /** Asks tools/list until the server answers (30 s at most): a restarted server may take a while to listen. */
+    private void awaitReady(String check) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (true) {
+            Exchange listed = connection.send(frame("tools/list", JSON.objectNode()));
+            history.exchange(check, "ready", listed, false);
+            if (listed.reply() != null || System.nanoTime() > deadline) {
+                return;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Runs the user's restart command; the probe then waits until the server answers again. */
+    private static ProbeConnection restartByCommand(String command, ProbeConnection current) {
+        try {
+            lab.continuationreplay.core.exec.Exec.Result result = lab.continuationreplay.core.exec.Exec.command("sh", "-c", command)
+                    .withStderr(lab.continuationreplay.core.exec.Exec.Io.INTO_STDOUT).run(java.time.Duration.ofSeconds(120));
+            if (result.timedOut() || result.exitStatus() != 0) {
+                throw new ProbeInputException("--restart-cmd " + (result.timedOut() ? "did not end within 120 s" : "exited "
+                        + result.exitStatus()) + ": " + result.output().strip());
+            }
+        } catch (java.io.IOException e) {
+            throw new ProbeInputException("--restart-cmd could not run: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProbeInputException("interrupted while restarting the server");
+        }
+        return current;
     }
 
     /** tools/list: the server speaks 2026-07-28 and lists the tool. */

@@ -83,4 +83,26 @@ class ProbePartsTest {
                 new ProbeOptions.Observer.None(), null, java.nio.file.Path.of("x"), java.time.Duration.ofSeconds(1)));
         assertThrows(ProbeInputException.class, () -> new ProbeOptions.Target.Command(" "));
     }
+
+    @Test
+    void aStateIsTamperedWithinItsAlphabetAndADecodableOneIsForgedWithoutAMac() {
+        String sealed = "v1.abcdefghij-_XYZ";
+        java.util.List<StateTampering.Variant> variants = StateTampering.variants(sealed);
+        assertEquals(java.util.List.of("character-changed", "truncated"), variants.stream().map(StateTampering.Variant::name).toList());
+        assertEquals(sealed.length(), variants.get(0).state().length());
+        assertFalse(variants.get(0).state().equals(sealed));
+        assertTrue(variants.get(1).state().length() < sealed.length());
+
+        String json = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"op\":\"o1\",\"n\":1}".getBytes());
+        String forged = StateTampering.decodedFieldChanged(json);
+        assertEquals("{\"op\":\"o1x\",\"n\":1}", new String(java.util.Base64.getUrlDecoder().decode(forged)));
+
+        String payload = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"sub\":\"alice\"}".getBytes());
+        String jwt = "eyJhbGciOiJIUzI1NiJ9." + payload + ".c2lnbmF0dXJl";
+        String unsigned = StateTampering.decodedFieldChanged(jwt);
+        assertTrue(unsigned.startsWith("eyJhbGciOiJIUzI1NiJ9.") && unsigned.endsWith("."), unsigned);
+        assertEquals("{\"sub\":\"alicex\"}", new String(java.util.Base64.getUrlDecoder().decode(unsigned.split("\\.")[1])));
+        assertEquals("{\"a\":true}", StateTampering.decodedFieldChanged("{\"a\":false}"));
+        assertNull(StateTampering.decodedFieldChanged("opaque"));
+    }
 }

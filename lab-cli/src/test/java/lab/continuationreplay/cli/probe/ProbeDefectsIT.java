@@ -1,0 +1,55 @@
+package lab.continuationreplay.cli.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cli.LabProcess;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Each check's fail side, on a small stdio server written for these tests (test resource probe/defect_server.py, the
+ * Python standard library only) with one defect at a time: exactly the checks that defect breaks fail, with their
+ * kind (a server answering every replay with a new row breaks p2a, p3, p7 and p9; one trusting an unsigned state
+ * ignores changed arguments too), and the server without a defect passes every check. Not one of the lab's servers,
+ * so the probe is judged on a stranger.
+ */
+class ProbeDefectsIT {
+    @TempDir
+    static Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "none             | 0 | ",
+        "no-dedupe        | 1 | p2a fail duplicate;p3 fail duplicate;p7 fail duplicate;p9 fail accepted",
+        "refuse-retry     | 1 | p2a fail lost;p7 fail lost",
+        "different-answer | 1 | p2a fail lost;p3 fail lost;p7 fail lost;p9 fail accepted",
+        "unsigned-state   | 1 | p4 fail accepted;p5 fail forgeable-state",
+        "unbound-args     | 1 | p4 fail accepted",
+        "unbound-answers  | 1 | p9 fail accepted",
+        "in-memory        | 1 | p7 fail duplicate",
+        "racy             | 1 | p3 fail duplicate",
+    })
+    void theCheckForTheDefectFailsAndOnlyWhereItShould(String defect, int exit, String failing) throws Exception {
+        Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
+        Path database = dir.resolve(defect + ".sqlite3");
+        LabProcess.Result run = LabProcess.run(List.of("probe", "--command", "python3 '" + server + "' '" + database + "' " + defect,
+                "--tool", "create_order", "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",
+                "--effects-sqlite", database.toString(), "orders", "--out", dir.resolve(defect).toString()),
+                Map.of(), new byte[0], Duration.ofMinutes(2));
+        assertEquals(exit, run.exitCode(), run.stdout() + run.stderr());
+        List<String> expected = failing == null ? List.of() : List.of(failing.split(";"));
+        for (String line : expected) {
+            assertTrue(run.stdout().contains("\n" + line + " ") || run.stdout().startsWith(line + " "), line + " in\n" + run.stdout());
+        }
+        long failed = run.stdout().lines().filter(l -> l.matches("p[0-9a-z]+ fail .*")).count();
+        assertEquals(expected.size(), failed, "only the checks for this defect fail:\n" + run.stdout());
+        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve(defect).toString()), Map.of(), "");
+        assertEquals(exit, verified.exitCode(), "lab verify derives the same verdicts:\n" + verified.stdout());
+    }
+}

@@ -1,0 +1,184 @@
+"""A small MCP server (protocol 2026-07-28, stdio) written for lab probe's tests, with one defect chosen at start.
+
+    python3 defect_server.py DATABASE DEFECT
+
+One tool, create_order(order_id, item): round one asks for a note (an elicitation form); the continuation commits one
+row to the table `orders` of DATABASE (SQLite) and answers {"order_id", "row", "replayed"}. Without a defect ("none")
+the state is sealed with an HMAC bound to the arguments, and a second continuation of the same order answers the
+stored row; so lab probe passes every check on it. Each defect breaks exactly one rule:
+
+  no-dedupe        every continuation commits another row
+  refuse-retry     a continuation of an order already committed is refused, not answered
+  different-answer a continuation of an order already committed answers a new row number
+  unsigned-state   the state is base64url JSON without a MAC, and the server commits what it says
+  unbound-args     the state is not bound to the arguments, and the order is keyed by (order_id, item)
+  unbound-answers  the order is keyed by (order_id, note): a changed answer commits again
+  in-memory        the committed orders live in memory: a restart forgets them
+  racy             the check for a committed order and the insert are not atomic (requests run on threads)
+
+Stdout is the wire; nothing else is written there. The HMAC key comes from DEFECT_SERVER_KEY (hex) or a fixed test key.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+
+DATABASE, DEFECT = sys.argv[1], sys.argv[2]
+KEY = bytes.fromhex(os.environ.get("DEFECT_SERVER_KEY", "11" * 32))
+WRITE = threading.Lock()
+MEMORY = {}
+
+
+def out(message):
+    with WRITE:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+
+def db():
+    connection = sqlite3.connect(DATABASE, timeout=30, isolation_level=None)
+    connection.execute("CREATE TABLE IF NOT EXISTS orders(row INTEGER PRIMARY KEY, order_id TEXT, item TEXT, note TEXT)")
+    return connection
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def seal(arguments):
+    if DEFECT == "unsigned-state":
+        return b64(json.dumps({"order_id": arguments["order_id"], "item": arguments["item"]}).encode())
+    bound = {} if DEFECT == "unbound-args" else arguments
+    payload = json.dumps({"tool": "create_order", "args": bound, "t": time.time()}, sort_keys=True).encode()
+    return b64(payload) + "." + b64(hmac.new(KEY, payload, hashlib.sha256).digest())
+
+
+def opened(state, arguments):
+    """The arguments the continuation may commit, or None when the state is refused."""
+    try:
+        if DEFECT == "unsigned-state":
+            return json.loads(unb64(state))
+        payload, mac = state.split(".")
+        if not hmac.compare_digest(unb64(mac), hmac.new(KEY, unb64(payload), hashlib.sha256).digest()):
+            return None
+        bound = json.loads(unb64(payload))
+        if bound.get("tool") != "create_order" or (DEFECT != "unbound-args" and bound.get("args") != arguments):
+            return None
+        return arguments
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def commit(order, note):
+    key = order["order_id"]
+    if DEFECT == "unbound-args":
+        key = order["order_id"] + "|" + order["item"]
+    if DEFECT == "unbound-answers":
+        key = order["order_id"] + "|" + note
+    connection = db()
+    try:
+        if DEFECT == "in-memory":
+            if key in MEMORY:
+                return MEMORY[key], True
+        elif DEFECT != "no-dedupe":
+            if DEFECT != "racy":
+                connection.execute("BEGIN IMMEDIATE")
+            found = connection.execute("SELECT row FROM orders WHERE order_id = ?", (key,)).fetchone()
+            if found:
+                if DEFECT != "racy":
+                    connection.execute("COMMIT")
+                if DEFECT == "refuse-retry":
+                    raise PermissionError("order already placed")
+                if DEFECT == "different-answer":
+                    return found[0] + 1000, True
+                return found[0], True
+            if DEFECT == "racy":
+                time.sleep(0.05)
+        row = connection.execute("INSERT INTO orders(order_id, item, note) VALUES (?, ?, ?)",
+                                 (key, order["item"], note)).lastrowid
+        if DEFECT not in ("no-dedupe", "in-memory", "racy"):
+            connection.execute("COMMIT")
+        MEMORY[key] = row
+        return row, False
+    finally:
+        connection.close()
+
+
+def call(params):
+    arguments = params.get("arguments") or {}
+    if not isinstance(arguments.get("order_id"), str) or not isinstance(arguments.get("item"), str):
+        return {"resultType": "complete", "isError": True, "content": [{"type": "text", "text": "order_id and item are required"}]}
+    state = params.get("requestState")
+    if state is None:
+        return {"resultType": "input_required", "requestState": seal(arguments), "inputRequests": {"note": {
+            "method": "elicitation/create", "params": {"mode": "form", "message": "A note for the order?",
+                                                       "requestedSchema": {"type": "object", "properties": {"note": {"type": "string"}},
+                                                                           "required": ["note"]}}}}}
+    order = opened(state, arguments)
+    if order is None:
+        raise ValueError("Invalid or expired requestState")
+    answer = (params.get("inputResponses") or {}).get("note") or {}
+    note = (answer.get("content") or {}).get("note")
+    if answer.get("action") != "accept" or not isinstance(note, str):
+        return {"resultType": "complete", "isError": True, "content": [{"type": "text", "text": "the note was not given"}]}
+    row, replayed = commit(order, note)
+    result = {"order_id": order["order_id"], "row": row, "replayed": replayed}
+    return {"resultType": "complete", "isError": False, "structuredContent": result,
+            "content": [{"type": "text", "text": json.dumps(result)}]}
+
+
+TOOL = {"name": "create_order", "inputSchema": {"type": "object", "required": ["order_id", "item"],
+                                                "properties": {"order_id": {"type": "string"}, "item": {"type": "string"}}}}
+
+
+def handle(message):
+    method, ident, params = message.get("method"), message.get("id"), message.get("params") or {}
+    version = (params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
+    if ident is None:
+        return
+    if version != "2026-07-28":
+        out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32022, "message": "Unsupported protocol version"}})
+        return
+    try:
+        if method == "tools/list":
+            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL]}})
+        elif method == "tools/call" and params.get("name") == "create_order":
+            out({"jsonrpc": "2.0", "id": ident, "result": call(params)})
+        else:
+            out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
+    except PermissionError as refused:
+        out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32000, "message": str(refused)}})
+    except ValueError as invalid:
+        out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": str(invalid)}})
+
+
+def main():
+    db().close()
+    threads = []
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if DEFECT == "racy":
+            thread = threading.Thread(target=handle, args=(message,))
+            thread.start()
+            threads.append(thread)
+        else:
+            handle(message)
+    for thread in threads:
+        thread.join()
+
+
+if __name__ == "__main__":
+    main()
