@@ -13,6 +13,7 @@ stored row; so lab probe passes every check on it. Each defect breaks exactly on
   unsigned-state   the state is base64url JSON without a MAC, and the server commits what it says
   unbound-args     the state is not bound to the arguments, and the order is keyed by (order_id, item)
   unbound-answers  the order is keyed by (order_id, note): a changed answer commits again
+  unbound-principal the state is not bound to the principal (DEFECT_PRINCIPAL, default alice): another one may use it
   in-memory        the committed orders live in memory: a restart forgets them
   racy             the check for a committed order and the insert are not atomic (requests run on threads)
 
@@ -31,6 +32,7 @@ import time
 
 DATABASE, DEFECT = sys.argv[1], sys.argv[2]
 KEY = bytes.fromhex(os.environ.get("DEFECT_SERVER_KEY", "11" * 32))
+PRINCIPAL = os.environ.get("DEFECT_PRINCIPAL", "alice")
 WRITE = threading.Lock()
 MEMORY = {}
 
@@ -59,7 +61,7 @@ def seal(arguments):
     if DEFECT == "unsigned-state":
         return b64(json.dumps({"order_id": arguments["order_id"], "item": arguments["item"]}).encode())
     bound = {} if DEFECT == "unbound-args" else arguments
-    payload = json.dumps({"tool": "create_order", "args": bound, "t": time.time()}, sort_keys=True).encode()
+    payload = json.dumps({"tool": "create_order", "args": bound, "principal": PRINCIPAL, "t": time.time()}, sort_keys=True).encode()
     return b64(payload) + "." + b64(hmac.new(KEY, payload, hashlib.sha256).digest())
 
 
@@ -73,6 +75,8 @@ def opened(state, arguments):
             return None
         bound = json.loads(unb64(payload))
         if bound.get("tool") != "create_order" or (DEFECT != "unbound-args" and bound.get("args") != arguments):
+            return None
+        if DEFECT != "unbound-principal" and bound.get("principal") != PRINCIPAL:
             return None
         return arguments
     except (ValueError, KeyError, TypeError):

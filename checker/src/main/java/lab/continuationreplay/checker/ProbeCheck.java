@@ -281,6 +281,7 @@ public final class ProbeCheck {
                 case "p3" -> p3(own, effects, seq);
                 case "p4" -> replayed(id, own, effects, seq, false);
                 case "p5" -> p5(own, effects, seq);
+                case "p6" -> p6(own, effects, seq);
                 case "p7" -> p7(own, effects, seq);
                 case "p8" -> p8(own, effects, seq);
                 case "p9" -> replayed(id, own, effects, seq, true);
@@ -380,6 +381,29 @@ public final class ProbeCheck {
             String variants = String.join(", ", tampered.stream().map(e -> e.path("role").asText().substring("tampered ".length())).toList());
             return observed ? new Result("p5", Verdict.PASS, null, "every tampered state refused, no effect (" + variants + ")", seq)
                     : unobservable("p5", effects, seq);
+        }
+
+        /** A call's final round sent by another principal: refused (or asked again), no effect. */
+        private Result p6(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode stranger = last(exchanges(own, "other principal"));
+            if (stranger == null) {
+                return new Result("p6", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            Long delta = effects.delta("before", "after");
+            if (delta != null && delta > 0) {
+                return new Result("p6", Verdict.FAIL, Kind.ACCEPTED, "another principal's use of the state committed " + delta
+                        + " effect(s)", seq);
+            }
+            if (complete(stranger)) {
+                return new Result("p6", Verdict.FAIL, Kind.ACCEPTED, "another principal's use of the state was answered with a"
+                        + " result (" + shown(stranger) + ")", seq);
+            }
+            if (delta == null) {
+                return unobservable("p6", effects, seq);
+            }
+            return new Result("p6", Verdict.PASS, null, "another principal's use of the state was refused (" + shown(stranger)
+                    + "), no effect", seq);
         }
 
         /** The final round committed, its reply lost, the server restarted: the same round must recover the result. */

@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
                     + " server (--command) or a Streamable HTTP one (--url), calls one multi-round tool (input_required,"
                     + " then the continuation) with fresh values per call, counts the effects with an observer, and plays"
                     + " the checks: p1 one call, one effect; p2a the final reply lost, the same round again; p3 twenty"
-                    + " first sends at once; p4 the state replayed with changed arguments; p5 tampered states; p7 the"
+                    + " first sends at once; p4 the state replayed with changed arguments; p5 tampered states; p6 the state sent"
+                    + " by another principal; p7 the"
                     + " final reply lost and the server restarted; p8 a new call; p9 the state replayed with changed answers.",
             "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
                     + " derives each verdict from it (probe.json; `lab verify DIR` derives them again). One line per check:"
@@ -56,6 +57,14 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--allow-remote", description = "Let --url name a host other than loopback.")
     boolean allowRemote;
+
+    @Option(names = "--other-env", paramLabel = "K=V", description = "With --command: p6 starts a second server process with"
+            + " these variables changed (repeatable), as another principal; the values are never written anywhere.")
+    List<String> otherEnvironment = new ArrayList<>();
+
+    @Option(names = "--other-header", paramLabel = "'Name: value'", description = "With --url: p6 sends the state with this"
+            + " header in place of the one of its name (repeatable), as another principal.")
+    List<String> otherHeaders = new ArrayList<>();
 
     @Option(names = "--restart-cmd", paramLabel = "CMD", description = "With --url: restarts the server for p7 (sh -c CMD; the probe"
             + " then waits until it answers). Without it p7 is not-applicable over HTTP; over stdio the probe kills and restarts the server itself.")
@@ -114,10 +123,13 @@ final class ProbeCommand implements Callable<Integer> {
         if ((command == null) == (url == null)) {
             throw new ProbeInputException("name the server: --command 'CMD' (stdio) or --url URL (Streamable HTTP), one of them");
         }
-        ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command) : urlTarget();
-        if (command != null && (!headers.isEmpty() || allowRemote || restartCommand != null)) {
-            throw new ProbeInputException("--header, --allow-remote and --restart-cmd go with --url, not --command");
+        if (command != null && (!headers.isEmpty() || allowRemote || restartCommand != null || !otherHeaders.isEmpty())) {
+            throw new ProbeInputException("--header, --other-header, --allow-remote and --restart-cmd go with --url, not --command");
         }
+        if (url != null && !otherEnvironment.isEmpty()) {
+            throw new ProbeInputException("--other-env goes with --command; with --url give --other-header");
+        }
+        ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command, otherEnvironment()) : urlTarget();
         return new ProbeOptions(target, tool, json("--args", arguments == null ? "{}" : arguments), answers(), observer(),
                 changedArguments == null ? null : json("--changed-args", changedArguments), folder, timeout());
     }
@@ -148,7 +160,9 @@ final class ProbeCommand implements Callable<Integer> {
         String toolName = guarded ? "create_guarded_issue" : "create_issue";
         // The title is no fresh value: p4 replays a state with it changed.
         String args = guarded ? "{\"operation_id\":\"op-{{fresh}}\",\"title\":\"probe\"}" : "{\"title\":\"probe\"}";
-        return new ProbeOptions(new ProbeOptions.Target.Command(line), toolName, json("--args", args), answers(),
+        Map<String, String> bob = new LinkedHashMap<>(otherEnvironment());
+        bob.putIfAbsent("WIRE_PRINCIPAL", "bob");
+        return new ProbeOptions(new ProbeOptions.Target.Command(line, bob), toolName, json("--args", args), answers(),
                 new ProbeOptions.Observer.SqliteRows(ledger, "issues"), changedArguments == null ? null
                         : json("--changed-args", changedArguments), folder, timeout());
     }
@@ -160,15 +174,32 @@ final class ProbeCommand implements Callable<Integer> {
         } catch (URISyntaxException e) {
             throw new ProbeInputException("--url " + url + " is not a URL: " + e.getMessage());
         }
+        return new ProbeOptions.Target.Url(endpoint, headers("--header", headers), allowRemote, restartCommand,
+                headers("--other-header", otherHeaders));
+    }
+
+    private static List<Header> headers(String option, List<String> given) {
         List<Header> parsed = new ArrayList<>();
-        for (String header : headers) {
+        for (String header : given) {
             int colon = header.indexOf(':');
             if (colon < 1 || header.substring(0, colon).isBlank() || !header.substring(0, colon).matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-                throw new ProbeInputException("--header must read 'Name: value' (a token name, a colon, the value); one did not");
+                throw new ProbeInputException(option + " must read 'Name: value' (a token name, a colon, the value); one did not");
             }
             parsed.add(new Header(header.substring(0, colon), header.substring(colon + 1).strip()));
         }
-        return new ProbeOptions.Target.Url(endpoint, parsed, allowRemote, restartCommand);
+        return parsed;
+    }
+
+    private Map<String, String> otherEnvironment() {
+        Map<String, String> parsed = new LinkedHashMap<>();
+        for (String variable : otherEnvironment) {
+            int equals = variable.indexOf('=');
+            if (equals < 1 || !variable.substring(0, equals).matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new ProbeInputException("--other-env must read NAME=value; one did not");
+            }
+            parsed.put(variable.substring(0, equals), variable.substring(equals + 1));
+        }
+        return parsed;
     }
 
     private Map<String, JsonNode> answers() {

@@ -33,11 +33,13 @@ final class HttpConnection implements ProbeConnection {
     private final List<Header> userHeaders;
     private final ProbeClock clock;
 
-    HttpConnection(ProbeOptions.Target.Url target, Path transcriptFile, Duration timeout, ProbeClock clock) {
+    /** A connection sending {@code headers}: the target's own, or another principal's ({@link ProbeOptions.Target.Url#asOther}). */
+    HttpConnection(ProbeOptions.Target.Url target, List<Header> headers, Path transcriptFile, Duration timeout, ProbeClock clock) {
         this.transcript = new Transcript(transcriptFile);
-        this.userHeaders = target.headers();
+        this.userHeaders = List.copyOf(headers);
         this.clock = clock;
-        Set<String> secret = userHeaders.stream().map(h -> h.name().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        Set<String> secret = java.util.stream.Stream.concat(target.headers().stream(), target.otherHeaders().stream())
+                .map(h -> h.name().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         try {
             this.exchanges = new HttpExchanges(target.url(), transcript, timeout,
                     new HttpExchanges.Options(Map.of(), secret, target.remoteAllowed()), "server");

@@ -34,12 +34,20 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
 
     /** Where the server is. */
     public sealed interface Target {
-        /** A stdio server: {@code sh -c command}, its stdin held open until the probe is done. */
-        record Command(String command) implements Target {
+        /**
+         * A stdio server: {@code sh -c command}, its stdin held open until the probe is done. {@code otherEnvironment}
+         * (may be empty) starts a second process as another principal for p6; its values are never written anywhere.
+         */
+        record Command(String command, Map<String, String> otherEnvironment) implements Target {
             public Command {
                 if (command == null || command.isBlank()) {
                     throw new ProbeInputException("--command needs the command that starts the server");
                 }
+                otherEnvironment = Map.copyOf(otherEnvironment);
+            }
+
+            public Command(String command) {
+                this(command, Map.of());
             }
         }
 
@@ -47,9 +55,19 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
          * A Streamable HTTP endpoint; {@code headers} go to it only, and no value of theirs into the evidence.
          * {@code restartCommand} ({@code sh -c}, may be null) restarts the server for p7.
          */
-        record Url(URI url, List<Header> headers, boolean remoteAllowed, String restartCommand) implements Target {
+        record Url(URI url, List<Header> headers, boolean remoteAllowed, String restartCommand, List<Header> otherHeaders)
+                implements Target {
             public Url {
                 headers = List.copyOf(headers);
+                otherHeaders = List.copyOf(otherHeaders);
+            }
+
+            /** The headers another principal sends (p6): the user's, each replaced by an other header of its name. */
+            public List<Header> asOther() {
+                java.util.List<Header> other = new java.util.ArrayList<>(headers.stream()
+                        .filter(h -> otherHeaders.stream().noneMatch(o -> o.name().equalsIgnoreCase(h.name()))).toList());
+                other.addAll(otherHeaders);
+                return other;
             }
         }
     }

@@ -27,7 +27,7 @@ import lab.continuationreplay.history.Layout;
  */
 public final class ProbeRunner {
     /** The checks this probe plays, in the order they are reported (p7, which restarts the server, is played last). */
-    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p5", "p7", "p8", "p9");
+    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p5", "p6", "p7", "p8", "p9");
     static final int RACE = 20;
     /** Result keys that may differ on a replay: a replay flag, and metadata. */
     static final List<String> DEFAULT_IGNORED_KEYS = List.of("replayed", "_meta");
@@ -39,6 +39,7 @@ public final class ProbeRunner {
     private final EffectObserver observer;
     private final InputAnswers answers;
     private final Restart restart;
+    private final java.util.function.Supplier<ProbeConnection> other;
     private ProbeConnection connection;
     private long nextId = 1;
     private int freshCount;
@@ -51,13 +52,18 @@ public final class ProbeRunner {
         ProbeConnection restart(ProbeConnection current);
     }
 
-    private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection, Restart restart) {
+    /**
+     * @param other opens a connection as another principal (p6), or answers null when the user gave none
+     */
+    private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection, Restart restart,
+            java.util.function.Supplier<ProbeConnection> other) {
         this.options = options;
         this.history = history;
         this.observer = EffectObserver.of(options.observer());
         this.answers = new InputAnswers(options.answers());
         this.connection = connection;
         this.restart = restart;
+        this.other = other;
     }
 
     /**
@@ -79,7 +85,13 @@ public final class ProbeRunner {
         Path transcript = history.run().resolve("server" + Layout.TRANSCRIPT_SUFFIX);
         ProbeConnection connection;
         Restart restart;
+        java.util.function.Supplier<ProbeConnection> other;
         if (options.target() instanceof ProbeOptions.Target.Command command) {
+            Map<String, String> otherEnvironment = new java.util.LinkedHashMap<>(environment);
+            otherEnvironment.putAll(command.otherEnvironment());
+            other = command.otherEnvironment().isEmpty() ? () -> null : () -> StdioConnection.start(command.command(),
+                    otherEnvironment, history.run().resolve("other" + Layout.TRANSCRIPT_SUFFIX),
+                    history.run().resolve("other" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
             connection = StdioConnection.start(command.command(), environment, transcript,
                     history.run().resolve("server" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
             int[] starts = {1};
@@ -92,10 +104,12 @@ public final class ProbeRunner {
             };
         } else {
             ProbeOptions.Target.Url url = (ProbeOptions.Target.Url) options.target();
-            connection = new HttpConnection(url, transcript, options.requestTimeout(), clock);
+            connection = new HttpConnection(url, url.headers(), transcript, options.requestTimeout(), clock);
+            other = url.otherHeaders().isEmpty() ? () -> null : () -> new HttpConnection(url, url.asOther(),
+                    history.run().resolve("other" + Layout.TRANSCRIPT_SUFFIX), options.requestTimeout(), clock);
             restart = url.restartCommand() == null ? current -> null : current -> restartByCommand(url.restartCommand(), current);
         }
-        ProbeRunner runner = new ProbeRunner(options, history, connection, restart);
+        ProbeRunner runner = new ProbeRunner(options, history, connection, restart, other);
         String stopped = null;
         try {
             runner.play();
@@ -116,6 +130,7 @@ public final class ProbeRunner {
         p3(rounds);
         p4(rounds, tool);
         p5(rounds);
+        p6(rounds);
         p8();
         p9(rounds);
         p7(rounds);
@@ -137,6 +152,25 @@ public final class ProbeRunner {
             tampered.put("requestState", variant.state());
             history.exchange("p5", "tampered " + variant.name(), connection.send(frame("tools/call", tampered)), false);
             observe("p5", "after-" + variant.name());
+        }
+    }
+
+    /** p6: a call's final round sent by another principal (a second stdio process, or other headers). */
+    private void p6(int rounds) {
+        ProbeConnection stranger = other.get();
+        if (stranger == null) {
+            history.note("p6", "not-applicable", "no other principal: give --other-env K=V (stdio) or --other-header (HTTP)");
+            return;
+        }
+        try {
+            observe("p6", "before");
+            ObjectNode last = playToFinal("p6", arguments(), rounds);
+            if (last != null) {
+                history.exchange("p6", "other principal", stranger.send(frame("tools/call", last)), false);
+            }
+            observe("p6", "after");
+        } finally {
+            stranger.close();
         }
     }
 
@@ -491,9 +525,14 @@ public final class ProbeRunner {
         ObjectNode target = plan.putObject("target");
         if (options.target() instanceof ProbeOptions.Target.Command command) {
             target.put("kind", "stdio").put("command", command.command());
+            command.otherEnvironment().keySet().stream().sorted().forEach(k -> target.withArray("other_environment_names").add(k));
         } else if (options.target() instanceof ProbeOptions.Target.Url url) {
             target.put("kind", "http").put("url", url.url().toString());
             url.headers().forEach(h -> target.withArray("header_names").add(h.name()));
+            url.otherHeaders().forEach(h -> target.withArray("other_header_names").add(h.name()));
+            if (url.restartCommand() != null) {
+                target.put("restart_command", url.restartCommand());
+            }
         }
         plan.put("tool", options.tool());
         plan.set("arguments", options.arguments());

@@ -111,7 +111,8 @@ class LabProbeIT {
         Map<String, String> environment = serverEnvironment(database);
         LabProcess.Result own = probe(List.of("--command", javaServer(),
                 "--tool", "create_guarded_issue", "--args", "{\"operation_id\":\"own-{{fresh}}\",\"title\":\"probe\"}",
-                "--effects-sqlite", database.toString(), "issues", "--out", dir.resolve("own").toString()), environment);
+                "--effects-sqlite", database.toString(), "issues", "--other-env", "WIRE_PRINCIPAL=bob",
+                "--out", dir.resolve("own").toString()), environment);
         assertEquals(0, own.exitCode(), own.stdout() + own.stderr());
         assertEquals(CHECKS.size(), own.stdout().lines().filter(l -> l.matches("p[0-9a-z]+ pass .*")).count(), own.stdout());
         // the server's secrets came from the user's environment; none of them is in the evidence

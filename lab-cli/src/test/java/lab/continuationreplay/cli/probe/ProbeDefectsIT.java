@@ -29,7 +29,8 @@ class ProbeDefectsIT {
         "no-dedupe        | 1 | p2a fail duplicate;p3 fail duplicate;p7 fail duplicate;p9 fail accepted",
         "refuse-retry     | 1 | p2a fail lost;p7 fail lost",
         "different-answer | 1 | p2a fail lost;p3 fail lost;p7 fail lost;p9 fail accepted",
-        "unsigned-state   | 1 | p4 fail accepted;p5 fail forgeable-state",
+        "unsigned-state   | 1 | p4 fail accepted;p5 fail forgeable-state;p6 fail accepted",
+        "unbound-principal | 1 | p6 fail accepted",
         "unbound-args     | 1 | p4 fail accepted",
         "unbound-answers  | 1 | p9 fail accepted",
         "in-memory        | 1 | p7 fail duplicate",
@@ -40,7 +41,8 @@ class ProbeDefectsIT {
         Path database = dir.resolve(defect + ".sqlite3");
         LabProcess.Result run = LabProcess.run(List.of("probe", "--command", "python3 '" + server + "' '" + database + "' " + defect,
                 "--tool", "create_order", "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",
-                "--effects-sqlite", database.toString(), "orders", "--out", dir.resolve(defect).toString()),
+                "--effects-sqlite", database.toString(), "orders", "--other-env", "DEFECT_PRINCIPAL=bob",
+                "--out", dir.resolve(defect).toString()),
                 Map.of(), new byte[0], Duration.ofMinutes(2));
         assertEquals(exit, run.exitCode(), run.stdout() + run.stderr());
         List<String> expected = failing == null ? List.of() : List.of(failing.split(";"));
