@@ -15,6 +15,7 @@ stored row; so lab probe passes every check on it. Each defect breaks exactly on
   unbound-answers  the order is keyed by (order_id, note): a changed answer commits again
   unbound-principal the state is not bound to the principal (DEFECT_PRINCIPAL, default alice): another one may use it
   in-memory        the committed orders live in memory: a restart forgets them
+  ttl-ignored      the state's lifetime (DEFECT_STATE_TTL seconds, default 600) is not checked
   racy             the check for a committed order and the insert are not atomic (requests run on threads)
 
 Stdout is the wire; nothing else is written there. The HMAC key comes from DEFECT_SERVER_KEY (hex) or a fixed test key.
@@ -33,6 +34,7 @@ import time
 DATABASE, DEFECT = sys.argv[1], sys.argv[2]
 KEY = bytes.fromhex(os.environ.get("DEFECT_SERVER_KEY", "11" * 32))
 PRINCIPAL = os.environ.get("DEFECT_PRINCIPAL", "alice")
+TTL = float(os.environ.get("DEFECT_STATE_TTL", "600"))
 WRITE = threading.Lock()
 MEMORY = {}
 
@@ -77,6 +79,8 @@ def opened(state, arguments):
         if bound.get("tool") != "create_order" or (DEFECT != "unbound-args" and bound.get("args") != arguments):
             return None
         if DEFECT != "unbound-principal" and bound.get("principal") != PRINCIPAL:
+            return None
+        if DEFECT != "ttl-ignored" and time.time() - bound.get("t", 0) > TTL:
             return None
         return arguments
     except (ValueError, KeyError, TypeError):

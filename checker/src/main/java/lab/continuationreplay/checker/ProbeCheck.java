@@ -278,6 +278,7 @@ public final class ProbeCheck {
             return switch (id) {
                 case "p1" -> p1(own, effects, seq);
                 case "p2a" -> p2a(own, effects, seq);
+                case "p2b" -> p2b(own, effects, seq);
                 case "p3" -> p3(own, effects, seq);
                 case "p4" -> replayed(id, own, effects, seq, false);
                 case "p5" -> p5(own, effects, seq);
@@ -285,6 +286,7 @@ public final class ProbeCheck {
                 case "p7" -> p7(own, effects, seq);
                 case "p8" -> p8(own, effects, seq);
                 case "p9" -> replayed(id, own, effects, seq, true);
+                case "p10" -> p10(own, effects, seq);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
             };
         }
@@ -329,6 +331,63 @@ public final class ProbeCheck {
             }
             return new Result("p2a", Verdict.FAIL, Kind.LOST, "one effect, but the retry " + (refused(retry) ? "was refused ("
                     + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")") + ": the caller cannot learn the result", seq);
+        }
+
+        /**
+         * The final round given up at once, then sent again: committed at the cut and recovered by the retry (pass),
+         * or cancelled by the cut and committed once by the retry (cancelled, the 2026-07-28 rule that a closed stream
+         * cancels); two effects or an unrecoverable retry fail.
+         */
+        private Result p2b(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode cut = last(exchanges(own, "cut"));
+            JsonNode retry = last(exchanges(own, "retry"));
+            if (cut == null || retry == null) {
+                return new Result("p2b", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            Long atCut = effects.delta("before", "cut");
+            Long byRetry = effects.delta("cut", "after");
+            if (atCut == null || byRetry == null) {
+                return complete(retry) ? unobservable("p2b", effects, seq) : new Result("p2b", Verdict.FAIL, Kind.LOST,
+                        "the retry after the cut was refused (" + shown(retry) + ")", seq);
+            }
+            if (atCut + byRetry >= 2) {
+                return new Result("p2b", Verdict.FAIL, Kind.DUPLICATE, "the cut request and its retry committed " + (atCut + byRetry)
+                        + " effects", seq);
+            }
+            if (!complete(retry)) {
+                return new Result("p2b", Verdict.FAIL, Kind.LOST, (atCut == 1 ? "the cut request committed, and the retry "
+                        : "nothing committed, and the retry ") + "was refused (" + shown(retry) + ")", seq);
+            }
+            if (atCut == 1) {
+                boolean seen = cut.path("reply").isObject();
+                if (seen && !same(cut, retry)) {
+                    return new Result("p2b", Verdict.FAIL, Kind.LOST, "the cut request committed; the retry answered otherwise ("
+                            + shown(retry) + ")", seq);
+                }
+                return new Result("p2b", Verdict.PASS, null, "the cut request committed; the retry got the stored result", seq);
+            }
+            return byRetry == 1 ? new Result("p2b", Verdict.CANCELLED, null, "the cut cancelled the request; the retry committed once", seq)
+                    : new Result("p2b", Verdict.FAIL, Kind.ERROR, "neither the cut request nor its retry committed", seq);
+        }
+
+        /** The final round after the state's lifetime: refused (or asked again), no effect. */
+        private Result p10(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode expired = last(exchanges(own, "expired"));
+            if (expired == null) {
+                return new Result("p10", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                        + shown(last(exchanges(own, "round-"))), seq);
+            }
+            Long delta = effects.delta("before", "after");
+            if (delta != null && delta > 0) {
+                return new Result("p10", Verdict.FAIL, Kind.ACCEPTED, "an expired state committed " + delta + " effect(s)", seq);
+            }
+            if (complete(expired)) {
+                return new Result("p10", Verdict.FAIL, Kind.ACCEPTED, "an expired state was answered with a result ("
+                        + shown(expired) + ")", seq);
+            }
+            return delta == null ? unobservable("p10", effects, seq) : new Result("p10", Verdict.PASS, null,
+                    "the expired state was refused (" + shown(expired) + "), no effect", seq);
         }
 
         private Result p3(List<JsonNode> own, Observed effects, List<Integer> seq) {

@@ -92,6 +92,14 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--changed-args", paramLabel = "JSON", description = "The arguments p4 replays a state with (default: one string argument changed).")
     String changedArguments;
 
+    @Option(names = "--ignore-keys", paramLabel = "A,B", description = "Result keys that may differ on a replay, removed at any"
+            + " depth before results are compared (default: replayed,_meta; an empty list compares everything).")
+    String ignoreKeys;
+
+    @Option(names = "--state-ttl", paramLabel = "SECONDS", description = "The server's state lifetime: p10 waits it out and"
+            + " sends the final round again (without it p10 is not-applicable).")
+    Long stateTtlSeconds;
+
     @Option(names = "--request-timeout-ms", paramLabel = "MS", description = "How long a request may wait for its reply (default: 10000).")
     long requestTimeoutMs = 10_000;
 
@@ -131,7 +139,7 @@ final class ProbeCommand implements Callable<Integer> {
         }
         ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command, otherEnvironment()) : urlTarget();
         return new ProbeOptions(target, tool, json("--args", arguments == null ? "{}" : arguments), answers(), observer(),
-                changedArguments == null ? null : json("--changed-args", changedArguments), folder, timeout());
+                changedArguments == null ? null : json("--changed-args", changedArguments), folder, tuning());
     }
 
     /** The lab's own server over stdio: its command line, a fresh environment, its ledger's issues as the observer. */
@@ -164,7 +172,7 @@ final class ProbeCommand implements Callable<Integer> {
         bob.putIfAbsent("WIRE_PRINCIPAL", "bob");
         return new ProbeOptions(new ProbeOptions.Target.Command(line, bob), toolName, json("--args", args), answers(),
                 new ProbeOptions.Observer.SqliteRows(ledger, "issues"), changedArguments == null ? null
-                        : json("--changed-args", changedArguments), folder, timeout());
+                        : json("--changed-args", changedArguments), folder, tuning());
     }
 
     private ProbeOptions.Target urlTarget() {
@@ -227,11 +235,14 @@ final class ProbeCommand implements Callable<Integer> {
         return new ProbeOptions.Observer.None();
     }
 
-    private Duration timeout() {
+    private ProbeOptions.Tuning tuning() {
         if (requestTimeoutMs < 100 || requestTimeoutMs > 600_000) {
             throw new ProbeInputException("--request-timeout-ms must be between 100 and 600000");
         }
-        return Duration.ofMillis(requestTimeoutMs);
+        List<String> ignored = ignoreKeys == null ? ProbeOptions.Tuning.DEFAULT_IGNORED_KEYS
+                : List.of(ignoreKeys.split(",", -1)).stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
+        return new ProbeOptions.Tuning(Duration.ofMillis(requestTimeoutMs), ignored, stateTtlSeconds == null ? null
+                : Duration.ofSeconds(stateTtlSeconds));
     }
 
     private static JsonNode json(String option, String text) {

@@ -51,8 +51,33 @@ final class HttpConnection implements ProbeConnection {
     }
 
     @Override
+    public Exchange cut(ObjectNode frame, ObjectNode cancelled) {
+        long at = clock.millis();
+        try {
+            exchanges.cutAfterRequest("POST", headers(frame), frame.toString().getBytes(StandardCharsets.UTF_8));
+            return new Exchange(frame, null, "cut: the connection closed right after the request", at, clock.millis() - at);
+        } catch (TransportFailure e) {
+            return new Exchange(frame, null, e.getMessage(), at, clock.millis() - at);
+        }
+    }
+
+    @Override
     public Exchange send(ObjectNode frame) {
         long at = clock.millis();
+        try {
+            HttpExchanges.Response response = exchanges.exchange("POST", headers(frame), frame.toString().getBytes(StandardCharsets.UTF_8));
+            ObjectNode reply = reply(response, frame.get("id"));
+            if (reply == null) {
+                return new Exchange(frame, null, "HTTP " + response.status() + " without a JSON-RPC reply to this request: "
+                        + abbreviated(response.text()), at, clock.millis() - at);
+            }
+            return new Exchange(frame, reply, null, at, clock.millis() - at);
+        } catch (TransportFailure e) {
+            return new Exchange(frame, null, e.getMessage(), at, clock.millis() - at);
+        }
+    }
+
+    private List<Header> headers(ObjectNode frame) {
         String method = frame.path("method").asText();
         List<Header> headers = new ArrayList<>();
         headers.add(new Header("Content-Type", "application/json"));
@@ -63,17 +88,7 @@ final class HttpConnection implements ProbeConnection {
             headers.add(new Header("Mcp-Name", frame.path("params").path("name").asText()));
         }
         headers.addAll(userHeaders);
-        try {
-            HttpExchanges.Response response = exchanges.exchange("POST", headers, frame.toString().getBytes(StandardCharsets.UTF_8));
-            ObjectNode reply = reply(response, frame.get("id"));
-            if (reply == null) {
-                return new Exchange(frame, null, "HTTP " + response.status() + " without a JSON-RPC reply to this request: "
-                        + abbreviated(response.text()), at, clock.millis() - at);
-            }
-            return new Exchange(frame, reply, null, at, clock.millis() - at);
-        } catch (TransportFailure e) {
-            return new Exchange(frame, null, e.getMessage(), at, clock.millis() - at);
-        }
+        return headers;
     }
 
     @Override

@@ -14,6 +14,13 @@ public interface ProbeConnection extends AutoCloseable {
     /** Sends every frame at once (one line after another, or one connection each) and waits for every reply. */
     List<Exchange> sendTogether(List<ObjectNode> frames);
 
+    /**
+     * Sends one request and gives up on it at once (p2b): over HTTP the connection is closed right after the request;
+     * over stdio {@code notifications/cancelled} for it follows at once. A reply that still comes within a second is
+     * returned (and discarded by the probe); else the exchange says how it was cut.
+     */
+    Exchange cut(ObjectNode frame, ObjectNode cancelled);
+
     @Override
     void close();
 }

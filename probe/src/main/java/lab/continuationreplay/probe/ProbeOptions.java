@@ -17,7 +17,7 @@ import lab.continuationreplay.history.HttpHead.Header;
  * @param changedArguments the arguments a replayed state is sent with in p4 (null: one string argument changed)
  */
 public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<String, JsonNode> answers, Observer observer,
-        JsonNode changedArguments, Path out, Duration requestTimeout) {
+        JsonNode changedArguments, Path out, Tuning tuning) {
 
     public ProbeOptions {
         answers = Map.copyOf(answers);
@@ -29,6 +29,32 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
         }
         if (changedArguments != null && !changedArguments.isObject()) {
             throw new ProbeInputException("--changed-args must be a JSON object of the tool's arguments");
+        }
+    }
+
+    /** The request timeout shortcut: most of the probe reads it. */
+    public Duration requestTimeout() {
+        return tuning.requestTimeout();
+    }
+
+    /**
+     * How the probe waits and compares.
+     *
+     * @param ignoredKeys result keys that may differ on a replay (removed at any depth before two results are compared)
+     * @param stateTtl    the server's state lifetime, for p10 (null: p10 is not-applicable)
+     */
+    public record Tuning(Duration requestTimeout, List<String> ignoredKeys, Duration stateTtl) {
+        public static final List<String> DEFAULT_IGNORED_KEYS = List.of("replayed", "_meta");
+
+        public Tuning {
+            ignoredKeys = List.copyOf(ignoredKeys);
+            if (stateTtl != null && (stateTtl.isNegative() || stateTtl.toSeconds() > 3600)) {
+                throw new ProbeInputException("--state-ttl must be between 0 and 3600 seconds");
+            }
+        }
+
+        public static Tuning defaults(Duration requestTimeout) {
+            return new Tuning(requestTimeout, DEFAULT_IGNORED_KEYS, null);
         }
     }
 

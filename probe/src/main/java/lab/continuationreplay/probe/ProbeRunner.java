@@ -27,10 +27,8 @@ import lab.continuationreplay.history.Layout;
  */
 public final class ProbeRunner {
     /** The checks this probe plays, in the order they are reported (p7, which restarts the server, is played last). */
-    public static final List<String> CHECKS = List.of("p1", "p2a", "p3", "p4", "p5", "p6", "p7", "p8", "p9");
+    public static final List<String> CHECKS = List.of("p1", "p2a", "p2b", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10");
     static final int RACE = 20;
-    /** Result keys that may differ on a replay: a replay flag, and metadata. */
-    static final List<String> DEFAULT_IGNORED_KEYS = List.of("replayed", "_meta");
     private static final int MAX_ROUNDS = 8;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -127,13 +125,72 @@ public final class ProbeRunner {
         JsonNode tool = discover();
         int rounds = p1();
         p2a(rounds);
+        p2b(rounds);
         p3(rounds);
         p4(rounds, tool);
         p5(rounds);
         p6(rounds);
         p8();
         p9(rounds);
+        p10(rounds);
         p7(rounds);
+    }
+
+    /**
+     * p2b: the final round is sent and given up at once (the stream closed, or notifications/cancelled), then sent
+     * again. The observer reads between the two, so the checker can tell a commit from a cancellation.
+     */
+    private void p2b(int rounds) {
+        observe("p2b", "before");
+        ObjectNode last = playToFinal("p2b", arguments(), rounds);
+        if (last == null) {
+            return;
+        }
+        ObjectNode frame = frame("tools/call", last);
+        Exchange cut = connection.cut(frame, cancelled(frame.get("id")));
+        history.exchange("p2b", "cut", cut, cut.reply() != null);
+        pause(java.time.Duration.ofSeconds(1)); // what the server still does with the cut request, it does now
+        observe("p2b", "cut");
+        history.exchange("p2b", "retry", connection.send(frame("tools/call", last)), false);
+        observe("p2b", "after");
+    }
+
+    /** p10: the final round once the state's lifetime (--state-ttl) has passed. */
+    private void p10(int rounds) {
+        java.time.Duration ttl = options.tuning().stateTtl();
+        if (ttl == null) {
+            history.note("p10", "not-applicable", "the server's state lifetime is not given: --state-ttl SECONDS");
+            return;
+        }
+        observe("p10", "before");
+        ObjectNode last = playToFinal("p10", arguments(), rounds);
+        if (last == null) {
+            return;
+        }
+        history.note("p10", "waited", "waiting " + (ttl.toSeconds() + 1) + " s for the state to expire");
+        pause(ttl.plusSeconds(1));
+        history.exchange("p10", "expired", connection.send(frame("tools/call", last)), false);
+        observe("p10", "after");
+    }
+
+    private ObjectNode cancelled(JsonNode id) {
+        ObjectNode params = JSON.objectNode();
+        params.set("requestId", id);
+        params.put("reason", "lab probe gave up on the request (p2b)");
+        params.set("_meta", meta());
+        ObjectNode notification = JSON.objectNode();
+        notification.put("jsonrpc", "2.0");
+        notification.put("method", "notifications/cancelled");
+        notification.set("params", params);
+        return notification;
+    }
+
+    private static void pause(java.time.Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** p5: the final round with a tampered state in place of the real one, each variant on its own. */
@@ -548,7 +605,10 @@ public final class ProbeRunner {
         if (options.changedArguments() != null) {
             plan.set("changed_arguments", options.changedArguments());
         }
-        DEFAULT_IGNORED_KEYS.forEach(k -> plan.withArray("ignore_keys").add(k));
+        options.tuning().ignoredKeys().forEach(k -> plan.withArray("ignore_keys").add(k));
+        if (options.tuning().stateTtl() != null) {
+            plan.put("state_ttl_s", options.tuning().stateTtl().toSeconds());
+        }
         plan.put("request_timeout_ms", options.requestTimeout().toMillis());
         plan.put("race", RACE);
         List<String> checks = new ArrayList<>(CHECKS);

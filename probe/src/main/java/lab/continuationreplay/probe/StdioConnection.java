@@ -71,6 +71,23 @@ final class StdioConnection implements ProbeConnection {
     }
 
     @Override
+    public Exchange cut(ObjectNode frame, ObjectNode cancelled) {
+        long at = clock.millis();
+        CompletableFuture<ObjectNode> reply = expect(frame);
+        String failure = write(frame);
+        if (failure == null) {
+            failure = write(cancelled);
+        }
+        if (failure != null) {
+            waiting.remove(frame.get("id").toString());
+            return new Exchange(frame, null, failure, at, clock.millis() - at);
+        }
+        Exchange late = await(frame, reply, at, Duration.ofSeconds(1));
+        return late.reply() != null ? late
+                : new Exchange(frame, null, "cut: notifications/cancelled sent right after the request", at, clock.millis() - at);
+    }
+
+    @Override
     public List<Exchange> sendTogether(List<ObjectNode> frames) {
         long at = clock.millis();
         List<CompletableFuture<ObjectNode>> replies = new ArrayList<>();

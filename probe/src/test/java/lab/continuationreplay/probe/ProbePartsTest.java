@@ -78,9 +78,11 @@ class ProbePartsTest {
     void badOptionsAreRefusedBeforeAnythingRuns() {
         ProbeOptions.Target target = new ProbeOptions.Target.Command("true");
         assertThrows(ProbeInputException.class, () -> new ProbeOptions(target, " ", ExactJson.parse("{}"), Map.of(),
-                new ProbeOptions.Observer.None(), null, java.nio.file.Path.of("x"), java.time.Duration.ofSeconds(1)));
+                new ProbeOptions.Observer.None(), null, java.nio.file.Path.of("x"),
+                ProbeOptions.Tuning.defaults(java.time.Duration.ofSeconds(1))));
         assertThrows(ProbeInputException.class, () -> new ProbeOptions(target, "t", ExactJson.parse("[]"), Map.of(),
-                new ProbeOptions.Observer.None(), null, java.nio.file.Path.of("x"), java.time.Duration.ofSeconds(1)));
+                new ProbeOptions.Observer.None(), null, java.nio.file.Path.of("x"),
+                ProbeOptions.Tuning.defaults(java.time.Duration.ofSeconds(1))));
         assertThrows(ProbeInputException.class, () -> new ProbeOptions.Target.Command(" "));
     }
 

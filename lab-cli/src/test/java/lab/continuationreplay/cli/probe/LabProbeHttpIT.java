@@ -36,7 +36,7 @@ class LabProbeHttpIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"java", "typescript", "python", "go"})
-    void everyCheckPassesOverHttp(String kind) throws Exception {
+    void noCheckFailsOverHttp(String kind) throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.json"), "{\"alice\":\"" + ALICE + "\",\"bob\":\"" + BOB + "\"}");
         Path database = dir.resolve("ledger.sqlite3");
         Map<String, String> environment = new HashMap<>(WireSettings.matrix(database, "unused").environment());
@@ -68,7 +68,12 @@ class LabProbeHttpIT {
             LabProcess.Result run = LabProcess.run(arguments, environment, new byte[0], Duration.ofMinutes(3));
             assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
             for (String check : ProbeRunner.CHECKS) {
-                assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith(check + " pass ")), check + ":\n" + run.stdout());
+                // a cut request may be cancelled or committed and recovered, run to run (docs/probe.md, p2b);
+                // p10 needs --state-ttl
+                List<String> allowed = check.equals("p2b") ? List.of("pass", "cancelled") : check.equals("p10")
+                        ? List.of("not-applicable") : List.of("pass");
+                assertTrue(run.stdout().lines().anyMatch(l -> allowed.stream().anyMatch(v -> l.startsWith(check + " " + v + " "))),
+                        check + ":\n" + run.stdout());
             }
             for (Path file : Files.walk(dir.resolve("probe")).filter(Files::isRegularFile).toList()) {
                 String text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);

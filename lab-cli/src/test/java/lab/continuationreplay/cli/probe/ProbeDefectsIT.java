@@ -26,9 +26,9 @@ class ProbeDefectsIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "none             | 0 | ",
-        "no-dedupe        | 1 | p2a fail duplicate;p3 fail duplicate;p7 fail duplicate;p9 fail accepted",
-        "refuse-retry     | 1 | p2a fail lost;p7 fail lost",
-        "different-answer | 1 | p2a fail lost;p3 fail lost;p7 fail lost;p9 fail accepted",
+        "no-dedupe        | 1 | p2a fail duplicate;p2b fail duplicate;p3 fail duplicate;p7 fail duplicate;p9 fail accepted",
+        "refuse-retry     | 1 | p2a fail lost;p2b fail lost;p7 fail lost",
+        "different-answer | 1 | p2a fail lost;p2b fail lost;p3 fail lost;p7 fail lost;p9 fail accepted",
         "unsigned-state   | 1 | p4 fail accepted;p5 fail forgeable-state;p6 fail accepted",
         "unbound-principal | 1 | p6 fail accepted",
         "unbound-args     | 1 | p4 fail accepted",
@@ -37,13 +37,7 @@ class ProbeDefectsIT {
         "racy             | 1 | p3 fail duplicate",
     })
     void theCheckForTheDefectFailsAndOnlyWhereItShould(String defect, int exit, String failing) throws Exception {
-        Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
-        Path database = dir.resolve(defect + ".sqlite3");
-        LabProcess.Result run = LabProcess.run(List.of("probe", "--command", "python3 '" + server + "' '" + database + "' " + defect,
-                "--tool", "create_order", "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",
-                "--effects-sqlite", database.toString(), "orders", "--other-env", "DEFECT_PRINCIPAL=bob",
-                "--out", dir.resolve(defect).toString()),
-                Map.of(), new byte[0], Duration.ofMinutes(2));
+        LabProcess.Result run = probe(defect, List.of(), Map.of());
         assertEquals(exit, run.exitCode(), run.stdout() + run.stderr());
         List<String> expected = failing == null ? List.of() : List.of(failing.split(";"));
         for (String line : expected) {
@@ -53,5 +47,25 @@ class ProbeDefectsIT {
         assertEquals(expected.size(), failed, "only the checks for this defect fail:\n" + run.stdout());
         LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve(defect).toString()), Map.of(), "");
         assertEquals(exit, verified.exitCode(), "lab verify derives the same verdicts:\n" + verified.stdout());
+    }
+
+    /** p10 waits out the state's lifetime: a server that checks it refuses, one that does not commits. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"none | p10 pass", "ttl-ignored | p10 fail accepted"})
+    void anExpiredStateIsRefused(String defect, String expected) throws Exception {
+        LabProcess.Result run = probe(defect + "", List.of("--state-ttl", "2"), Map.of("DEFECT_STATE_TTL", "2"));
+        assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith(expected + " ")), run.stdout() + run.stderr());
+    }
+
+    private static LabProcess.Result probe(String defect, List<String> more, Map<String, String> environment) throws Exception {
+        Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
+        String name = defect + (more.isEmpty() ? "" : "-ttl");
+        Path database = dir.resolve(name + ".sqlite3");
+        List<String> arguments = new java.util.ArrayList<>(List.of("probe", "--command", "python3 '" + server + "' '" + database
+                + "' " + defect, "--tool", "create_order", "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",
+                "--effects-sqlite", database.toString(), "orders", "--other-env", "DEFECT_PRINCIPAL=bob",
+                "--out", dir.resolve(name).toString()));
+        arguments.addAll(more);
+        return LabProcess.run(arguments, environment, new byte[0], Duration.ofMinutes(2));
     }
 }

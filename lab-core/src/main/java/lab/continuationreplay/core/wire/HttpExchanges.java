@@ -138,6 +138,42 @@ public final class HttpExchanges {
     }
 
     /**
+     * Sends a request as {@link #exchange} does and closes the connection at once, without reading anything: a client
+     * that gives up on its request the moment it is written (lab probe's p2b). The transcript records the request and
+     * {@code <x} saying so.
+     */
+    public void cutAfterRequest(String method, List<Header> headers, byte[] body) throws TransportFailure {
+        List<Header> all = new ArrayList<>();
+        all.add(new Header("Host", host()));
+        all.addAll(headers);
+        all.add(new Header("Content-Length", Integer.toString(body.length)));
+        all.add(new Header("Connection", "close"));
+        String requestLine = method + " " + endpoint.getRawPath() + " HTTP/1.1";
+        int exchange = exchanges.incrementAndGet();
+        int connection = connections.incrementAndGet();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
+        for (Header header : all) {
+            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(all)), body);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
+                    (int) readTimeout.toMillis());
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.toByteArray());
+            out.write(body);
+            out.flush();
+        } catch (IOException e) {
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, "connection failed: " + e.getMessage()));
+            throw new NoResponse("connection failed: " + e.getMessage(), name);
+        }
+        transcript.noResponse(HttpHead.noResponse(exchange, connection, "closed by the client right after the request"));
+    }
+
+    /**
      * One exchange with exactly the request line and headers given (no {@code Host} or length added): for requests a
      * well-behaved client would not send. Header names and values go out as given, so they may hold anything.
      */
