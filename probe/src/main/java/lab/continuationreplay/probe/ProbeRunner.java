@@ -417,6 +417,11 @@ public final class ProbeRunner {
         observe(check, "before");
         List<Round> played = playCall(check, arguments, false);
         observe(check, "committed");
+        if (played.size() == rounds && !played.get(played.size() - 1).params().path("requestState").isTextual()) {
+            // without a state the replay is just a new call with other input: nothing binds it to the first
+            history.note(check, "not-applicable", "the final round carries no requestState to replay");
+            return;
+        }
         if (played.size() == rounds && Reply.of(played.get(played.size() - 1).exchange()) == Reply.COMPLETE) {
             ObjectNode replay = change.apply(played.get(played.size() - 1).params());
             history.exchange(check, "replay", connection.send(frame("tools/call", replay)), false);
