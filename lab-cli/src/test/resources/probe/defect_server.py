@@ -2,7 +2,7 @@
 
     python3 defect_server.py DATABASE DEFECT
 
-One tool, create_order(order_id, item): round one asks for a note (an elicitation form); the continuation commits one
+Two tools. count_orders() answers {"count": rows} (an observer for --effects-tool). create_order(order_id, item): round one asks for a note (an elicitation form); the continuation commits one
 row to the table `orders` of DATABASE (SQLite) and answers {"order_id", "row", "replayed"}. Without a defect ("none")
 the state is sealed with an HMAC bound to the arguments, and a second continuation of the same order answers the
 stored row; so lab probe passes every check on it. Each defect breaks exactly one rule:
@@ -145,6 +145,7 @@ def call(params):
             "content": [{"type": "text", "text": json.dumps(result)}]}
 
 
+COUNT = {"name": "count_orders", "inputSchema": {"type": "object", "properties": {}}}
 TOOL = {"name": "create_order", "inputSchema": {"type": "object", "required": ["order_id", "item"],
                                                 "properties": {"order_id": {"type": "string"}, "item": {"type": "string"}}}}
 
@@ -159,7 +160,14 @@ def handle(message):
         return
     try:
         if method == "tools/list":
-            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL]}})
+            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL, COUNT]}})
+        elif method == "tools/call" and params.get("name") == "count_orders":
+            connection = db()
+            count = connection.execute("SELECT COUNT(*) FROM orders").fetchone()[0]
+            connection.close()
+            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "isError": False,
+                                                            "structuredContent": {"count": count},
+                                                            "content": [{"type": "text", "text": str(count)}]}})
         elif method == "tools/call" and params.get("name") == "create_order":
             out({"jsonrpc": "2.0", "id": ident, "result": call(params)})
         else:

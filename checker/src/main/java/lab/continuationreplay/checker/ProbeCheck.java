@@ -171,6 +171,17 @@ public final class ProbeCheck {
                     problems.add("event " + event.path("seq").asInt() + ": its reply is not a frame the transcript received");
                 }
             }
+            if (event.path("kind").asText().equals("observe") && plan.path("observer").path("kind").asText().equals("tool")
+                    && !event.path("value").isNull()) {
+                // the count is the tool's reply in the exchange it names, read again here
+                int asked = event.path("exchange_seq").asInt(-1);
+                JsonNode exchange = events.stream().filter(e -> e.path("seq").asInt() == asked).findFirst().orElse(null);
+                Long counted = exchange == null ? null : lab.continuationreplay.history.ToolCount.of(exchange.path("reply"));
+                if (counted == null || counted != event.path("value").asLong()) {
+                    problems.add("event " + event.path("seq").asInt() + ": it reads " + event.path("value").asLong()
+                            + ", the tool's recorded answer says " + (counted == null ? "no count" : counted));
+                }
+            }
             if (event.path("kind").asText().equals("observe") && plan.path("observer").path("kind").asText().equals("sqlite")
                     && event.path("value").isIntegralNumber() && (event.has("copy") || event.path("value").asLong() != 0)) {
                 // a reading of 0 without a copy: the database or its table did not exist yet

@@ -86,6 +86,10 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--effects-cmd", paramLabel = "CMD", description = "Counts the effects: sh -c CMD prints one integer.")
     String effectsCommand;
 
+    @Option(names = "--effects-tool", paramLabel = "NAME", description = "Counts the effects: an MCP tool of the same server,"
+            + " called with no arguments, answering the count (structuredContent.count, its only integer, or a text that is one integer).")
+    String effectsTool;
+
     @Option(names = "--effects-sqlite", arity = "2", paramLabel = "FILE TABLE", description = "Counts the rows of TABLE in the SQLite FILE (read-only; a copy is kept in the history).")
     List<String> effectsSqlite;
 
@@ -144,7 +148,8 @@ final class ProbeCommand implements Callable<Integer> {
 
     /** The lab's own server over stdio: its command line, a fresh environment, its ledger's issues as the observer. */
     private ProbeOptions preset(Path home, Path folder, Map<String, String> environment) {
-        if (command != null || url != null || tool != null || arguments != null || effectsCommand != null || effectsSqlite != null) {
+        if (command != null || url != null || tool != null || arguments != null || effectsCommand != null || effectsSqlite != null
+                || effectsTool != null) {
             throw new ProbeInputException("--server is a preset of --command, --tool, --args and the observer: give either it or those");
         }
         ServerKind kind;
@@ -223,8 +228,11 @@ final class ProbeCommand implements Callable<Integer> {
     }
 
     private ProbeOptions.Observer observer() {
-        if (effectsCommand != null && effectsSqlite != null) {
-            throw new ProbeInputException("one observer: --effects-cmd or --effects-sqlite, not both");
+        if ((effectsCommand != null ? 1 : 0) + (effectsSqlite != null ? 1 : 0) + (effectsTool != null ? 1 : 0) > 1) {
+            throw new ProbeInputException("one observer: --effects-cmd, --effects-tool or --effects-sqlite");
+        }
+        if (effectsTool != null) {
+            return new ProbeOptions.Observer.ToolCount(effectsTool);
         }
         if (effectsCommand != null) {
             return new ProbeOptions.Observer.ShellCount(effectsCommand);

@@ -43,8 +43,8 @@ final class ProbeHistory {
         write(out.resolve(PLAN), ExactJson.mapper().writerWithDefaultPrettyPrinter(), Format.PROBE_PLAN.stamp(plan), false);
     }
 
-    /** One exchange of check {@code check}, in its {@code role} (round-1, final, retry, race, ...). */
-    void exchange(String check, String role, Exchange exchange, boolean discarded) {
+    /** One exchange of check {@code check}, in its {@code role} (round-1, final, retry, race, ...); answers its seq. */
+    int exchange(String check, String role, Exchange exchange, boolean discarded) {
         ObjectNode event = event(check, "exchange");
         event.put("role", role);
         event.put("at_ms", exchange.atMs());
@@ -58,9 +58,21 @@ final class ProbeHistory {
         }
         event.put("discarded", discarded);
         append(event);
+        return event.path("seq").asInt();
     }
 
     void observe(String check, String phase, EffectObserver.Reading reading) {
+        append(reading(check, phase, reading));
+    }
+
+    /** A reading an effect-counting tool answered in the exchange {@code exchangeSeq}. */
+    void observeByTool(String check, String phase, EffectObserver.Reading reading, int exchangeSeq) {
+        ObjectNode event = reading(check, phase, reading);
+        event.put("exchange_seq", exchangeSeq);
+        append(event);
+    }
+
+    private ObjectNode reading(String check, String phase, EffectObserver.Reading reading) {
         ObjectNode event = event(check, "observe");
         event.put("phase", phase);
         event.put("at_ms", clock.millis());
@@ -75,7 +87,7 @@ final class ProbeHistory {
         if (reading.copy() != null) {
             event.put("copy", reading.copy());
         }
-        append(event);
+        return event;
     }
 
     /** Something the probe did to the server or decided: a kill, a restart, a check it could not play and why. */

@@ -103,6 +103,15 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
         /** {@code sh -c command} printing one integer. */
         record ShellCount(String command) implements Observer {}
 
+        /** An MCP tool of the same server, called with no arguments, whose reply holds the count. */
+        record ToolCount(String tool) implements Observer {
+            public ToolCount {
+                if (tool == null || tool.isBlank()) {
+                    throw new ProbeInputException("--effects-tool needs the name of the tool that counts");
+                }
+            }
+        }
+
         /** The rows of {@code table} in the SQLite file {@code database}, read-only; a copy of the file is kept. */
         record SqliteRows(Path database, String table) implements Observer {}
 

@@ -492,6 +492,16 @@ public final class ProbeRunner {
     }
 
     private EffectObserver.Reading observe(String check, String phase) {
+        if (options.observer() instanceof ProbeOptions.Observer.ToolCount counting) {
+            // the count is the server's own answer on the same connection: the exchange is evidence, read again by the checker
+            Exchange asked = connection.send(frame("tools/call", WireEnvelope.toolCall(counting.tool(), JSON.objectNode(), null, null)));
+            int seq = history.exchange(check, "observer", asked, false);
+            Long count = lab.continuationreplay.history.ToolCount.of(asked.reply());
+            EffectObserver.Reading reading = new EffectObserver.Reading(count, count != null ? null : "--effects-tool "
+                    + counting.tool() + " answered no count: " + refusal("", asked).substring(2), null);
+            history.observeByTool(check, phase, reading, seq);
+            return reading;
+        }
         EffectObserver.Reading reading = observer.read(history.run(), "observed/" + check + "-" + phase + ".sqlite3");
         history.observe(check, phase, reading);
         return reading;
@@ -604,6 +614,8 @@ public final class ProbeRunner {
             observed.put("kind", "command").put("command", shell.command());
         } else if (options.observer() instanceof ProbeOptions.Observer.SqliteRows rows) {
             observed.put("kind", "sqlite").put("file", rows.database().toString()).put("table", rows.table());
+        } else if (options.observer() instanceof ProbeOptions.Observer.ToolCount counting) {
+            observed.put("kind", "tool").put("tool", counting.tool());
         } else {
             observed.put("kind", "none");
         }

@@ -57,6 +57,37 @@ class ProbeDefectsIT {
         assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith(expected + " ")), run.stdout() + run.stderr());
     }
 
+    /**
+     * The server's own counting tool as the observer (--effects-tool): the same verdict as the database; and a reading
+     * changed in the history, hashes fixed, is refused, since the checker reads the tool's recorded answer again.
+     */
+    @org.junit.jupiter.api.Test
+    void aCountingToolObservesAsTheDatabaseDoesAndItsReadingsAreWitnessed() throws Exception {
+        Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
+        Path database = dir.resolve("tool-observed.sqlite3");
+        Path out = dir.resolve("tool-observed");
+        LabProcess.Result run = LabProcess.run(List.of("probe", "--command", "python3 '" + server + "' '" + database + "' no-dedupe",
+                "--tool", "create_order", "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",
+                "--effects-tool", "count_orders", "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(2));
+        assertEquals(1, run.exitCode(), run.stdout() + run.stderr());
+        assertTrue(run.stdout().contains("p2a fail duplicate"), run.stdout());
+        Path events = out.resolve("run/events.jsonl");
+        List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.readAllLines(events));
+        for (int i = 0; i < lines.size(); i++) {
+            var event = (com.fasterxml.jackson.databind.node.ObjectNode) lab.continuationreplay.vectors.ExactJson.parse(lines.get(i));
+            if (event.path("check").asText().equals("p2a") && event.path("phase").asText().equals("after")) {
+                event.put("value", event.path("value").asLong() - 1);
+                lines.set(i, event.toString());
+            }
+        }
+        java.nio.file.Files.write(events, lines);
+        java.nio.file.Files.delete(out.resolve("history.jsonl"));
+        lab.continuationreplay.history.RunLog.append(out.resolve("history.jsonl"), out.resolve("run"), null);
+        LabProcess.Result verdict = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+        assertEquals(1, verdict.exitCode(), verdict.stdout());
+        assertTrue(verdict.stdout().contains("the tool's recorded answer says"), verdict.stdout());
+    }
+
     private static LabProcess.Result probe(String defect, List<String> more, Map<String, String> environment) throws Exception {
         Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
         String name = defect + (more.isEmpty() ? "" : "-ttl");
