@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
                     + " by another principal; p7 the"
                     + " final reply lost and the server restarted; p8 a new call; p9 the state replayed with changed answers.",
             "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
-                    + " derives each verdict from it (probe.json; `lab verify DIR` derives them again). One line per check:"
+                    + " derives each verdict from it (probe.json, shown in report.html; `lab verify DIR` derives them again). One line per check:"
                     + " pN pass|fail|cancelled|unobservable|not-applicable [duplicate|lost|accepted|forgeable-state|error] reason.",
             "Exit 0 if no check failed, 1 if one did, 2 for bad input (one line naming the cause and the option).",
             "Example, the lab's own guarded Java server over stdio with its ledger counted:",
@@ -119,6 +119,7 @@ final class ProbeCommand implements Callable<Integer> {
             ProbeOptions options = server != null ? preset(home, folder, environment) : options(folder);
             ProbeRunner.run(options, environment);
             ProbeCheck.Judgement judgement = ProbeCheck.deriveAndWrite(folder);
+            lab.continuationreplay.matrix.report.ProbeReport.write(folder);
             judgement.results().forEach(r -> Streams.stdout().println(r.line()));
             judgement.problems().forEach(p -> Streams.stdout().println("problem " + p));
             Streams.stdout().println("evidence " + folder);

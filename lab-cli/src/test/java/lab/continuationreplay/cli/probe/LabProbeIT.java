@@ -76,6 +76,18 @@ class LabProbeIT {
                 verified.stdout());
     }
 
+    /** report.html: one row per check, the failed ones marked, and no sideways scrolling on a laptop screen. */
+    @Test
+    void theReportShowsEveryCheckAndFitsTheScreen() throws Exception {
+        lab.continuationreplay.cli.HeadlessBrowser.Page page = lab.continuationreplay.cli.HeadlessBrowser.open(
+                dir.resolve("unguarded/report.html"), dir.resolve("browser"), Map.of("checks", "table.fit tr td:first-child",
+                        "failed", "td.no", "folds", "details"));
+        assertEquals(CHECKS.size(), page.count("checks"), page.toString());
+        assertTrue(page.count("failed") >= 3, "p2a, p3, p7 and p9 fail on the control: " + page);
+        assertEquals(CHECKS.size(), page.count("folds"), page.toString());
+        assertTrue(page.fits(), "the probe report needs sideways scrolling: " + page);
+    }
+
     /** The unguarded run's duplicate hidden: a row deleted from the kept copy after the retry, hashes fixed. */
     @Test
     void aDuplicateHiddenInAKeptCopyIsRefused() throws Exception {
