@@ -107,12 +107,20 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--request-timeout-ms", paramLabel = "MS", description = "How long a request may wait for its reply (default: 10000).")
     long requestTimeoutMs = 10_000;
 
+    @Option(names = "--config", paramLabel = "FILE", description = "A JSON object of these options by their names without"
+            + " the dashes (\"url\", \"tool\", \"args\", \"answer\": {KEY: JSON}, \"effects-sqlite\": [FILE, TABLE], ...);"
+            + " an option on the command line wins over the file.")
+    Path config;
+
     @Option(names = "--out", paramLabel = "DIR", description = "A new or empty folder for the history (default: target/attempts/probe-<UTC time>).")
     Path out;
 
     @Override
     public Integer call() throws Exception {
         try {
+            if (config != null) {
+                configure(config);
+            }
             Path home = LabHome.resolve();
             Path folder = OutputFolder.of(out, home, "probe");
             Map<String, String> environment = new LinkedHashMap<>();
@@ -130,6 +138,90 @@ final class ProbeCommand implements Callable<Integer> {
             Streams.stderr().flush();
             return 2;
         }
+    }
+
+    /** Fills every option the command line left unset from the config file; a key that is no option is bad input. */
+    private void configure(Path file) {
+        JsonNode document;
+        try {
+            document = ExactJson.parse(java.nio.file.Files.readString(file));
+        } catch (java.io.IOException e) {
+            throw new ProbeInputException("--config " + file + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new ProbeInputException("--config " + file + " is not JSON: " + e.getMessage());
+        }
+        if (!document.isObject()) {
+            throw new ProbeInputException("--config " + file + " must be a JSON object of options");
+        }
+        var fields = document.fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            JsonNode value = field.getValue();
+            switch (field.getKey()) {
+                case "command" -> command = command != null ? command : text(field.getKey(), value);
+                case "url" -> url = url != null ? url : text(field.getKey(), value);
+                case "header" -> headers = !headers.isEmpty() ? headers : texts(field.getKey(), value);
+                case "allow-remote" -> allowRemote |= value.asBoolean(false);
+                case "other-env" -> otherEnvironment = !otherEnvironment.isEmpty() ? otherEnvironment : texts(field.getKey(), value);
+                case "other-header" -> otherHeaders = !otherHeaders.isEmpty() ? otherHeaders : texts(field.getKey(), value);
+                case "restart-cmd" -> restartCommand = restartCommand != null ? restartCommand : text(field.getKey(), value);
+                case "server" -> server = server != null ? server : text(field.getKey(), value);
+                case "tool" -> tool = tool != null ? tool : text(field.getKey(), value);
+                case "args" -> arguments = arguments != null ? arguments : value.isTextual() ? value.textValue() : value.toString();
+                case "answer" -> {
+                    if (answers.isEmpty()) {
+                        if (!value.isObject()) {
+                            throw new ProbeInputException("--config: \"answer\" must be an object of KEY: the whole input response");
+                        }
+                        value.fields().forEachRemaining(a -> answers.add(a.getKey() + "=" + a.getValue()));
+                    }
+                }
+                case "effects-cmd" -> effectsCommand = effectsCommand != null ? effectsCommand : text(field.getKey(), value);
+                case "effects-tool" -> effectsTool = effectsTool != null ? effectsTool : text(field.getKey(), value);
+                case "effects-sqlite" -> {
+                    List<String> pair = texts(field.getKey(), value);
+                    if (pair.size() != 2) {
+                        throw new ProbeInputException("--config: \"effects-sqlite\" must be [FILE, TABLE]");
+                    }
+                    effectsSqlite = effectsSqlite != null ? effectsSqlite : pair;
+                }
+                case "changed-args" -> changedArguments = changedArguments != null ? changedArguments
+                        : value.isTextual() ? value.textValue() : value.toString();
+                case "ignore-keys" -> ignoreKeys = ignoreKeys != null ? ignoreKeys : String.join(",", texts(field.getKey(), value));
+                case "state-ttl" -> stateTtlSeconds = stateTtlSeconds != null ? stateTtlSeconds : number(field.getKey(), value);
+                case "request-timeout-ms" -> requestTimeoutMs = requestTimeoutMs != 10_000 ? requestTimeoutMs : number(field.getKey(), value);
+                case "out" -> out = out != null ? out : Path.of(text(field.getKey(), value));
+                default -> throw new ProbeInputException("--config: \"" + field.getKey() + "\" is not an option of lab probe");
+            }
+        }
+    }
+
+    private static String text(String key, JsonNode value) {
+        if (!value.isTextual()) {
+            throw new ProbeInputException("--config: \"" + key + "\" must be a string");
+        }
+        return value.textValue();
+    }
+
+    private static List<String> texts(String key, JsonNode value) {
+        if (value.isTextual()) {
+            return new ArrayList<>(List.of(value.textValue()));
+        }
+        List<String> list = new ArrayList<>();
+        if (value.isArray()) {
+            for (JsonNode item : value) {
+                list.add(text(key, item));
+            }
+            return list;
+        }
+        throw new ProbeInputException("--config: \"" + key + "\" must be a string or a list of strings");
+    }
+
+    private static long number(String key, JsonNode value) {
+        if (!value.isIntegralNumber()) {
+            throw new ProbeInputException("--config: \"" + key + "\" must be a whole number");
+        }
+        return value.longValue();
     }
 
     private ProbeOptions options(Path folder) {

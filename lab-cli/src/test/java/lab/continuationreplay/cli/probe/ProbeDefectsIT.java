@@ -88,6 +88,32 @@ class ProbeDefectsIT {
         assertTrue(verdict.stdout().contains("the tool's recorded answer says"), verdict.stdout());
     }
 
+    /** --config: the same options from a JSON file; a key that is no option is refused, exit 2. */
+    @org.junit.jupiter.api.Test
+    void aConfigFileGivesTheOptions() throws Exception {
+        Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
+        Path database = dir.resolve("configured.sqlite3");
+        var config = lab.continuationreplay.vectors.ExactJson.mapper().createObjectNode();
+        config.put("command", "python3 '" + server + "' '" + database + "' unbound-answers");
+        config.put("tool", "create_order");
+        config.putObject("args").put("order_id", "o-{{fresh}}").put("item", "book");
+        config.putArray("effects-sqlite").add(database.toString()).add("orders");
+        config.putObject("answer").putObject("note").put("action", "accept").putObject("content").put("note", "gift wrap");
+        config.put("out", dir.resolve("configured").toString());
+        Path file = java.nio.file.Files.writeString(dir.resolve("probe.json"), config.toString());
+        LabProcess.Result run = LabProcess.run(List.of("probe", "--config", file.toString()), Map.of(), new byte[0], Duration.ofMinutes(2));
+        assertEquals(1, run.exitCode(), run.stdout() + run.stderr());
+        assertTrue(run.stdout().contains("p9 fail accepted"), run.stdout());
+        String events = java.nio.file.Files.readString(dir.resolve("configured/run/events.jsonl"));
+        assertTrue(events.contains("\"note\":\"gift wrap\""), "the given answer was sent");
+        config.put("effects", "wrong");
+        config.put("out", dir.resolve("configured-bad").toString());
+        java.nio.file.Files.writeString(file, config.toString());
+        LabProcess.Result bad = LabProcess.run(List.of("probe", "--config", file.toString()), Map.of(), "");
+        assertEquals(2, bad.exitCode(), bad.stdout() + bad.stderr());
+        assertEquals("lab probe: --config: \"effects\" is not an option of lab probe", bad.stderr().strip());
+    }
+
     private static LabProcess.Result probe(String defect, List<String> more, Map<String, String> environment) throws Exception {
         Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
         String name = defect + (more.isEmpty() ? "" : "-ttl");
