@@ -2,8 +2,6 @@ package lab.continuationreplay.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.core.relay.Lines;
 import lab.continuationreplay.history.Transcript;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -146,20 +145,8 @@ final class StdioConnection implements ProbeConnection {
     }
 
     private void pump() {
-        try (InputStream out = new BufferedInputStream(process.getInputStream())) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int b;
-            while ((b = out.read()) >= 0) {
-                if (b != '\n') {
-                    line.write(b);
-                    continue;
-                }
-                deliver(line.toByteArray());
-                line.reset();
-            }
-            if (line.size() > 0) {
-                deliver(line.toByteArray());
-            }
+        try (InputStream out = process.getInputStream()) {
+            Lines.split(out, (bytes, ended) -> deliver(bytes));
         } catch (IOException e) {
             // the process went away
         }

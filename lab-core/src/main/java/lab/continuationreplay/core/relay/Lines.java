@@ -5,16 +5,16 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /** A byte stream cut into lines on 0x0A only, as both SDKs' stdio transports cut it; nothing else is touched. */
-final class Lines {
+public final class Lines {
     /** Receives each line without its 0x0A; {@code ended} is false only for a last line the stream cut off. */
-    interface Sink {
+    public interface Sink {
         void line(byte[] bytes, boolean ended) throws IOException;
     }
 
     private Lines() {}
 
     /** Reads {@code in} to its end; returns when it ends, or throws what reading it or the sink threw. */
-    static void split(InputStream in, Sink sink) throws IOException {
+    public static void split(InputStream in, Sink sink) throws IOException {
         byte[] buffer = new byte[1 << 16];
         ByteArrayOutputStream pending = new ByteArrayOutputStream();
         // read(byte[]) returns what the pipe holds now, so a line is passed on as soon as its 0x0A arrives
