@@ -131,8 +131,7 @@ class LabProbeIT {
                 "--effects-sqlite", database.toString(), "issues", "--other-env", "WIRE_PRINCIPAL=bob",
                 "--out", dir.resolve("own").toString()), environment);
         assertEquals(0, own.exitCode(), own.stdout() + own.stderr());
-        assertEquals(guarded.stdout().lines().map(l -> l.split(" ")[0] + " " + l.split(" ")[1]).filter(l -> l.startsWith("p")).toList(),
-                own.stdout().lines().map(l -> l.split(" ")[0] + " " + l.split(" ")[1]).filter(l -> l.startsWith("p")).toList(),
+        assertEquals(comparableVerdicts(guarded.stdout()), comparableVerdicts(own.stdout()),
                 "the preset and the user's own command get the same verdicts");
         // the server's secrets came from the user's environment; none of them is in the evidence
         for (Path file : Files.walk(dir.resolve("own")).filter(Files::isRegularFile).toList()) {
@@ -142,6 +141,17 @@ class LabProbeIT {
                 assertFalse(text.contains(secret), file + " holds a secret of the server's environment");
             }
         }
+    }
+
+    /**
+     * Each check's verdict as printed, but p2b's two outcomes as one: whether a cut request commits is a race
+     * between the cut and the server (docs/probe.md), so two runs of the same server may differ there and only there.
+     */
+    private static List<String> comparableVerdicts(String stdout) {
+        return stdout.lines().filter(l -> l.startsWith("p")).map(l -> l.split(" ")).map(words -> {
+            boolean raced = words[0].equals("p2b") && List.of("pass", "cancelled").contains(words[1]);
+            return words[0] + " " + (raced ? "pass|cancelled" : words[1]);
+        }).toList();
     }
 
     @Test
