@@ -65,7 +65,11 @@ function assertIssueRows(t: TestContext, db: string, expected: number): void {
     assert.equal(0, expected, `${db} does not exist`);
     return;
   }
-  const count = spawnSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM issues'], { encoding: 'utf8' });
+  // A server the driver has just left may still hold the write lock of its schema set-up (the Java server after a
+  // refused connect did, once in CI: "database is locked"), so the reader waits for it as the servers' own readers do.
+  const count = spawnSync('sqlite3', ['-readonly', '-cmd', '.timeout 10000', db, 'SELECT count(*) FROM issues'], {
+    encoding: 'utf8',
+  });
   if (count.error !== undefined) {
     t.diagnostic(`sqlite3 is not available (${count.error.message}): rows checked through get_operation_status only`);
     return;

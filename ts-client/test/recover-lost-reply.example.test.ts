@@ -83,7 +83,7 @@ function accepted(result: unknown): Record<string, unknown> {
 /** The issue rows in the database itself; without sqlite3 the server's own status answer has to do. */
 function issueRows(t: TestContext, db: string): number | null {
   if (!existsSync(db)) return 0;
-  const count = spawnSync('sqlite3', ['-readonly', db, 'SELECT count(*) FROM issues'], { encoding: 'utf8' });
+  const count = spawnSync('sqlite3', ['-readonly', '-cmd', '.timeout 10000', db, 'SELECT count(*) FROM issues'], { encoding: 'utf8' });
   if (count.error !== undefined) {
     t.diagnostic(`sqlite3 is not available (${count.error.message}): rows checked through get_operation_status only`);
     return null;
