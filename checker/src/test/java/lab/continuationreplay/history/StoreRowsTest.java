@@ -16,7 +16,11 @@ import lab.continuationreplay.store.ledger.IssueLedger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The evidence reader against ledgers in each state a server can leave one in while it starts. */
+/**
+ * The evidence reader against ledgers in each state a server can leave one in while it starts. It lives among the
+ * checker's tests because it needs the real schema from shared-store, which history must not name: the probe's jar
+ * builds from history without any of the lab's stores.
+ */
 class StoreRowsTest {
     @TempDir
     Path dir;

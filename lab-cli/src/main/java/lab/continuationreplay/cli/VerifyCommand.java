@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
 import lab.continuationreplay.checker.NetworkCheck;
-import lab.continuationreplay.checker.ProbeCheck;
+import lab.continuationreplay.probe.check.ProbeCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
 import lab.continuationreplay.history.Layout;
@@ -38,7 +38,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         ObjectNode report = ExactJson.mapper().createObjectNode();
         if (ProbeCheck.isProbeRun(folder)) {
-            return probe(report);
+            return probe();
         }
         boolean ok = true;
         Map<String, Verdict> verdicts = new LinkedHashMap<>(matrixFolder(folder, ""));
@@ -77,16 +77,11 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     /** A lab probe run: every check's verdict derived again, and whether probe.json says the same. */
-    private Integer probe(ObjectNode report) throws Exception {
-        ProbeCheck.Judgement judgement = ProbeCheck.verify(folder);
-        ObjectNode checks = report.putObject("probe");
-        judgement.results().forEach(r -> checks.put(r.check(), r.verdict().label() + (r.kind() == null ? "" : " " + r.kind().label())));
-        report.set("problems", ExactJson.mapper().valueToTree(judgement.problems()));
-        boolean ok = judgement.problems().isEmpty() && !judgement.anyFailed();
-        report.put("ok", ok);
-        Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+    private Integer probe() throws Exception {
+        lab.continuationreplay.probe.cli.ProbeVerify.Report verified = lab.continuationreplay.probe.cli.ProbeVerify.of(folder);
+        Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(verified.json()));
         Streams.stdout().flush();
-        return ok ? 0 : 1;
+        return verified.ok() ? 0 : 1;
     }
 
     /** Every attempt of one matrix folder, then its controls when it has them. */

@@ -34,7 +34,10 @@ class ModuleDirectionTest {
     private static final String CONTAINERS = "lab.continuationreplay.containers..";
     private static final String REPLICAS = "lab.continuationreplay.replicas..";
     private static final String CONFORMANCE = "lab.continuationreplay.conformance..";
-    private static final String PROBE = "lab.continuationreplay.probe..";
+    private static final String PROBE_RUNNER = "lab.continuationreplay.probe";
+    private static final String PROBE_CHECK = "lab.continuationreplay.probe.check..";
+    private static final String PROBE_REPORT = "lab.continuationreplay.probe.report..";
+    private static final String WIRE = "lab.continuationreplay.core.wire..";
     private static final String CLI = "lab.continuationreplay.cli..";
     private static final String SERVERS = "lab.continuationreplay.server..";
     private static final String BRIDGE = "lab.continuationreplay.bridge..";
@@ -85,10 +88,19 @@ class ModuleDirectionTest {
                 noClasses().that().resideInAPackage(REPLICAS).should().dependOnClassesThat()
                         .resideInAnyPackage(CHECKER, FAULTS, BENCH, CLI)
                         .because("lab replicas runs cells and writes history; the checker judges them, the command reports"),
-                noClasses().that().resideInAPackage(PROBE).should().dependOnClassesThat(
-                        resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE, CORE, HISTORY, VECTORS)))
-                        .because("lab probe knows nothing of the lab's servers, runner or checker: it writes history of any"
-                                + " server by URL or command, and the checker judges it"));
+                noClasses().that().resideInAPackage(PROBE_RUNNER).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE_RUNNER, WIRE, EXEC, HISTORY, VECTORS)))
+                        .because("lab probe's runner knows nothing of the lab's servers, runner or checks: it writes history of"
+                                + " any server by URL or command, and the probe's checker judges it"),
+                noClasses().that().resideInAPackage(PROBE_CHECK).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE_CHECK, HISTORY, VECTORS)))
+                        .because("the probe's checker trusts only the history, as the lab's checker does"),
+                noClasses().that().resideInAPackage(PROBE_REPORT).should().dependOnClassesThat()
+                        .resideInAnyPackage(PROBE_RUNNER)
+                        .because("reports read the checker's records, never the runner"),
+                noClasses().that().resideInAnyPackage(WIRE, EXEC).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(WIRE, EXEC, HISTORY, VECTORS)))
+                        .because("the wire module is what the probe's jar stands on: it names no server, store or job"));
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lab.continuationreplay.core.exec.Exec;
-import lab.continuationreplay.core.relay.Lines;
+import lab.continuationreplay.core.wire.Lines;
 import lab.continuationreplay.history.Transcript;
 import lab.continuationreplay.vectors.ExactJson;
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lab.continuationreplay.core.client.ToolClient;
-import lab.continuationreplay.core.relay.HttpRelay;
+import lab.continuationreplay.core.wire.HttpRelay;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
 import lab.continuationreplay.core.servers.WireSettings;

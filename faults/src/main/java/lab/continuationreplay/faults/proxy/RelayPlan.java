@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Random;
-import lab.continuationreplay.core.relay.ExchangePlan;
+import lab.continuationreplay.core.wire.ExchangePlan;
 import lab.continuationreplay.history.HttpHead;
 
 /**

@@ -1,16 +1,17 @@
-package lab.continuationreplay.matrix.report;
+package lab.continuationreplay.history.html;
 
 import java.util.Locale;
 
 /**
  * The start of every report page: one self-contained document (inline style, no scripts, no network assets). The
  * style lets every table shrink to the window: long words and code break anywhere rather than push a column past the
- * edge, because a report read on a laptop must not need sideways scrolling.
+ * edge, because a report read on a laptop must not need sideways scrolling. It lives beside the evidence format
+ * because every job's report uses it, the probe's too, and the probe's jar holds history but not the matrix.
  */
-final class HtmlPage {
+public final class HtmlPage {
     private HtmlPage() {}
 
-    static StringBuilder start(String title, String heading) {
+    public static StringBuilder start(String title, String heading) {
         return new StringBuilder("""
                 <!doctype html>
                 <html lang="en"><head><meta charset="utf-8"><title>%s</title>
@@ -33,7 +34,7 @@ final class HtmlPage {
                 """.formatted(escape(title), escape(heading)));
     }
 
-    static String escape(String text) {
+    public static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
@@ -41,7 +42,7 @@ final class HtmlPage {
      * {@code text} escaped, with a break opportunity after each underscore: a case name such as
      * {@code twenty_identical_continuations_at_once} then wraps between its words in a narrow column, not mid-word.
      */
-    static String name(String text) {
+    public static String name(String text) {
         return escape(text).replace("_", "_<wbr>");
     }
 
@@ -49,7 +50,7 @@ final class HtmlPage {
      * A small horizontal bar for {@code ms} on a scale whose full width is {@code scaleMs}, as one row of a
      * {@code .times} grid: label, bar, value. Plain CSS widths, so the page stays script-free.
      */
-    static String timeRow(String label, Long ms, long scaleMs) {
+    public static String timeRow(String label, Long ms, long scaleMs) {
         StringBuilder row = new StringBuilder("<span>").append(escape(label)).append("</span>");
         if (ms == null) {
             return row.append("<span></span><span>not recorded</span>").toString();
@@ -61,7 +62,7 @@ final class HtmlPage {
     }
 
     /** {@code 850 ms}, {@code 2.3 s}: a reader compares bars, the number only confirms. */
-    static String duration(long ms) {
+    public static String duration(long ms) {
         return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 }

@@ -17,7 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.continuationreplay.checker.ProbeCheck;
+import lab.continuationreplay.probe.check.ProbeCheck;
 import lab.continuationreplay.cli.EvidenceCopies;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.vectors.ExactJson;

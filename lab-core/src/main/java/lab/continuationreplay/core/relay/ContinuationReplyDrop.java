@@ -1,5 +1,7 @@
 package lab.continuationreplay.core.relay;
 
+import lab.continuationreplay.core.wire.HttpRelay;
+import lab.continuationreplay.core.wire.ExchangePlan;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Optional;

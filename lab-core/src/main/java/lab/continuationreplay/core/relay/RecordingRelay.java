@@ -1,5 +1,6 @@
 package lab.continuationreplay.core.relay;
 
+import lab.continuationreplay.core.wire.Lines;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;

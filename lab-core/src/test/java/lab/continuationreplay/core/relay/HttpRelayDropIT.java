@@ -1,5 +1,7 @@
 package lab.continuationreplay.core.relay;
 
+import lab.continuationreplay.core.wire.HttpRelay;
+import lab.continuationreplay.core.wire.ExchangePlan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package lab.continuationreplay.core.relay;
 
+import lab.continuationreplay.core.wire.HttpRelay;
+import lab.continuationreplay.core.wire.ExchangePlan;
 import static lab.continuationreplay.core.wire.RawHttpPeer.closeAtOnce;
 import static lab.continuationreplay.core.wire.RawHttpPeer.respond;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -1,5 +1,6 @@
 package lab.continuationreplay.matrix.report;
 
+import lab.continuationreplay.history.html.HtmlPage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,5 +1,6 @@
 package lab.continuationreplay.matrix.report;
 
+import lab.continuationreplay.history.html.HtmlPage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package lab.continuationreplay.checker;
+package lab.continuationreplay.probe.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

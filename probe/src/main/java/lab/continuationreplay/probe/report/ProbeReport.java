@@ -1,5 +1,6 @@
-package lab.continuationreplay.matrix.report;
+package lab.continuationreplay.probe.report;
 
+import lab.continuationreplay.history.html.HtmlPage;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

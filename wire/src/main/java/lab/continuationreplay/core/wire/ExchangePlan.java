@@ -1,4 +1,4 @@
-package lab.continuationreplay.core.relay;
+package lab.continuationreplay.core.wire;
 
 import java.time.Duration;
 import lab.continuationreplay.history.HttpHead;
@@ -14,7 +14,7 @@ public interface ExchangePlan {
     Action decide(int exchange, HttpHead request, byte[] body);
 
     /** What happens to one exchange. */
-    sealed interface Action permits Forward, DropResponse, ResetMidResponse, Delay, Duplicate {}
+    sealed interface Action permits Forward, DropResponse, ResetMidResponse, Delay, Duplicate, Inspect, HoldResponse {}
 
     /** Forward the request and the response unchanged. */
     record Forward() implements Action {}
@@ -30,6 +30,24 @@ public interface ExchangePlan {
 
     /** Send the request to the server twice, one after the other (a retrying middlebox); the client gets the second response. */
     record Duplicate() implements Action {}
+
+    /**
+     * Forward the request, then let {@code rule} decide on the response as the server sent it: lab proxy loses a
+     * reply only once it sees that the reply completes a tool call, which the request alone cannot tell.
+     */
+    record Inspect(ResponseRule rule) implements Action {}
+
+    /**
+     * Forward the request; the server answers, but the client hears nothing: its connection stays open and silent
+     * until the client closes it or the relay does (a reply lost on the way, met by the client's own timeout).
+     */
+    record HoldResponse() implements Action {}
+
+    /** The decision on a response for {@link Inspect}: {@link Forward}, {@link DropResponse} or {@link HoldResponse}. */
+    @FunctionalInterface
+    interface ResponseRule {
+        Action decide(int exchange, int status, byte[] body);
+    }
 
     Action FORWARD = new Forward();
 

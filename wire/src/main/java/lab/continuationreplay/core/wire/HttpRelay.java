@@ -1,4 +1,4 @@
-package lab.continuationreplay.core.relay;
+package lab.continuationreplay.core.wire;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -45,12 +45,14 @@ public final class HttpRelay implements AutoCloseable {
 
     /** The action of an {@link Event} for an {@link ExchangePlan.DropResponse} the relay carried out. */
     public static final String DROP_RESPONSE = "drop_response";
+    /** The action of an {@link Event} for an {@link ExchangePlan.HoldResponse}. */
+    public static final String HOLD_RESPONSE = "hold_response";
 
     private final URI upstream;
     private final Transcript transcript;
     private final ExchangePlan plan;
     private final Duration readTimeout;
-    private final Map<String, String> principalsByToken;
+    private final java.util.function.UnaryOperator<List<Header>> redaction;
     private final ServerSocket listener;
     private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
         Thread thread = new Thread(r, "http-relay");
@@ -64,14 +66,14 @@ public final class HttpRelay implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closed;
 
-    private HttpRelay(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
-            Map<String, String> principalsByToken) throws IOException {
+    private HttpRelay(int port, URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
+            java.util.function.UnaryOperator<List<Header>> redaction) throws IOException {
         this.upstream = upstream;
         this.transcript = transcript;
         this.plan = plan;
         this.readTimeout = readTimeout;
-        this.principalsByToken = Map.copyOf(principalsByToken);
-        this.listener = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
+        this.redaction = redaction;
+        this.listener = new ServerSocket(port, 64, InetAddress.getLoopbackAddress());
         acceptor = new Thread(this::accept, "http-relay-accept-" + listener.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
@@ -84,13 +86,26 @@ public final class HttpRelay implements AutoCloseable {
      */
     public static HttpRelay start(URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
             Map<String, String> principalsByToken) throws IOException {
+        Map<String, String> tokens = Map.copyOf(principalsByToken);
+        return start(0, upstream, transcript, plan, readTimeout, headers -> HttpMessages.redacted(headers, tokens));
+    }
+
+    /**
+     * As above, on loopback port {@code port} (0: a free one), with the request heads written to the transcript as
+     * {@code redaction} makes them: lab proxy relays a stranger's client, whose every header value may be a secret.
+     */
+    public static HttpRelay start(int port, URI upstream, Transcript transcript, ExchangePlan plan, Duration readTimeout,
+            java.util.function.UnaryOperator<List<Header>> redaction) throws IOException {
         if (!"http".equals(upstream.getScheme()) || !"127.0.0.1".equals(upstream.getHost())) {
             throw new IllegalArgumentException("the relay forwards to 127.0.0.1 only, not " + upstream);
         }
         if (upstream.getPort() < 1 || upstream.getPort() > 65535) {
             throw new IllegalArgumentException("the relay forwards to a server's own port, and the upstream names none: " + upstream);
         }
-        return new HttpRelay(upstream, transcript, plan, readTimeout, principalsByToken);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("a port is 0 to 65535, not " + port);
+        }
+        return new HttpRelay(port, upstream, transcript, plan, readTimeout, redaction);
     }
 
     /** Where clients connect: {@code http://127.0.0.1:PORT} plus the upstream's path. */
@@ -159,6 +174,18 @@ public final class HttpRelay implements AutoCloseable {
                 }
                 if (answer == null) {
                     return; // no response from the server: the client's connection ends without one too
+                }
+                if (action instanceof ExchangePlan.Inspect inspect) {
+                    action = inspect.rule().decide(exchange, answer.status(), answer.body());
+                }
+                if (action instanceof ExchangePlan.HoldResponse) {
+                    events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
+                            + " connection stays open and silent"));
+                    // a read ends when the client closes, the relay closes the socket, or the socket's read timeout passes
+                    while (in.read() >= 0) {
+                        // whatever else the client sends on this connection goes nowhere: it waits for this response
+                    }
+                    return;
                 }
                 if (action instanceof ExchangePlan.DropResponse) {
                     events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
@@ -312,7 +339,7 @@ public final class HttpRelay implements AutoCloseable {
     }
 
     private List<Header> redacted(List<Header> headers) {
-        return HttpMessages.redacted(headers, principalsByToken);
+        return redaction.apply(headers);
     }
 
     private static void closeQuietly(Socket socket) {

@@ -1,4 +1,4 @@
-package lab.continuationreplay.core.relay;
+package lab.continuationreplay.core.wire;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

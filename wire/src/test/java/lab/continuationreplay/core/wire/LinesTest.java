@@ -1,4 +1,4 @@
-package lab.continuationreplay.core.relay;
+package lab.continuationreplay.core.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
