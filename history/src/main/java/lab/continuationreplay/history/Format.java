@@ -72,7 +72,13 @@ public enum Format {
     /** One line of {@code lab probe}'s {@code events.jsonl}: an exchange, an observer reading, a restart. */
     PROBE_EVENT("probe-event", 1, "lab probe"),
     /** {@code lab probe}'s {@code probe.json}: one verdict per check, derived from the history by the checker. */
-    PROBE("probe", 1, "lab probe");
+    PROBE("probe", 1, "lab probe"),
+    /** {@code lab proxy}'s {@code plan.json}: the upstream, what to lose and when, when to stop (no header value). */
+    PROXY_PLAN("proxy-plan", 1, "lab proxy"),
+    /** One line of a {@code lab proxy} session's events: a line or exchange with its time and what was done with it. */
+    PROXY_EVENT("proxy-event", 1, "lab proxy"),
+    /** {@code lab proxy}'s {@code proxy.json}: the loss and what the client did after it, derived from the history. */
+    PROXY("proxy", 1, "lab proxy");
 
     /** The member that carries the tag, first in every document. */
     public static final String MEMBER = "format";

@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
 import lab.continuationreplay.checker.NetworkCheck;
-import lab.continuationreplay.probe.check.ProbeCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
 import lab.continuationreplay.history.Layout;
@@ -37,7 +36,7 @@ final class VerifyCommand implements Callable<Integer> {
             throw new IllegalArgumentException(folder + " is not a folder");
         }
         ObjectNode report = ExactJson.mapper().createObjectNode();
-        if (ProbeCheck.isProbeRun(folder)) {
+        if (lab.continuationreplay.probe.cli.ProbeVerify.handles(folder)) {
             return probe();
         }
         boolean ok = true;
@@ -76,7 +75,7 @@ final class VerifyCommand implements Callable<Integer> {
         return ok ? 0 : 1;
     }
 
-    /** A lab probe run: every check's verdict derived again, and whether probe.json says the same. */
+    /** A lab probe or lab proxy run: derived again, and whether probe.json or proxy.json says the same. */
     private Integer probe() throws Exception {
         lab.continuationreplay.probe.cli.ProbeVerify.Report verified = lab.continuationreplay.probe.cli.ProbeVerify.of(folder);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(verified.json()));

@@ -35,6 +35,7 @@ class ModuleDirectionTest {
     private static final String REPLICAS = "lab.continuationreplay.replicas..";
     private static final String CONFORMANCE = "lab.continuationreplay.conformance..";
     private static final String PROBE_RUNNER = "lab.continuationreplay.probe";
+    private static final String PROXY_RUNNER = "lab.continuationreplay.probe.proxy..";
     private static final String PROBE_CHECK = "lab.continuationreplay.probe.check..";
     private static final String PROBE_REPORT = "lab.continuationreplay.probe.report..";
     private static final String WIRE = "lab.continuationreplay.core.wire..";
@@ -92,11 +93,14 @@ class ModuleDirectionTest {
                         resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE_RUNNER, WIRE, EXEC, HISTORY, VECTORS)))
                         .because("lab probe's runner knows nothing of the lab's servers, runner or checks: it writes history of"
                                 + " any server by URL or command, and the probe's checker judges it"),
+                noClasses().that().resideInAPackage(PROXY_RUNNER).should().dependOnClassesThat(
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(PROXY_RUNNER, PROBE_RUNNER, WIRE, EXEC, HISTORY, VECTORS)))
+                        .because("lab proxy's runner relays and records; the probe's checker says what the client did"),
                 noClasses().that().resideInAPackage(PROBE_CHECK).should().dependOnClassesThat(
                         resideInAPackage(LAB).and(resideOutsideOfPackages(PROBE_CHECK, HISTORY, VECTORS)))
                         .because("the probe's checker trusts only the history, as the lab's checker does"),
                 noClasses().that().resideInAPackage(PROBE_REPORT).should().dependOnClassesThat()
-                        .resideInAnyPackage(PROBE_RUNNER)
+                        .resideInAnyPackage(PROBE_RUNNER, PROXY_RUNNER)
                         .because("reports read the checker's records, never the runner"),
                 noClasses().that().resideInAnyPackage(WIRE, EXEC).should().dependOnClassesThat(
                         resideInAPackage(LAB).and(resideOutsideOfPackages(WIRE, EXEC, HISTORY, VECTORS)))

@@ -53,7 +53,10 @@ class ProbeJarIT {
         assertTrue(preset.output().contains("only ./lab probe in a checkout of the lab has"), preset.output());
         Result notARun = java(work, jar, List.of("verify", work.toString()));
         assertEquals(2, notARun.status(), notARun.output());
-        assertTrue(notARun.output().contains("holds no probe run"), notARun.output());
+        assertTrue(notARun.output().contains("holds no probe or proxy run"), notARun.output());
+        Result proxyHelp = java(work, jar, List.of("proxy", "--help"));
+        assertEquals(0, proxyHelp.status(), proxyHelp.output());
+        assertTrue(proxyHelp.output().contains("--lose"), proxyHelp.output());
     }
 
     @Test

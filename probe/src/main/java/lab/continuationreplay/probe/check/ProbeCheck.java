@@ -81,7 +81,17 @@ public final class ProbeCheck {
 
     /** Whether {@code folder} is a probe run. */
     public static boolean isProbeRun(Path folder) {
-        return Files.isRegularFile(folder.resolve(PLAN)) && Files.isDirectory(folder.resolve(RUN));
+        return Files.isRegularFile(folder.resolve(PLAN)) && Files.isDirectory(folder.resolve(RUN)) && planIs(folder, Format.PROBE_PLAN);
+    }
+
+    /** Whether the folder's plan.json carries {@code format}'s tag: a probe run and a proxy run both have a plan and a run/. */
+    static boolean planIs(Path folder, Format format) {
+        try {
+            format.read(Files.readString(folder.resolve(PLAN), StandardCharsets.UTF_8), PLAN);
+            return true;
+        } catch (IOException | FormatException | IllegalArgumentException other) {
+            return false;
+        }
     }
 
     /** The verdicts, written as {@code probe.json} (never over an existing one). */
@@ -576,36 +586,7 @@ public final class ProbeCheck {
 
         /** Equal results after removing the ignored keys at any depth. */
         private boolean same(JsonNode a, JsonNode b) {
-            return without(a.path("reply").path("result")).equals(without(b.path("reply").path("result")));
-        }
-
-        private JsonNode without(JsonNode node) {
-            JsonNode copy = node.deepCopy();
-            strip(copy);
-            return copy;
-        }
-
-        /**
-         * Removes the ignored keys at any depth; a text content item whose text is JSON (a tool's structured content
-         * serialized, as the spec asks) is compared as that JSON, with the same keys removed.
-         */
-        private void strip(JsonNode node) {
-            if (node instanceof ObjectNode object) {
-                object.remove(ignored);
-                if ("text".equals(object.path("type").asText()) && object.path("text").isTextual()) {
-                    try {
-                        JsonNode parsed = ExactJson.parse(object.path("text").textValue());
-                        if (parsed.isContainerNode()) {
-                            object.set("text", parsed);
-                        }
-                    } catch (IllegalArgumentException plainText) {
-                        // compared as text
-                    }
-                }
-                object.forEach(this::strip);
-            } else if (node instanceof ArrayNode array) {
-                array.forEach(this::strip);
-            }
+            return SameResult.same(a.path("reply").path("result"), b.path("reply").path("result"), ignored);
         }
 
         private static String shown(JsonNode exchange) {

@@ -1,0 +1,470 @@
+package lab.continuationreplay.probe.check;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import lab.continuationreplay.history.ArtifactHashes;
+import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.FormatException;
+import lab.continuationreplay.history.HttpHead;
+import lab.continuationreplay.history.JsonRpcFrames;
+import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.history.RunLog;
+import lab.continuationreplay.history.Transcript;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * Derives what {@code lab proxy} saw from its history alone: which reply was lost, and what the client did after it.
+ * The proxy's events only give times and what it did with each line or exchange; the frames come from the transcripts,
+ * and the completing replies are counted again here, so a loss the plan did not ask for, or a count the events got
+ * wrong, is a problem, not a fact.
+ *
+ * <p>What the client did, from the first {@code tools/call} of the same tool after the loss: {@code
+ * retried-same-state} (the lost round again, the same {@code requestState} and answers), {@code
+ * retried-changed-answers} (the same state, other answers), {@code new-call} (no state, or another: the call started
+ * over), or {@code gave-up} (no such call before the run ended). Then what that call came to, following its rounds:
+ * {@code recovered} (the lost result, ignoring {@code replayed} and {@code _meta}), {@code different-result},
+ * {@code refused} (an error or an {@code isError} result), or {@code none} (no reply reached the client).
+ */
+public final class ProxyCheck {
+    public static final String RESULT = "proxy.json";
+    private static final String PLAN = "plan.json";
+    private static final String RUN = "run";
+    private static final Pattern SESSION = Pattern.compile("s([1-9][0-9]{0,5})\\.events\\.jsonl");
+    private static final Set<String> IGNORED = Set.of("replayed", "_meta");
+    /** How many rounds of a call after the loss are followed before its outcome is called unknown. */
+    private static final int ROUNDS = 16;
+
+    private ProxyCheck() {}
+
+    /** The derived document (null when the history cannot be read) and what is wrong with the history. */
+    public record Judgement(ObjectNode document, List<String> problems) {
+        public boolean ok() {
+            return problems.isEmpty();
+        }
+
+        /** One line for people: the loss and what the client did. */
+        public String summary() {
+            return document == null ? "no summary: " + String.join("; ", problems) : document.path("summary").asText();
+        }
+    }
+
+    public static boolean isProxyRun(Path folder) {
+        return Files.isDirectory(folder.resolve(RUN)) && ProbeCheck.planIs(folder, Format.PROXY_PLAN);
+    }
+
+    /** Derives and writes {@code proxy.json}; a session's seal removed the previous one. */
+    public static Judgement deriveAndWrite(Path out) throws IOException {
+        Judgement judgement = derive(out);
+        if (judgement.document() != null) {
+            Path file = out.resolve(RESULT);
+            if (Files.exists(file)) {
+                throw new IllegalArgumentException(file + " already exists; a derived file is never overwritten");
+            }
+            Files.writeString(file, text(judgement.document()), StandardCharsets.UTF_8);
+        }
+        return judgement;
+    }
+
+    /** Derived again, and whether the folder's {@code proxy.json} says the same. */
+    public static Judgement verify(Path out) throws IOException {
+        Judgement derived = derive(out);
+        List<String> problems = new ArrayList<>(derived.problems());
+        Path file = out.resolve(RESULT);
+        if (!Files.exists(file)) {
+            problems.add("missing " + RESULT);
+        } else if (derived.document() != null && !Files.readString(file, StandardCharsets.UTF_8).equals(text(derived.document()))) {
+            problems.add(RESULT + " differs from what the history shows");
+        }
+        return new Judgement(derived.document(), problems);
+    }
+
+    /** One JSON-RPC frame as the history shows it: who sent it, when, in which session and scope, and what the proxy did. */
+    record Message(String session, String scope, long atMs, boolean fromClient, JsonNode frame, String action, Integer claimed) {}
+
+    public static Judgement derive(Path out) throws IOException {
+        List<String> problems = new ArrayList<>();
+        JsonNode plan;
+        List<String> sessions = new ArrayList<>();
+        Map<String, List<JsonNode>> events = new HashMap<>();
+        try {
+            plan = Format.PROXY_PLAN.read(Files.readString(out.resolve(PLAN), StandardCharsets.UTF_8), PLAN);
+            RunLog.Entry entry = RunLog.read(out.resolve(Layout.HISTORY), Layout.HISTORY).get(RUN);
+            if (entry == null) {
+                return new Judgement(null, List.of(Layout.HISTORY + " has no line for " + RUN + "/ (no session ended)"));
+            }
+            if (!ArtifactHashes.of(out.resolve(RUN), out).equals(entry.artifactHashes())) {
+                return new Judgement(null, List.of(RUN + "/ differs from the hashes the last session recorded in " + Layout.HISTORY));
+            }
+            try (Stream<Path> files = Files.list(out.resolve(RUN))) {
+                files.map(f -> SESSION.matcher(f.getFileName().toString())).filter(Matcher::matches)
+                        .sorted(Comparator.comparingInt(m -> Integer.parseInt(m.group(1))))
+                        .forEach(m -> sessions.add("s" + m.group(1)));
+            }
+            for (String session : sessions) {
+                List<JsonNode> list = new ArrayList<>();
+                List<String> lines = Files.readAllLines(out.resolve(RUN).resolve(session + ".events.jsonl"), StandardCharsets.UTF_8);
+                for (int i = 0; i < lines.size(); i++) {
+                    JsonNode event = Format.PROXY_EVENT.read(lines.get(i), RUN + "/" + session + ".events.jsonl: line " + (i + 1));
+                    if (event.path("seq").asInt() != i + 1 || !session.equals(event.path("session").asText())) {
+                        problems.add(session + ": event " + (i + 1) + " is out of sequence or names another session");
+                    }
+                    list.add(event);
+                }
+                events.put(session, list);
+            }
+        } catch (FormatException e) {
+            return new Judgement(null, List.of(e.getMessage()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new Judgement(null, List.of("missing " + e.getFile()));
+        }
+        boolean http = "http".equals(plan.path("upstream").path("transport").asText());
+        List<Message> messages = new ArrayList<>();
+        for (String session : sessions) {
+            Path transcript = out.resolve(RUN).resolve(session + ".transcript.log");
+            List<Transcript.Line> lines;
+            try {
+                lines = Files.exists(transcript) ? Transcript.read(transcript) : List.of();
+            } catch (FormatException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
+            if (http) {
+                problems.addAll(httpMessages(session, lines, events.get(session), messages));
+            } else {
+                problems.addAll(stdioMessages(session, lines, events.get(session), messages));
+            }
+        }
+        if (http) {
+            messages.sort(Comparator.comparingLong(Message::atMs));
+        }
+        ObjectNode document = Format.PROXY.document();
+        document.put("transport", http ? "http" : "stdio");
+        document.put("lose", plan.path("lose").asText());
+        int nth = plan.path("nth").asInt();
+        document.put("nth", nth);
+        document.put("sessions", sessions.size());
+        ArrayNode endings = document.putArray("ended_by");
+        sessions.forEach(s -> events.get(s).stream().filter(e -> e.path("kind").asText().equals("end"))
+                .forEach(e -> endings.add(s + " " + e.path("ended_by").asText())));
+        problems.addAll(judge(messages, nth, document));
+        return new Judgement(document, problems);
+    }
+
+    private static List<String> stdioMessages(String session, List<Transcript.Line> lines, List<JsonNode> events, List<Message> messages) {
+        List<String> problems = new ArrayList<>();
+        List<JsonNode> lineEvents = events.stream().filter(e -> e.path("kind").asText().equals("line")).toList();
+        if (lineEvents.size() != lines.size()) {
+            problems.add(session + ": the transcript has " + lines.size() + " lines and the events name " + lineEvents.size());
+            return problems;
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode event = lineEvents.get(i);
+            Transcript.Line line = lines.get(i);
+            boolean fromClient = line.direction() == Transcript.Direction.SENT;
+            if (event.path("line").asInt(-1) != i || !event.path("direction").asText().equals(fromClient ? "client" : "server")) {
+                problems.add(session + ": event for line " + i + " does not match the transcript's line");
+                continue;
+            }
+            messages.add(new Message(session, session, event.path("at_ms").asLong(), fromClient, JsonRpcFrames.object(line.text()),
+                    event.path("action").asText(), event.has("completing") ? event.path("completing").asInt() : null));
+        }
+        return problems;
+    }
+
+    private static List<String> httpMessages(String session, List<Transcript.Line> lines, List<JsonNode> events, List<Message> messages) {
+        List<String> problems = new ArrayList<>();
+        Map<Integer, JsonNode> requests = new HashMap<>();
+        Map<Integer, JsonNode> responses = new HashMap<>();
+        for (JsonNode event : events) {
+            switch (event.path("kind").asText()) {
+                case "request" -> requests.put(event.path("exchange").asInt(), event);
+                case "response" -> responses.put(event.path("exchange").asInt(), event);
+                default -> { }
+            }
+        }
+        Set<Integer> answered = new LinkedHashSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Transcript.Line line = lines.get(i);
+            if (line.kind() != Transcript.Kind.HEAD && line.kind() != Transcript.Kind.NO_RESPONSE) {
+                continue;
+            }
+            int exchange;
+            try {
+                exchange = HttpHead.parse(line.text(), session + " transcript line " + (i + 1)).exchange();
+            } catch (FormatException e) {
+                problems.add(e.getMessage());
+                continue;
+            }
+            if (line.kind() == Transcript.Kind.NO_RESPONSE) {
+                continue;
+            }
+            String body = i + 1 < lines.size() && lines.get(i + 1).kind() == Transcript.Kind.BODY ? lines.get(i + 1).text() : null;
+            boolean fromClient = line.direction() == Transcript.Direction.SENT;
+            JsonNode event = (fromClient ? requests : responses).get(exchange);
+            if (event == null) {
+                problems.add(session + ": exchange " + exchange + "'s " + (fromClient ? "request" : "response") + " has no event");
+                continue;
+            }
+            if (!fromClient) {
+                answered.add(exchange);
+            }
+            for (JsonNode frame : JsonRpcFrames.ofBody(body)) {
+                messages.add(new Message(session, "x" + exchange, event.path("at_ms").asLong(), fromClient, frame,
+                        fromClient ? "forwarded" : event.path("action").asText(),
+                        !fromClient && event.has("completing") ? event.path("completing").asInt() : null));
+            }
+        }
+        for (Integer exchange : responses.keySet()) {
+            if (!answered.contains(exchange)) {
+                problems.add(session + ": an event names exchange " + exchange + "'s response, which the transcript does not hold");
+            }
+        }
+        return problems;
+    }
+
+    /** Counts the completing replies again, finds the loss, and follows the client after it. */
+    private static List<String> judge(List<Message> messages, int nth, ObjectNode document) {
+        List<String> problems = new ArrayList<>();
+        Map<String, Message> awaited = new HashMap<>();
+        Map<Message, Message> requestOf = new HashMap<>();
+        int completed = 0;
+        Message loss = null;
+        for (Message message : messages) {
+            JsonNode frame = message.frame();
+            if (message.fromClient()) {
+                if (JsonRpcFrames.isToolCall(frame)) {
+                    awaited.put(message.scope() + " " + frame.get("id"), message);
+                }
+                continue;
+            }
+            boolean lost = isLoss(message.action());
+            Integer completing = null;
+            if (JsonRpcFrames.isResponse(frame)) {
+                Message request = awaited.remove(message.scope() + " " + frame.get("id"));
+                if (request != null) {
+                    requestOf.put(message, request);
+                    if (JsonRpcFrames.completes(frame)) {
+                        completing = ++completed;
+                    }
+                }
+            }
+            if (!java.util.Objects.equals(completing, message.claimed())) {
+                problems.add(message.session() + ": the proxy numbered a reply " + message.claimed() + " where the transcript shows "
+                        + (completing == null ? "no completing reply" : "completing reply " + completing));
+            }
+            if (lost && (completing == null || completing != nth)) {
+                problems.add(message.session() + ": the proxy kept a reply from the client that is not the reply completing call " + nth);
+            }
+            if (completing != null && completing == nth && !lost) {
+                problems.add(message.session() + ": the reply completing call " + nth + " reached the client, though the plan lost it");
+            }
+            if (lost && completing != null && completing == nth) {
+                loss = message;
+            }
+        }
+        document.put("completed_calls", completed);
+        ArrayNode timeline = document.putArray("timeline");
+        long first = messages.isEmpty() ? 0 : messages.get(0).atMs();
+        for (Message message : messages) {
+            ObjectNode row = timeline.addObject();
+            row.put("t_ms", message.atMs() - first);
+            row.put("session", message.session());
+            row.put("from", message.fromClient() ? "client" : "server");
+            row.put("frame", describe(message.frame()));
+            row.put("action", message.action());
+        }
+        if (loss == null) {
+            document.putNull("loss");
+            ObjectNode client = document.putObject("client");
+            client.put("action", "no-loss");
+            document.put("summary", "no reply was lost: " + completed + " tool call(s) completed, and the plan loses the reply"
+                    + " completing call " + nth);
+            return problems;
+        }
+        Message request = requestOf.get(loss);
+        JsonNode params = request.frame().path("params");
+        ObjectNode lossNode = document.putObject("loss");
+        lossNode.put("session", loss.session());
+        lossNode.put("tool", params.path("name").asText());
+        lossNode.set("request_id", request.frame().get("id"));
+        lossNode.put("had_state", params.has("requestState"));
+        lossNode.put("action", loss.action());
+        document.set("client", after(messages, loss, request));
+        document.put("summary", summary(document));
+        return problems;
+    }
+
+    /** What the client did after the loss, from the frames it sent later and the replies it got. */
+    private static ObjectNode after(List<Message> messages, Message loss, Message lostRequest) {
+        ObjectNode client = ExactJson.mapper().createObjectNode();
+        int from = messages.indexOf(loss) + 1;
+        JsonNode lostParams = lostRequest.frame().path("params");
+        String tool = lostParams.path("name").asText();
+        Long cancelled = null;
+        Message next = null;
+        Set<String> others = new LinkedHashSet<>();
+        for (Message message : messages.subList(from, messages.size())) {
+            if (!message.fromClient()) {
+                continue;
+            }
+            JsonNode frame = message.frame();
+            if (frame == null) {
+                continue;
+            }
+            String method = frame.path("method").asText();
+            if (method.equals("notifications/cancelled") && cancelled == null && message.scope().equals(lostRequest.scope())
+                    && frame.path("params").path("requestId").equals(lostRequest.frame().get("id"))) {
+                cancelled = message.atMs() - loss.atMs();
+            } else if (JsonRpcFrames.isToolCall(frame) && frame.path("params").path("name").asText().equals(tool) && next == null) {
+                next = message;
+            } else if (next == null && !method.isEmpty() && !method.startsWith("notifications/")) {
+                others.add(method.equals("tools/call") ? "tools/call " + frame.path("params").path("name").asText() : method);
+            }
+        }
+        if (cancelled == null) {
+            client.putNull("cancelled_after_ms");
+        } else {
+            client.put("cancelled_after_ms", cancelled);
+        }
+        others.forEach(client.putArray("other_requests")::add);
+        if (next == null) {
+            client.put("action", "gave-up");
+            client.putNull("after_ms");
+            client.put("outcome", "none");
+            return client;
+        }
+        JsonNode params = next.frame().path("params");
+        String action = !params.has("requestState") || !params.path("requestState").equals(lostParams.path("requestState"))
+                ? "new-call" : params.path("inputResponses").equals(lostParams.path("inputResponses")) ? "retried-same-state"
+                : "retried-changed-answers";
+        client.put("action", action);
+        client.put("after_ms", next.atMs() - loss.atMs());
+        client.put("same_arguments", params.path("arguments").equals(lostParams.path("arguments")));
+        // the call's rounds: each continuation carries the state the previous reply asked with
+        Message round = next;
+        for (int i = 0; i < ROUNDS; i++) {
+            Message reply = replyTo(messages, round);
+            if (reply == null) {
+                client.put("outcome", "none");
+                client.put("outcome_detail", "no reply to the client's request " + round.frame().get("id"));
+                return client;
+            }
+            JsonNode frame = reply.frame();
+            if (frame.has("error") || frame.path("result").path("isError").asBoolean(false)) {
+                client.put("outcome", "refused");
+                client.put("outcome_detail", frame.has("error") ? "error " + frame.path("error").path("code").asText() + " "
+                        + frame.path("error").path("message").asText() : "isError result: " + text(frame.path("result")));
+                return client;
+            }
+            if (!"input_required".equals(frame.path("result").path("resultType").asText())) {
+                boolean same = SameResult.same(frame.path("result"), loss.frame().path("result"), IGNORED);
+                client.put("outcome", same ? "recovered" : "different-result");
+                client.put("outcome_detail", text(frame.path("result")));
+                return client;
+            }
+            Message continuation = continuationOf(messages, reply, frame.path("result").path("requestState"));
+            if (continuation == null) {
+                client.put("outcome", "none");
+                client.put("outcome_detail", "the client did not answer the new call's input request");
+                return client;
+            }
+            round = continuation;
+        }
+        client.put("outcome", "none");
+        client.put("outcome_detail", "more than " + ROUNDS + " rounds");
+        return client;
+    }
+
+    private static Message replyTo(List<Message> messages, Message request) {
+        for (Message message : messages.subList(messages.indexOf(request) + 1, messages.size())) {
+            if (!message.fromClient() && message.scope().equals(request.scope()) && JsonRpcFrames.isResponse(message.frame())
+                    && message.frame().get("id").equals(request.frame().get("id"))) {
+                return isLoss(message.action()) ? null : message;
+            }
+        }
+        return null;
+    }
+
+    private static Message continuationOf(List<Message> messages, Message reply, JsonNode state) {
+        for (Message message : messages.subList(messages.indexOf(reply) + 1, messages.size())) {
+            if (message.fromClient() && JsonRpcFrames.isToolCall(message.frame()) && !state.isMissingNode()
+                    && message.frame().path("params").path("requestState").equals(state)) {
+                return message;
+            }
+        }
+        return null;
+    }
+
+    private static String summary(ObjectNode document) {
+        JsonNode loss = document.path("loss");
+        JsonNode client = document.path("client");
+        StringBuilder text = new StringBuilder("the reply completing call " + document.path("nth").asInt() + " ("
+                + loss.path("tool").asText() + ", request " + loss.path("request_id") + ") was "
+                + (loss.path("action").asText().equals("lost") || loss.path("action").asText().equals("held") ? "lost"
+                : "lost with its connection") + "; ");
+        if (!client.path("cancelled_after_ms").isNull()) {
+            text.append("the client cancelled it after ").append(client.path("cancelled_after_ms").asLong()).append(" ms; ");
+        }
+        switch (client.path("action").asText()) {
+            case "gave-up" -> text.append("it called the tool no more");
+            case "new-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it started a new call");
+            case "retried-same-state" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same round again");
+            default -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same state with other answers");
+        }
+        if (!client.path("action").asText().equals("gave-up")) {
+            text.append(", which ").append(switch (client.path("outcome").asText()) {
+                case "recovered" -> "recovered the lost result";
+                case "different-result" -> "got a different result";
+                case "refused" -> "was refused (" + client.path("outcome_detail").asText() + ")";
+                default -> "got no reply";
+            });
+        }
+        return text.toString();
+    }
+
+    private static boolean isLoss(String action) {
+        return List.of("lost", "lost-and-closed", "held", "dropped").contains(action);
+    }
+
+    private static String describe(JsonNode frame) {
+        if (frame == null) {
+            return "(not a JSON object)";
+        }
+        if (frame.has("method")) {
+            String name = frame.path("method").asText().equals("tools/call") ? " " + frame.path("params").path("name").asText()
+                    + (frame.path("params").has("requestState") ? " (continuation)" : "") : "";
+            return (frame.has("id") ? "request " + frame.get("id") + " " : "") + frame.path("method").asText() + name;
+        }
+        String kind = frame.has("error") ? "error " + frame.path("error").path("code").asText()
+                : "input_required".equals(frame.path("result").path("resultType").asText()) ? "input_required" : "result";
+        return "reply " + frame.get("id") + " " + kind;
+    }
+
+    private static String text(JsonNode node) {
+        try {
+            String json = ExactJson.mapper().writeValueAsString(node);
+            return json.length() > 300 ? json.substring(0, 300) + "…" : json;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String text(ObjectNode document) throws IOException {
+        return ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(document) + "\n";
+    }
+}
