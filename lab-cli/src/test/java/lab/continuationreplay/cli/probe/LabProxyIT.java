@@ -140,6 +140,9 @@ class LabProxyIT {
             List<String> rest = restLines.get(30, TimeUnit.SECONDS);
             JsonNode judged = ExactJson.parse(Files.readString(out.resolve("proxy.json")));
             assertEquals("held", judged.path("loss").path("action").asText(), judged.toString());
+            // over HTTP the TypeScript client cancels by closing the request's stream, with no notifications/cancelled
+            assertTrue(judged.path("client").path("closed_after_ms").asLong() >= 2_000, judged.toString());
+            assertTrue(judged.path("client").path("cancelled_after_ms").isNull(), judged.toString());
             assertEquals("new-call", judged.path("client").path("action").asText(), judged.toString());
             assertEquals("refused", judged.path("client").path("outcome").asText(), judged.toString());
             assertTrue(judged.path("ended_by").toString().contains("terminated"), judged.toString());

@@ -96,6 +96,9 @@ public final class ProxyCheck {
     /** One JSON-RPC frame as the history shows it: who sent it, when, in which session and scope, and what the proxy did. */
     record Message(String session, String scope, long atMs, boolean fromClient, JsonNode frame, String action, Integer claimed) {}
 
+    /** When the client closed a held HTTP exchange, by session and scope: under the 2026-07-28 rules, a cancellation. */
+    private static final String CLIENT_CLOSED = "client_closed";
+
     public static Judgement derive(Path out) throws IOException {
         List<String> problems = new ArrayList<>();
         JsonNode plan;
@@ -161,7 +164,10 @@ public final class ProxyCheck {
         ArrayNode endings = document.putArray("ended_by");
         sessions.forEach(s -> events.get(s).stream().filter(e -> e.path("kind").asText().equals("end"))
                 .forEach(e -> endings.add(s + " " + e.path("ended_by").asText())));
-        problems.addAll(judge(messages, nth, document));
+        Map<String, Long> closedAt = new HashMap<>();
+        sessions.forEach(s -> events.get(s).stream().filter(e -> e.path("kind").asText().equals(CLIENT_CLOSED))
+                .forEach(e -> closedAt.put(s + " x" + e.path("exchange").asInt(), e.path("at_ms").asLong())));
+        problems.addAll(judge(messages, nth, document, closedAt));
         return new Judgement(document, problems);
     }
 
@@ -238,7 +244,7 @@ public final class ProxyCheck {
     }
 
     /** Counts the completing replies again, finds the loss, and follows the client after it. */
-    private static List<String> judge(List<Message> messages, int nth, ObjectNode document) {
+    private static List<String> judge(List<Message> messages, int nth, ObjectNode document, Map<String, Long> closedAt) {
         List<String> problems = new ArrayList<>();
         Map<String, Message> awaited = new HashMap<>();
         Map<Message, Message> requestOf = new HashMap<>();
@@ -304,7 +310,16 @@ public final class ProxyCheck {
         lossNode.set("request_id", request.frame().get("id"));
         lossNode.put("had_state", params.has("requestState"));
         lossNode.put("action", loss.action());
-        document.set("client", after(messages, loss, request));
+        ObjectNode client = after(messages, loss, request);
+        Long closed = closedAt.get(loss.session() + " " + loss.scope());
+        if (http(loss)) {
+            if (closed == null) {
+                client.putNull("closed_after_ms");
+            } else {
+                client.put("closed_after_ms", closed - loss.atMs());
+            }
+        }
+        document.set("client", client);
         document.put("summary", summary(document));
         return problems;
     }
@@ -327,7 +342,8 @@ public final class ProxyCheck {
                 continue;
             }
             String method = frame.path("method").asText();
-            if (method.equals("notifications/cancelled") && cancelled == null && message.scope().equals(lostRequest.scope())
+            // over HTTP a cancellation comes in an exchange of its own: ids are the client's, within its session
+            if (method.equals("notifications/cancelled") && cancelled == null && message.session().equals(lostRequest.session())
                     && frame.path("params").path("requestId").equals(lostRequest.frame().get("id"))) {
                 cancelled = message.atMs() - loss.atMs();
             } else if (JsonRpcFrames.isToolCall(frame) && frame.path("params").path("name").asText().equals(tool) && next == null) {
@@ -410,6 +426,10 @@ public final class ProxyCheck {
         return null;
     }
 
+    private static boolean http(Message message) {
+        return message.scope().startsWith("x");
+    }
+
     private static String summary(ObjectNode document) {
         JsonNode loss = document.path("loss");
         JsonNode client = document.path("client");
@@ -419,6 +439,9 @@ public final class ProxyCheck {
                 : "lost with its connection") + "; ");
         if (!client.path("cancelled_after_ms").isNull()) {
             text.append("the client cancelled it after ").append(client.path("cancelled_after_ms").asLong()).append(" ms; ");
+        }
+        if (client.path("closed_after_ms").isNumber()) {
+            text.append("the client closed the request's stream after ").append(client.path("closed_after_ms").asLong()).append(" ms; ");
         }
         switch (client.path("action").asText()) {
             case "gave-up" -> text.append("it called the tool no more");

@@ -107,8 +107,13 @@ final class HttpProxy implements ProxySession {
         if (stop) {
             CompletableFuture.delayedExecutor(STOP_DELAY_MS, TimeUnit.MILLISECONDS).execute(() -> ending.complete("calls"));
         }
-        return !lose ? ExchangePlan.FORWARD : loss == ProxyOptions.Loss.FINAL_REPLY ? new ExchangePlan.HoldResponse()
-                : new ExchangePlan.DropResponse();
+        return !lose ? ExchangePlan.FORWARD : loss == ProxyOptions.Loss.FINAL_REPLY ? new ExchangePlan.HoldResponse(byClient -> {
+            if (byClient) {
+                ObjectNode closed = history.event("client_closed", System.currentTimeMillis());
+                closed.put("exchange", exchange);
+                history.append(closed);
+            }
+        }) : new ExchangePlan.DropResponse();
     }
 
     @Override

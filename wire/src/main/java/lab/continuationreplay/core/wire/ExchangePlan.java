@@ -40,8 +40,10 @@ public interface ExchangePlan {
     /**
      * Forward the request; the server answers, but the client hears nothing: its connection stays open and silent
      * until the client closes it or the relay does (a reply lost on the way, met by the client's own timeout).
+     * {@code clientLeft} is told whether the client closed it (true) or the relay did (false): under the
+     * 2026-07-28 rules a client that closes the stream of a request cancels it.
      */
-    record HoldResponse() implements Action {}
+    record HoldResponse(java.util.function.Consumer<Boolean> clientLeft) implements Action {}
 
     /** The decision on a response for {@link Inspect}: {@link Forward}, {@link DropResponse} or {@link HoldResponse}. */
     @FunctionalInterface

@@ -178,13 +178,21 @@ public final class HttpRelay implements AutoCloseable {
                 if (action instanceof ExchangePlan.Inspect inspect) {
                     action = inspect.rule().decide(exchange, answer.status(), answer.body());
                 }
-                if (action instanceof ExchangePlan.HoldResponse) {
+                if (action instanceof ExchangePlan.HoldResponse hold) {
                     events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
                             + " connection stays open and silent"));
-                    // a read ends when the client closes, the relay closes the socket, or the socket's read timeout passes
-                    while (in.read() >= 0) {
+                    boolean clientClosed = false;
+                    try {
                         // whatever else the client sends on this connection goes nowhere: it waits for this response
+                        while (in.read() >= 0) {
+                            continue;
+                        }
+                        clientClosed = true;
+                    } catch (IOException ended) {
+                        // the client reset it (closed too), or the relay closed it, or the read timeout passed
+                        clientClosed = !closed && !(ended instanceof java.net.SocketTimeoutException);
                     }
+                    hold.clientLeft().accept(clientClosed);
                     return;
                 }
                 if (action instanceof ExchangePlan.DropResponse) {
