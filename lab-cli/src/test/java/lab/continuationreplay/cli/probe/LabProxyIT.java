@@ -91,6 +91,13 @@ class LabProxyIT {
         LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
         assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
 
+        // report.html: the summary, the table of what the client did, every frame folded; no sideways scrolling
+        lab.continuationreplay.cli.HeadlessBrowser.Page page = lab.continuationreplay.cli.HeadlessBrowser.open(out.resolve("report.html"),
+                dir.resolve("browser"), Map.of("frames", "details tr", "lost", "td.no"));
+        assertEquals(proxy.path("timeline").size() + 1, page.count("frames"), page.toString());
+        assertEquals(1, page.count("lost"), page.toString());
+        assertTrue(page.fits(), "the proxy report needs sideways scrolling: " + page);
+
         Path forged = dir.resolve("forged");
         EvidenceCopies.copyTree(out, forged);
         Path events = forged.resolve("run/s1.events.jsonl");
