@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.cli.LabProcess;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Each check's fail side, on a small stdio server written for these tests (test resource probe/defect_server.py, the
@@ -23,8 +21,8 @@ class ProbeDefectsIT {
     @TempDir
     static Path dir;
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
+    /** Each defect, and exactly the checks that must fail on it ({@code none}: the server without a defect). */
+    private static final List<String> DEFECTS = List.of(
         "none             | 0 | ",
         "no-dedupe        | 1 | p2a fail duplicate;p2b fail duplicate;p3 fail duplicate;p7 fail duplicate;p9 fail accepted",
         "refuse-retry     | 1 | p2a fail lost;p2b fail lost;p7 fail lost",
@@ -34,27 +32,68 @@ class ProbeDefectsIT {
         "unbound-args     | 1 | p4 fail accepted",
         "unbound-answers  | 1 | p9 fail accepted",
         "in-memory        | 1 | p7 fail duplicate",
-        "racy             | 1 | p3 fail duplicate",
-    })
-    void theCheckForTheDefectFailsAndOnlyWhereItShould(String defect, int exit, String failing) throws Exception {
-        LabProcess.Result run = probe(defect, List.of(), Map.of());
-        assertEquals(exit, run.exitCode(), run.stdout() + run.stderr());
-        List<String> expected = failing == null ? List.of() : List.of(failing.split(";"));
-        for (String line : expected) {
-            assertTrue(run.stdout().contains("\n" + line + " ") || run.stdout().startsWith(line + " "), line + " in\n" + run.stdout());
+        "racy             | 1 | p3 fail duplicate");
+
+    /**
+     * The check for each defect fails, and only where it should; lab verify derives the same. The defects run three
+     * at a time, each on its own server and database: a probe mostly waits on its server, and one at a time took 28 s.
+     */
+    @org.junit.jupiter.api.Test
+    void theCheckForEachDefectFailsAndOnlyWhereItShould() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        Map<String, java.util.concurrent.Future<String>> found = new java.util.LinkedHashMap<>();
+        for (String row : DEFECTS) {
+            String[] cells = row.split("\\|", -1);
+            found.put(cells[0].strip(), pool.submit(() -> judged(cells[0].strip(), Integer.parseInt(cells[1].strip()), cells[2].strip())));
         }
-        long failed = run.stdout().lines().filter(l -> l.matches("p[0-9a-z]+ fail .*")).count();
-        assertEquals(expected.size(), failed, "only the checks for this defect fail:\n" + run.stdout());
-        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve(defect).toString()), Map.of(), "");
-        assertEquals(exit, verified.exitCode(), "lab verify derives the same verdicts:\n" + verified.stdout());
+        pool.shutdown();
+        List<String> wrong = new java.util.ArrayList<>();
+        for (Map.Entry<String, java.util.concurrent.Future<String>> entry : found.entrySet()) {
+            String problem = entry.getValue().get(5, java.util.concurrent.TimeUnit.MINUTES);
+            if (problem != null) {
+                wrong.add(entry.getKey() + ": " + problem);
+            }
+        }
+        assertEquals(List.of(), wrong);
     }
 
-    /** p10 waits out the state's lifetime: a server that checks it refuses, one that does not commits. */
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {"none | p10 pass", "ttl-ignored | p10 fail accepted"})
-    void anExpiredStateIsRefused(String defect, String expected) throws Exception {
-        LabProcess.Result run = probe(defect + "", List.of("--state-ttl", "2"), Map.of("DEFECT_STATE_TTL", "2"));
-        assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith(expected + " ")), run.stdout() + run.stderr());
+    /** What is wrong with the probe's verdicts on {@code defect}, or null when they are exactly as expected. */
+    private static String judged(String defect, int exit, String failing) throws Exception {
+        LabProcess.Result run = probe(defect, List.of(), Map.of());
+        if (run.exitCode() != exit) {
+            return "exit " + run.exitCode() + ", not " + exit + ":\n" + run.stdout() + run.stderr();
+        }
+        List<String> expected = failing.isEmpty() ? List.of() : List.of(failing.split(";"));
+        for (String line : expected) {
+            if (!run.stdout().contains("\n" + line + " ") && !run.stdout().startsWith(line + " ")) {
+                return "no '" + line + "' in\n" + run.stdout();
+            }
+        }
+        long failed = run.stdout().lines().filter(l -> l.matches("p[0-9a-z]+ fail .*")).count();
+        if (failed != expected.size()) {
+            return failed + " checks failed, not only the " + expected.size() + " for this defect:\n" + run.stdout();
+        }
+        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve(defect).toString()), Map.of(), "");
+        return verified.exitCode() == exit ? null : "lab verify exits " + verified.exitCode() + ":\n" + verified.stdout();
+    }
+
+    /** p10 waits out the state's lifetime: a server that checks it refuses, one that does not commits (both at once). */
+    @org.junit.jupiter.api.Test
+    void anExpiredStateIsRefused() throws Exception {
+        var checked = java.util.concurrent.CompletableFuture.supplyAsync(() -> ttlRun("none"));
+        var ignored = java.util.concurrent.CompletableFuture.supplyAsync(() -> ttlRun("ttl-ignored"));
+        LabProcess.Result none = checked.get(3, java.util.concurrent.TimeUnit.MINUTES);
+        LabProcess.Result ttlIgnored = ignored.get(3, java.util.concurrent.TimeUnit.MINUTES);
+        assertTrue(none.stdout().lines().anyMatch(l -> l.startsWith("p10 pass ")), none.stdout() + none.stderr());
+        assertTrue(ttlIgnored.stdout().lines().anyMatch(l -> l.startsWith("p10 fail accepted ")), ttlIgnored.stdout() + ttlIgnored.stderr());
+    }
+
+    private static LabProcess.Result ttlRun(String defect) {
+        try {
+            return probe(defect, List.of("--state-ttl", "2"), Map.of("DEFECT_STATE_TTL", "2"));
+        } catch (Exception e) {
+            throw new IllegalStateException(defect + ": " + e.getMessage(), e);
+        }
     }
 
     /**
