@@ -2,8 +2,10 @@
 
     python3 defect_server.py DATABASE DEFECT
 
-Two tools. count_orders() answers {"count": rows} (an observer for --effects-tool). create_order(order_id, item): round one asks for a note (an elicitation form); the continuation commits one
-row to the table `orders` of DATABASE (SQLite) and answers {"order_id", "row", "replayed"}. Without a defect ("none")
+Three tools. count_orders() answers {"count": rows} (an observer for --effects-tool). create_order(order_id, item):
+round one asks for a note (an elicitation form); the continuation commits one row to the table `orders` of DATABASE
+(SQLite) and answers {"order_id", "row", "replayed"}. place_order(order_id, item) does the same in one round (no
+note), for the single-round checks; order_id is its idempotency key. Without a defect ("none")
 the state is sealed with an HMAC bound to the arguments, and a second continuation of the same order answers the
 stored row; so lab probe passes every check on it. Each defect breaks exactly one rule:
 
@@ -17,6 +19,8 @@ stored row; so lab probe passes every check on it. Each defect breaks exactly on
   in-memory        the committed orders live in memory: a restart forgets them
   ttl-ignored      the state's lifetime (DEFECT_STATE_TTL seconds, default 600) is not checked
   racy             the check for a committed order and the insert are not atomic (requests run on threads)
+  lost-effect      orders are kept by load, modify, save of the whole table (requests run on threads): calls at once
+                   overwrite each other's rows, though each is answered as placed
 
 Stdout is the wire; nothing else is written there. The HMAC key comes from DEFECT_SERVER_KEY (hex) or a fixed test key.
 """
@@ -88,6 +92,8 @@ def opened(state, arguments):
 
 
 def commit(order, note):
+    if DEFECT == "lost-effect":
+        return save_all(order, note)
     key = order["order_id"]
     if DEFECT == "unbound-args":
         key = order["order_id"] + "|" + order["item"]
@@ -122,6 +128,35 @@ def commit(order, note):
         connection.close()
 
 
+def save_all(order, note):
+    """The lost-effect defect: every row read, the new one added, the table written back whole, with no lock."""
+    connection = db()
+    try:
+        rows = connection.execute("SELECT order_id, item, note FROM orders").fetchall()
+        found = [r for r in rows if r[0] == order["order_id"]]
+        if found:
+            return rows.index(found[0]) + 1, True
+        time.sleep(0.05)
+        rows.append((order["order_id"], order["item"], note))
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("DELETE FROM orders")
+        connection.executemany("INSERT INTO orders(order_id, item, note) VALUES (?, ?, ?)", rows)
+        connection.execute("COMMIT")
+        return len(rows), False
+    finally:
+        connection.close()
+
+
+def place(params):
+    arguments = params.get("arguments") or {}
+    if not isinstance(arguments.get("order_id"), str) or not isinstance(arguments.get("item"), str):
+        return {"resultType": "complete", "isError": True, "content": [{"type": "text", "text": "order_id and item are required"}]}
+    row, replayed = commit({"order_id": arguments["order_id"], "item": arguments["item"]}, "-")
+    result = {"order_id": arguments["order_id"], "row": row, "replayed": replayed}
+    return {"resultType": "complete", "isError": False, "structuredContent": result,
+            "content": [{"type": "text", "text": json.dumps(result)}]}
+
+
 def call(params):
     arguments = params.get("arguments") or {}
     if not isinstance(arguments.get("order_id"), str) or not isinstance(arguments.get("item"), str):
@@ -148,6 +183,7 @@ def call(params):
 COUNT = {"name": "count_orders", "inputSchema": {"type": "object", "properties": {}}}
 TOOL = {"name": "create_order", "inputSchema": {"type": "object", "required": ["order_id", "item"],
                                                 "properties": {"order_id": {"type": "string"}, "item": {"type": "string"}}}}
+PLACE = {"name": "place_order", "inputSchema": TOOL["inputSchema"]}
 
 
 def handle(message):
@@ -160,7 +196,7 @@ def handle(message):
         return
     try:
         if method == "tools/list":
-            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL, COUNT]}})
+            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL, PLACE, COUNT]}})
         elif method == "tools/call" and params.get("name") == "count_orders":
             connection = db()
             count = connection.execute("SELECT COUNT(*) FROM orders").fetchone()[0]
@@ -170,6 +206,8 @@ def handle(message):
                                                             "content": [{"type": "text", "text": str(count)}]}})
         elif method == "tools/call" and params.get("name") == "create_order":
             out({"jsonrpc": "2.0", "id": ident, "result": call(params)})
+        elif method == "tools/call" and params.get("name") == "place_order":
+            out({"jsonrpc": "2.0", "id": ident, "result": place(params)})
         else:
             out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
     except PermissionError as refused:
@@ -186,7 +224,7 @@ def main():
             message = json.loads(line)
         except ValueError:
             continue
-        if DEFECT == "racy":
+        if DEFECT in ("racy", "lost-effect"):
             thread = threading.Thread(target=handle, args=(message,))
             thread.start()
             threads.append(thread)

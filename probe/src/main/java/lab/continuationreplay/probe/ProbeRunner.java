@@ -24,10 +24,17 @@ import lab.continuationreplay.history.Layout;
  * round again with changed arguments; p5 a call's final round with its state tampered; p7 the final round's reply
  * discarded, the server restarted, the same round again; p8 a new call with the same arguments; p9 a committed
  * call's final round again with changed input responses. The observer reads before and after each.
+ *
+ * <p>A tool whose first call completes in one round gets the single-round checks instead, on the same code where they
+ * do what a multi-round check does: s2 as p2a, s3 as p3, s4 as p7, s5 as p8; and s8, twenty fresh calls at once.
  */
 public final class ProbeRunner {
-    /** The checks this probe plays, in the order they are reported (p7, which restarts the server, is played last). */
+    /** The checks on a multi-round tool, in the order they are reported (p7, which restarts the server, is played last). */
     public static final List<String> CHECKS = List.of("p1", "p2a", "p2b", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10");
+    /** The checks on a single-round tool, in the order they are reported (s4, which restarts the server, is played last). */
+    public static final List<String> SINGLE_ROUND_CHECKS = List.of("s1", "s2", "s3", "s4", "s5", "s8");
+    /** The label of the first call's events: p1 or s1, whichever the call's shape makes it (the checker tells). */
+    public static final String FIRST = "first";
     static final int RACE = 20;
     private static final int MAX_ROUNDS = 8;
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -123,17 +130,53 @@ public final class ProbeRunner {
 
     private void play() {
         JsonNode tool = discover();
-        int rounds = p1();
-        p2a(rounds);
+        int rounds = first();
+        if (rounds == 1) {
+            history.note("setup", "shape", "single-round");
+            playSingleRound();
+            return;
+        }
+        history.note("setup", "shape", "multi-round");
+        lostReply("p2a", rounds);
         p2b(rounds);
-        p3(rounds);
+        race("p3", rounds);
         p4(rounds, tool);
         p5(rounds);
         p6(rounds);
-        p8();
+        newCall("p8");
         p9(rounds);
         p10(rounds);
-        p7(rounds);
+        restartThenRetry("p7", rounds);
+    }
+
+    /**
+     * The checks on a tool that completes in one round, where the call itself is all a retry can send again. Those
+     * that count new effects per call need {@code {{fresh}}} in the arguments: without it every call is the same one.
+     */
+    private void playSingleRound() {
+        boolean fresh = FreshValues.used(options.arguments());
+        lostReply("s2", 1);
+        race("s3", 1);
+        if (fresh) {
+            newCall("s5");
+            freshRace("s8");
+        } else {
+            for (String check : List.of("s5", "s8")) {
+                history.note(check, "not-applicable", "the arguments hold no {{fresh}} value, so every call is the same call");
+            }
+        }
+        restartThenRetry("s4", 1);
+    }
+
+    /** s8: twenty calls at once, each with fresh values of its own: every acknowledged call's effect must be kept. */
+    private void freshRace(String check) {
+        observe(check, "before");
+        List<ObjectNode> frames = new ArrayList<>();
+        for (int i = 0; i < RACE; i++) {
+            frames.add(frame("tools/call", WireEnvelope.toolCall(options.tool(), arguments(), null, null)));
+        }
+        connection.sendTogether(frames).forEach(e -> history.exchange(check, "race", e, false));
+        observe(check, "after");
     }
 
     /**
@@ -232,26 +275,26 @@ public final class ProbeRunner {
     }
 
     /**
-     * p7: the final round is answered and its reply discarded, the server is killed and started again (stdio), or
+     * p7 and s4: the final round is answered and its reply discarded, the server is killed and started again (stdio), or
      * restarted by the user's command (HTTP), and the same round is sent to it.
      */
-    private void p7(int rounds) {
-        observe("p7", "before");
-        List<Round> played = playCall("p7", arguments(), true);
-        observe("p7", "committed");
+    private void restartThenRetry(String check, int rounds) {
+        observe(check, "before");
+        List<Round> played = playCall(check, arguments(), true);
+        observe(check, "committed");
         if (played.size() != rounds) {
             return;
         }
         ProbeConnection restarted = restart.restart(connection);
         if (restarted == null) {
-            history.note("p7", "not-applicable", "no way to restart the server: give --restart-cmd with --url");
+            history.note(check, "not-applicable", "no way to restart the server: give --restart-cmd with --url");
             return;
         }
         connection = restarted;
-        history.note("p7", "restarted", "the server was restarted after the final round committed");
-        awaitReady("p7");
-        history.exchange("p7", "retry", connection.send(frame("tools/call", played.get(played.size() - 1).params())), false);
-        observe("p7", "after");
+        history.note(check, "restarted", "the server was restarted after the final round committed");
+        awaitReady(check);
+        history.exchange(check, "retry", connection.send(frame("tools/call", played.get(played.size() - 1).params())), false);
+        observe(check, "after");
     }
 
     /** Asks tools/list until the server answers (30 s at most): a restarted server may take a while to listen. */
@@ -325,28 +368,29 @@ public final class ProbeRunner {
         throw new ProbeInputException("the server has no tool '" + options.tool() + "' (--tool); it lists " + names);
     }
 
-    /** p1: one complete call commits exactly one effect, or the observer cannot be trusted and the probe stops. */
-    private int p1() {
-        EffectObserver.Reading before = observe("p1", "before");
+    /**
+     * The first call, p1 or s1: one complete call commits exactly one effect, or the observer cannot be trusted and the
+     * probe stops. Answers the number of rounds it took. A single-round tool whose arguments hold no fresh value may
+     * find its effect there already (every call is the same one), so the observer is held to it only with one.
+     */
+    private int first() {
+        EffectObserver.Reading before = observe(FIRST, "before");
         if (before.error() != null) {
             throw new ProbeInputException("the observer fails: " + before.error());
         }
-        List<Round> rounds = playCall("p1", arguments(), false);
+        List<Round> rounds = playCall(FIRST, arguments(), false);
         Round last = rounds.get(rounds.size() - 1);
         Reply reply = Reply.of(last.exchange());
-        if (rounds.size() == 1 && reply == Reply.COMPLETE) {
-            throw new ProbeInputException("the tool '" + options.tool() + "' completes in one round: lab probe checks"
-                    + " multi-round tools (an input_required round first)");
-        }
         if (reply != Reply.COMPLETE) {
             throw new ProbeInputException(refusal(rounds.size() == 1 ? "the tool refuses its arguments (--args)"
                     : "the call's final round was not answered with a result", last.exchange()));
         }
-        EffectObserver.Reading after = observe("p1", "after");
+        EffectObserver.Reading after = observe(FIRST, "after");
         if (after.error() != null) {
             throw new ProbeInputException("the observer fails: " + after.error());
         }
-        if (before.value() != null && after.value() - before.value() != 1) {
+        boolean heldToOne = rounds.size() > 1 || FreshValues.used(options.arguments());
+        if (heldToOne && before.value() != null && after.value() - before.value() != 1) {
             throw new ProbeInputException("the observer does not count: it read " + before.value() + " before and "
                     + after.value() + " after one complete call; no check can pass on it (fix --effects-cmd, --effects-tool"
                     + " or --effects-sqlite)");
@@ -354,29 +398,29 @@ public final class ProbeRunner {
         return rounds.size();
     }
 
-    /** p2a: the final round's reply is discarded, then the same round is sent again. */
-    private void p2a(int rounds) {
-        observe("p2a", "before");
-        List<Round> played = playCall("p2a", arguments(), true);
+    /** p2a and s2: the final round's reply is discarded, then the same round is sent again (with a new JSON-RPC id). */
+    private void lostReply(String check, int rounds) {
+        observe(check, "before");
+        List<Round> played = playCall(check, arguments(), true);
         if (played.size() == rounds) {
             Round last = played.get(played.size() - 1);
-            history.exchange("p2a", "retry", connection.send(frame("tools/call", last.params())), false);
+            history.exchange(check, "retry", connection.send(frame("tools/call", last.params())), false);
         }
-        observe("p2a", "after");
+        observe(check, "after");
     }
 
-    /** p3: twenty first sends of one call's final round, all at once. */
-    private void p3(int rounds) {
-        observe("p3", "before");
-        ObjectNode last = playToFinal("p3", arguments(), rounds);
+    /** p3 and s3: twenty first sends of one call's final round (a single-round tool's only one), all at once. */
+    private void race(String check, int rounds) {
+        observe(check, "before");
+        ObjectNode last = playToFinal(check, arguments(), rounds);
         if (last != null) {
             List<ObjectNode> frames = new ArrayList<>();
             for (int i = 0; i < RACE; i++) {
                 frames.add(frame("tools/call", last));
             }
-            connection.sendTogether(frames).forEach(e -> history.exchange("p3", "race", e, false));
+            connection.sendTogether(frames).forEach(e -> history.exchange(check, "race", e, false));
         }
-        observe("p3", "after");
+        observe(check, "after");
     }
 
     /** p4: a committed call's final round again, with the state and answers it had but changed arguments. */
@@ -395,11 +439,11 @@ public final class ProbeRunner {
         });
     }
 
-    /** p8: a new call with fresh values and the same arguments: an intentional second write. */
-    private void p8() {
-        observe("p8", "before");
-        playCall("p8", arguments(), false);
-        observe("p8", "after");
+    /** p8 and s5: a new call with fresh values and the same arguments: an intentional second write. */
+    private void newCall(String check) {
+        observe(check, "before");
+        playCall(check, arguments(), false);
+        observe(check, "after");
     }
 
     /** p9: a committed call's final round again with changed input responses. */
@@ -628,8 +672,8 @@ public final class ProbeRunner {
         }
         plan.put("request_timeout_ms", options.requestTimeout().toMillis());
         plan.put("race", RACE);
-        List<String> checks = new ArrayList<>(CHECKS);
-        checks.forEach(c -> plan.withArray("checks").add(c));
+        CHECKS.forEach(c -> plan.withArray("checks").add(c));
+        SINGLE_ROUND_CHECKS.forEach(c -> plan.withArray("single_round_checks").add(c));
         return plan;
     }
 

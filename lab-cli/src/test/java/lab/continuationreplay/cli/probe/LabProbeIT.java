@@ -187,7 +187,6 @@ class LabProbeIT {
         Object[][] cases = {
             {List.of("--tool", "t"), "name the server"},
             {List.of("--command", server, "--tool", "no_such_tool", "--args", args), "has no tool 'no_such_tool'"},
-            {List.of("--command", server, "--tool", "get_operation_status", "--args", "{\"operation_id\":\"x\"}"), "completes in one round"},
             {List.of("--command", server, "--tool", "create_guarded_issue", "--args", "{}"), "refuses its arguments"},
             {List.of("--command", server, "--tool", "create_guarded_issue", "--args", args, "--effects-cmd", "echo none"), "printed no integer"},
             {List.of("--command", server, "--tool", "create_guarded_issue", "--args", args, "--effects-cmd", "echo 0"), "the observer does not count"},

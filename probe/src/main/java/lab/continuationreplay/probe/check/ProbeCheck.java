@@ -43,16 +43,20 @@ public final class ProbeCheck {
 
     /** A check's verdict, in the words of docs/probe.md. */
     public enum Verdict {
-        PASS, FAIL, CANCELLED, UNOBSERVABLE, NOT_APPLICABLE;
+        PASS, FAIL, WEAK, CANCELLED, UNOBSERVABLE, NOT_APPLICABLE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 
-    /** What a failed check found. */
+    /**
+     * What a failed or weak check found. {@code LOST}: refused, and the caller cannot learn the result; {@code
+     * LOST_EFFECT}: an acknowledged call's effect is missing; {@code DIFFERENT_ANSWER} (weak): one effect, but the retry
+     * answers otherwise, so the caller cannot tell what the first call did.
+     */
     public enum Kind {
-        DUPLICATE, LOST, ACCEPTED, FORGEABLE_STATE, ERROR;
+        DUPLICATE, LOST, LOST_EFFECT, ACCEPTED, FORGEABLE_STATE, ERROR, DIFFERENT_ANSWER, NOT_REDELIVERED;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -66,8 +70,15 @@ public final class ProbeCheck {
         }
     }
 
-    /** Every verdict, and the problems that make the history unfit to judge (a forgery, a missing file). */
-    public record Judgement(List<Result> results, List<String> problems) {
+    /**
+     * The protocol version the run spoke, every verdict, and the problems that make the history unfit to judge (a
+     * forgery, a missing file). A weak verdict is shown, and never fails the run.
+     */
+    public record Judgement(String protocol, List<Result> results, List<String> problems) {
+        public Judgement(List<Result> results, List<String> problems) {
+            this(null, results, problems);
+        }
+
         public boolean anyFailed() {
             return results.stream().anyMatch(r -> r.verdict() == Verdict.FAIL);
         }
@@ -76,6 +87,9 @@ public final class ProbeCheck {
             return problems.isEmpty() && !anyFailed();
         }
     }
+
+    /** The label of the first call's events, judged as p1 or s1 by the call's shape. */
+    private static final String FIRST = "first";
 
     private ProbeCheck() {}
 
@@ -115,7 +129,7 @@ public final class ProbeCheck {
         } else if (!Files.readString(file, StandardCharsets.UTF_8).equals(document(derived))) {
             problems.add(RESULT + " differs from the verdicts derived from the history");
         }
-        return new Judgement(derived.results(), problems);
+        return new Judgement(derived.protocol(), derived.results(), problems);
     }
 
     /** The verdicts from the history alone; writes nothing. */
@@ -150,11 +164,52 @@ public final class ProbeCheck {
             return new Judgement(List.of(), problems);
         }
         Judge judge = new Judge(plan, events);
+        boolean singleRound = singleRound(events);
+        events.stream().filter(e -> e.path("kind").asText().equals("shape")).findFirst().ifPresent(shape -> {
+            if (shape.path("detail").asText().equals("single-round") != singleRound) {
+                problems.add("the run played the " + shape.path("detail").asText() + " checks, but its first call took "
+                        + (singleRound ? "one round" : "more than one round"));
+            }
+        });
+        if (!problems.isEmpty()) {
+            return new Judgement(List.of(), problems);
+        }
         List<Result> results = new ArrayList<>();
-        for (JsonNode check : plan.path("checks")) {
+        for (JsonNode check : plan.path(singleRound ? "single_round_checks" : "checks")) {
             results.add(judge.check(check.asText()));
         }
-        return new Judgement(results, problems);
+        return new Judgement(protocol(events), results, problems);
+    }
+
+    /** Whether a template holds the placeholder {@code {{fresh}}} in some string. */
+    private static boolean holdsFresh(JsonNode template) {
+        if (template.isTextual()) {
+            return template.textValue().contains("{{fresh}}");
+        }
+        for (JsonNode child : template) {
+            if (holdsFresh(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the first call completed in its first round: a single-round tool, judged by the s checks. */
+    private static boolean singleRound(List<JsonNode> events) {
+        List<JsonNode> rounds = events.stream().filter(e -> e.path("check").asText().equals(FIRST)
+                && e.path("kind").asText().equals("exchange") && e.path("role").asText().startsWith("round-")).toList();
+        if (rounds.size() != 1) {
+            return false;
+        }
+        JsonNode result = rounds.get(0).path("reply").path("result");
+        return result.isObject() && !"input_required".equals(result.path("resultType").asText());
+    }
+
+    /** The protocol version the run's requests carried (2026-07-28 puts it in every request's _meta). */
+    private static String protocol(List<JsonNode> events) {
+        return events.stream().filter(e -> e.path("kind").asText().equals("exchange"))
+                .map(e -> e.path("request").path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").asText(""))
+                .filter(v -> !v.isEmpty()).findFirst().orElse("unknown");
     }
 
     /** Every reply an event names is a frame the transcript received; every SQLite reading is its copy's count. */
@@ -278,15 +333,19 @@ public final class ProbeCheck {
         private final JsonNode plan;
         private final List<JsonNode> events;
         private final Set<String> ignored = new java.util.HashSet<>();
+        /** Whether the arguments hold a {{fresh}} value: without one every call is the same call. */
+        private final boolean fresh;
 
         Judge(JsonNode plan, List<JsonNode> events) {
             this.plan = plan;
             this.events = events;
+            this.fresh = holdsFresh(plan.path("arguments"));
             plan.path("ignore_keys").forEach(k -> ignored.add(k.asText()));
         }
 
         Result check(String id) {
-            List<JsonNode> own = events.stream().filter(e -> e.path("check").asText().equals(id)).toList();
+            String label = id.equals("p1") || id.equals("s1") ? FIRST : id;
+            List<JsonNode> own = events.stream().filter(e -> e.path("check").asText().equals(label)).toList();
             List<Integer> seq = own.stream().map(e -> e.path("seq").asInt()).toList();
             if (own.isEmpty()) {
                 return new Result(id, Verdict.FAIL, Kind.ERROR, "the run stopped before this check", seq);
@@ -297,61 +356,81 @@ public final class ProbeCheck {
             }
             Observed effects = new Observed(own);
             return switch (id) {
-                case "p1" -> p1(own, effects, seq);
-                case "p2a" -> p2a(own, effects, seq);
+                case "p1", "s1" -> p1(id, own, effects, seq);
+                case "p2a", "s2" -> p2a(id, own, effects, seq);
                 case "p2b" -> p2b(own, effects, seq);
-                case "p3" -> p3(own, effects, seq);
+                case "p3", "s3" -> p3(id, own, effects, seq);
                 case "p4" -> replayed(id, own, effects, seq, false);
                 case "p5" -> p5(own, effects, seq);
                 case "p6" -> p6(own, effects, seq);
-                case "p7" -> p7(own, effects, seq);
-                case "p8" -> p8(own, effects, seq);
+                case "p7", "s4" -> p7(id, own, effects, seq);
+                case "p8", "s5" -> p8(id, own, effects, seq);
                 case "p9" -> replayed(id, own, effects, seq, true);
                 case "p10" -> p10(own, effects, seq);
+                case "s8" -> s8(own, effects, seq);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
             };
         }
 
-        private Result p1(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        private Result p1(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
             JsonNode last = last(exchanges(own, "round-"));
             if (!complete(last)) {
-                return new Result("p1", Verdict.FAIL, Kind.ERROR, "the call did not complete: " + shown(last), seq);
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not complete: " + shown(last), seq);
+            }
+            if (id.equals("s1") && !fresh) {
+                return new Result(id, Verdict.NOT_APPLICABLE, null, "the arguments hold no {{fresh}} value, so the call"
+                        + " may find its effect already there", seq);
             }
             Long delta = effects.delta("before", "after");
             if (delta == null) {
-                return unobservable("p1", effects, seq);
+                return unobservable(id, effects, seq);
             }
-            return delta == 1 ? new Result("p1", Verdict.PASS, null, "one complete call, one effect", seq)
-                    : new Result("p1", Verdict.FAIL, Kind.ERROR, "one complete call, " + delta + " effects", seq);
+            return delta == 1 ? new Result(id, Verdict.PASS, null, "one complete call, one effect", seq)
+                    : new Result(id, Verdict.FAIL, Kind.ERROR, "one complete call, " + delta + " effects", seq);
         }
 
-        private Result p2a(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        /**
+         * p2a and s2: the reply discarded, the same request again. On a single-round tool a retry that commits nothing
+         * but answers otherwise is weak (different-answer): no harm done, but the caller cannot tell what happened.
+         */
+        private Result p2a(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
+            boolean single = id.startsWith("s");
             JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
             JsonNode retry = last(exchanges(own, "retry"));
             if (discarded == null || retry == null) {
-                return new Result("p2a", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
                         + shown(last(exchanges(own, "round-"))), seq);
             }
             Long delta = effects.delta("before", "after");
             boolean same = complete(retry) && same(discarded, retry);
+            String otherwise = refused(retry) ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")";
             if (delta == null) {
-                return same ? unobservable("p2a", effects, seq)
-                        : new Result("p2a", Verdict.FAIL, Kind.LOST, "the retry after the lost reply " + (refused(retry)
-                                ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")")
+                if (same) {
+                    return unobservable(id, effects, seq);
+                }
+                return single && complete(retry) ? differentAnswer(id, "the retry after the lost reply " + otherwise, seq)
+                        : new Result(id, Verdict.FAIL, Kind.LOST, "the retry after the lost reply " + otherwise
                                 + "; the caller cannot learn the first result", seq);
             }
             if (delta >= 2) {
-                return new Result("p2a", Verdict.FAIL, Kind.DUPLICATE, "the retry after the lost reply committed again: "
+                return new Result(id, Verdict.FAIL, Kind.DUPLICATE, "the retry after the lost reply committed again: "
                         + delta + " effects for one call", seq);
             }
-            if (delta == 0) {
-                return new Result("p2a", Verdict.FAIL, Kind.ERROR, "the final round committed nothing", seq);
+            if (delta == 0 && (!single || fresh)) {
+                return new Result(id, Verdict.FAIL, Kind.ERROR, (single ? "the call" : "the final round") + " committed nothing", seq);
             }
             if (same) {
-                return new Result("p2a", Verdict.PASS, null, "the retry got the same result, one effect", seq);
+                return new Result(id, Verdict.PASS, null, "the retry got the same result, " + delta + " effect" + (delta == 1 ? "" : "s"), seq);
             }
-            return new Result("p2a", Verdict.FAIL, Kind.LOST, "one effect, but the retry " + (refused(retry) ? "was refused ("
-                    + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")") + ": the caller cannot learn the result", seq);
+            if (single && complete(retry)) {
+                return differentAnswer(id, delta + " effect, but the retry " + otherwise, seq);
+            }
+            return new Result(id, Verdict.FAIL, Kind.LOST, delta + " effect, but the retry " + otherwise
+                    + ": the caller cannot learn the result", seq);
+        }
+
+        private static Result differentAnswer(String id, String reason, List<Integer> seq) {
+            return new Result(id, Verdict.WEAK, Kind.DIFFERENT_ANSWER, reason + ": the caller cannot tell what the first call did", seq);
         }
 
         /**
@@ -411,28 +490,58 @@ public final class ProbeCheck {
                     "the expired state was refused (" + shown(expired) + "), no effect", seq);
         }
 
-        private Result p3(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        /**
+         * p3 and s3: twenty identical sends at once commit one effect. p3 also wants every answered send to get the
+         * same result (the state makes them one call); s3 only counts effects, since without an idempotency key the
+         * server cannot know the sends are one call.
+         */
+        private Result p3(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
+            boolean single = id.startsWith("s");
             List<JsonNode> race = exchanges(own, "race");
             if (race.isEmpty()) {
-                return new Result("p3", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round", seq);
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round", seq);
             }
             List<JsonNode> answered = race.stream().filter(this::complete).toList();
             boolean allSame = answered.stream().allMatch(a -> same(answered.get(0), a));
             Long delta = effects.delta("before", "after");
             String counts = answered.size() + " of " + race.size() + " sends answered with a result";
             if (delta != null && delta >= 2) {
-                return new Result("p3", Verdict.FAIL, Kind.DUPLICATE, race.size() + " sends at once committed " + delta
+                return new Result(id, Verdict.FAIL, Kind.DUPLICATE, race.size() + " sends at once committed " + delta
                         + " effects (" + counts + ")", seq);
             }
-            if (!allSame || answered.isEmpty()) {
-                return new Result("p3", Verdict.FAIL, Kind.LOST, answered.isEmpty() ? "no send got a result: every caller"
+            if (answered.isEmpty() || (!single && !allSame)) {
+                return new Result(id, Verdict.FAIL, Kind.LOST, answered.isEmpty() ? "no send got a result: every caller"
                         + " was refused (" + shown(race.get(0)) + ")" : counts + ", not all the same result", seq);
             }
             if (delta == null) {
-                return unobservable("p3", effects, seq);
+                return unobservable(id, effects, seq);
             }
-            return delta == 1 ? new Result("p3", Verdict.PASS, null, "one effect; " + counts + ", all the same", seq)
-                    : new Result("p3", Verdict.FAIL, Kind.ERROR, race.size() + " sends at once committed nothing", seq);
+            if (delta == 1 || (single && !fresh && delta == 0)) {
+                return new Result(id, Verdict.PASS, null, delta + " effect; " + counts + (allSame ? ", all the same" : ""), seq);
+            }
+            return new Result(id, Verdict.FAIL, Kind.ERROR, race.size() + " sends at once committed nothing", seq);
+        }
+
+        /** s8: twenty calls at once, each with fresh values: every call answered with a result must have its effect. */
+        private Result s8(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            List<JsonNode> race = exchanges(own, "race");
+            if (race.isEmpty()) {
+                return new Result("s8", Verdict.FAIL, Kind.ERROR, "no call was sent", seq);
+            }
+            long acknowledged = race.stream().filter(this::complete).count();
+            Long delta = effects.delta("before", "after");
+            if (delta == null) {
+                return unobservable("s8", effects, seq);
+            }
+            String counts = acknowledged + " of " + race.size() + " calls at once answered with a result, " + delta + " effects kept";
+            if (delta < acknowledged) {
+                return new Result("s8", Verdict.FAIL, Kind.LOST_EFFECT, counts + ": " + (acknowledged - delta)
+                        + " acknowledged call(s) left no effect", seq);
+            }
+            if (delta > race.size()) {
+                return new Result("s8", Verdict.FAIL, Kind.DUPLICATE, counts, seq);
+            }
+            return new Result("s8", Verdict.PASS, null, counts, seq);
         }
 
         /** Each tampered state refused (or asked again) with no effect; a commit means a client can forge the state. */
@@ -486,47 +595,53 @@ public final class ProbeCheck {
                     + "), no effect", seq);
         }
 
-        /** The final round committed, its reply lost, the server restarted: the same round must recover the result. */
-        private Result p7(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        /**
+         * p7 and s4: the final round committed, its reply lost, the server restarted: the same round must recover the
+         * result with no new effect (on a single-round tool a different answer with no effect is weak).
+         */
+        private Result p7(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
+            boolean single = id.startsWith("s");
             JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
             JsonNode retry = last(exchanges(own, "retry"));
             if (discarded == null || retry == null) {
-                return new Result("p7", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
                         + shown(last(exchanges(own, "round-"))), seq);
             }
             Long first = effects.delta("before", "committed");
             Long second = effects.delta("committed", "after");
             boolean same = complete(retry) && same(discarded, retry);
             if (second != null && second > 0) {
-                return new Result("p7", Verdict.FAIL, Kind.DUPLICATE, "after the restart the same round committed again ("
-                        + second + " more effect(s))", seq);
+                return new Result(id, Verdict.FAIL, Kind.DUPLICATE, "after the restart the same " + (single ? "call" : "round")
+                        + " committed again (" + second + " more effect(s))", seq);
             }
             if (!same) {
-                return new Result("p7", Verdict.FAIL, Kind.LOST, "after the restart the same round " + (refused(retry)
-                        ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")")
-                        + ": the caller cannot learn the result", seq);
+                String otherwise = refused(retry) ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")";
+                return single && complete(retry) ? differentAnswer(id, "after the restart the same call " + otherwise, seq)
+                        : new Result(id, Verdict.FAIL, Kind.LOST, "after the restart the same " + (single ? "call " : "round ")
+                                + otherwise + ": the caller cannot learn the result", seq);
             }
             if (first == null || second == null) {
-                return unobservable("p7", effects, seq);
+                return unobservable(id, effects, seq);
             }
-            return first == 1 ? new Result("p7", Verdict.PASS, null, "after the restart the same round got the stored result,"
-                    + " no new effect", seq) : new Result("p7", Verdict.FAIL, Kind.ERROR, "the final round committed " + first
-                    + " effects before the restart", seq);
+            return first == 1 || (single && !fresh && first == 0) ? new Result(id, Verdict.PASS, null, "after the restart the same "
+                    + (single ? "call" : "round") + " got the stored result, no new effect", seq)
+                    : new Result(id, Verdict.FAIL, Kind.ERROR, "the " + (single ? "call" : "final round") + " committed " + first
+                            + " effects before the restart", seq);
         }
 
-        private Result p8(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        private Result p8(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
             JsonNode last = last(exchanges(own, "round-"));
             Long delta = effects.delta("before", "after");
             if (!complete(last)) {
-                return new Result("p8", Verdict.FAIL, Kind.ERROR, "the new call did not complete: " + shown(last), seq);
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the new call did not complete: " + shown(last), seq);
             }
             if (delta == null) {
-                return unobservable("p8", effects, seq);
+                return unobservable(id, effects, seq);
             }
             if (delta == 1) {
-                return new Result("p8", Verdict.PASS, null, "a new call committed a new effect", seq);
+                return new Result(id, Verdict.PASS, null, "a new call committed a new effect", seq);
             }
-            return new Result("p8", Verdict.FAIL, delta > 1 ? Kind.DUPLICATE : Kind.ERROR, "a new call committed " + delta
+            return new Result(id, Verdict.FAIL, delta > 1 ? Kind.DUPLICATE : Kind.ERROR, "a new call committed " + delta
                     + " effects" + (delta == 0 ? " (the server took it for the earlier call, or the observer misses it)" : ""), seq);
         }
 
@@ -641,6 +756,9 @@ public final class ProbeCheck {
 
     private static String document(Judgement judgement) {
         ObjectNode document = Format.PROBE.document();
+        if (judgement.protocol() != null) {
+            document.put("protocol", judgement.protocol());
+        }
         ArrayNode checks = document.putArray("checks");
         for (Result result : judgement.results()) {
             ObjectNode check = checks.addObject();

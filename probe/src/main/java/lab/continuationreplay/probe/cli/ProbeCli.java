@@ -41,11 +41,15 @@ import picocli.CommandLine.Option;
                     + " the checks: p1 one call, one effect; p2a the final reply lost, the same round again; p2b the final"
                     + " round cut at once; p3 twenty first sends at once; p4 the state replayed with changed arguments; p5"
                     + " tampered states; p6 the state sent by another principal; p7 the final reply lost and the server"
-                    + " restarted; p8 a new call; p9 the state replayed with changed answers; p10 the state after its lifetime.",
+                    + " restarted; p8 a new call; p9 the state replayed with changed answers; p10 the state after its lifetime."
+                    + " A tool that completes in one round gets s1 one call; s2 the reply lost, the same call again; s3 twenty"
+                    + " identical calls at once; s4 the reply lost and the server restarted; s5 a new call; s8 twenty fresh"
+                    + " calls at once, every acknowledged effect kept.",
             "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
-                    + " derives each verdict from it (probe.json, shown in report.html; `verify DIR` derives them again). One line per check:"
-                    + " pN pass|fail|cancelled|unobservable|not-applicable [duplicate|lost|accepted|forgeable-state|error] reason.",
-            "Exit 0 if no check failed, 1 if one did, 2 for bad input (one line naming the cause and the option).",
+                    + " derives each verdict from it (probe.json, shown in report.html; `verify DIR` derives them again). First the"
+                    + " protocol version, then one line per check: CHECK pass|fail|weak|cancelled|unobservable|not-applicable"
+                    + " [duplicate|lost|lost-effect|accepted|forgeable-state|error|different-answer] reason.",
+            "Exit 0 if no check failed (weak ones do not), 1 if one did, 2 for bad input (one line naming the cause and the option).",
             "Example, a stdio server that keeps its orders in SQLite, with an idempotency key per call:",
             "  probe --command 'python3 server.py orders.db' --tool create_order \\",
             "      --args '{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}' --effects-sqlite orders.db orders",
@@ -135,6 +139,7 @@ public class ProbeCli implements Callable<Integer> {
             ProbeRunner.run(options, environment);
             ProbeCheck.Judgement judgement = ProbeCheck.deriveAndWrite(folder);
             ProbeReport.write(folder);
+            stdout().println("protocol " + judgement.protocol());
             judgement.results().forEach(r -> stdout().println(r.line()));
             judgement.problems().forEach(p -> stdout().println("problem " + p));
             stdout().println("evidence " + folder);

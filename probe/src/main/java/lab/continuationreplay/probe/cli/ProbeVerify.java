@@ -20,6 +20,7 @@ public final class ProbeVerify {
         }
         ProbeCheck.Judgement judgement = ProbeCheck.verify(folder);
         ObjectNode report = ExactJson.mapper().createObjectNode();
+        report.put("protocol", judgement.protocol());
         ObjectNode checks = report.putObject("probe");
         judgement.results().forEach(r -> checks.put(r.check(), r.verdict().label() + (r.kind() == null ? "" : " " + r.kind().label())));
         report.set("problems", ExactJson.mapper().valueToTree(judgement.problems()));

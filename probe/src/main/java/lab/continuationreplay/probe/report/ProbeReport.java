@@ -36,11 +36,17 @@ public final class ProbeReport {
                 .append("<br>tool <code>").append(HtmlPage.escape(plan.path("tool").asText())).append("</code> with <code>")
                 .append(HtmlPage.escape(plan.path("arguments").toString())).append("</code><br>observer ")
                 .append(HtmlPage.escape(plan.path("observer").path("kind").asText() + " " + observer(plan.path("observer"))))
+                .append("<br>protocol ").append(HtmlPage.escape(verdicts.path("protocol").asText("unknown")))
                 .append("</p>\n");
         h.append("<table class=\"fit\"><tr><th style=\"width:4rem\">check</th><th style=\"width:9rem\">verdict</th><th>reason</th></tr>\n");
         for (JsonNode check : verdicts.path("checks")) {
             String verdict = check.path("verdict").asText() + (check.path("kind").isTextual() ? " " + check.path("kind").asText() : "");
-            String css = check.path("verdict").asText().equals("pass") ? "yes" : check.path("verdict").asText().equals("fail") ? "no" : "expected";
+            String css = switch (check.path("verdict").asText()) {
+                case "pass" -> "yes";
+                case "fail" -> "no";
+                case "weak" -> "differs";
+                default -> "expected";
+            };
             h.append("<tr><td>").append(HtmlPage.escape(check.path("id").asText())).append("</td><td class=\"").append(css)
                     .append("\">").append(HtmlPage.escape(verdict)).append("</td><td>").append(HtmlPage.escape(check.path("reason").asText()))
                     .append(details(check, events)).append("</td></tr>\n");
