@@ -22,6 +22,11 @@ stored row; so lab probe passes every check on it. Each defect breaks exactly on
   lost-effect      orders are kept by load, modify, save of the whole table (requests run on threads): calls at once
                    overwrite each other's rows, though each is answered as placed
 
+DEFECT_PROTOCOL (default 2026-07-28) picks the era. At 2026-07-28 every request carries the version in its _meta and
+server/discover offers it. At an earlier version (2025-11-25, 2025-06-18, ...) server/discover is unknown (-32601),
+initialize answers that version, and create_order asks for its note with an elicitation/create request to the client
+in the middle of the one tools/call (requests then run on threads, so the answer can arrive).
+
 Stdout is the wire; nothing else is written there. The HMAC key comes from DEFECT_SERVER_KEY (hex) or a fixed test key.
 """
 
@@ -39,8 +44,12 @@ DATABASE, DEFECT = sys.argv[1], sys.argv[2]
 KEY = bytes.fromhex(os.environ.get("DEFECT_SERVER_KEY", "11" * 32))
 PRINCIPAL = os.environ.get("DEFECT_PRINCIPAL", "alice")
 TTL = float(os.environ.get("DEFECT_STATE_TTL", "600"))
+PROTOCOL = os.environ.get("DEFECT_PROTOCOL", "2026-07-28")
+LEGACY = PROTOCOL != "2026-07-28"
 WRITE = threading.Lock()
 MEMORY = {}
+ASKED = {}
+ASK_IDS = iter(range(1, 1 << 30))
 
 
 def out(message):
@@ -157,10 +166,31 @@ def place(params):
             "content": [{"type": "text", "text": json.dumps(result)}]}
 
 
+def ask_note():
+    """Before 2026-07-28: the note by an elicitation/create request to the client, answered on the same pipe."""
+    ident = "ask-" + str(next(ASK_IDS))
+    waiter = threading.Event()
+    ASKED[ident] = [waiter, None]
+    out({"jsonrpc": "2.0", "id": ident, "method": "elicitation/create", "params": {
+        "message": "A note for the order?", "requestedSchema": {"type": "object", "properties": {"note": {"type": "string"}},
+                                                                "required": ["note"]}}})
+    if not waiter.wait(30):
+        return None
+    return ASKED.pop(ident)[1]
+
+
 def call(params):
     arguments = params.get("arguments") or {}
     if not isinstance(arguments.get("order_id"), str) or not isinstance(arguments.get("item"), str):
         return {"resultType": "complete", "isError": True, "content": [{"type": "text", "text": "order_id and item are required"}]}
+    if LEGACY:
+        answer = (ask_note() or {}).get("result") or {}
+        note = (answer.get("content") or {}).get("note")
+        if answer.get("action") != "accept" or not isinstance(note, str):
+            return {"isError": True, "content": [{"type": "text", "text": "the note was not given"}]}
+        row, replayed = commit(arguments, note)
+        result = {"order_id": arguments["order_id"], "row": row, "replayed": replayed}
+        return {"isError": False, "structuredContent": result, "content": [{"type": "text", "text": json.dumps(result)}]}
     state = params.get("requestState")
     if state is None:
         return {"resultType": "input_required", "requestState": seal(arguments), "inputRequests": {"note": {
@@ -191,11 +221,27 @@ def handle(message):
     version = (params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
     if ident is None:
         return
-    if version != "2026-07-28":
+    if method is None:
+        waiting = ASKED.get(ident)
+        if waiting is not None:
+            waiting[1] = message
+            waiting[0].set()
+        return
+    if LEGACY and method == "initialize":
+        out({"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": PROTOCOL, "capabilities": {"tools": {}},
+                                                        "serverInfo": {"name": "defect-server", "version": "0.1.0"}}})
+        return
+    if LEGACY and method == "server/discover":
+        out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
+        return
+    if not LEGACY and version != "2026-07-28":
         out({"jsonrpc": "2.0", "id": ident, "error": {"code": -32022, "message": "Unsupported protocol version"}})
         return
     try:
-        if method == "tools/list":
+        if method == "server/discover":
+            out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "supportedVersions": ["2026-07-28"],
+                                                            "capabilities": {"tools": {}}}})
+        elif method == "tools/list":
             out({"jsonrpc": "2.0", "id": ident, "result": {"resultType": "complete", "tools": [TOOL, PLACE, COUNT]}})
         elif method == "tools/call" and params.get("name") == "count_orders":
             connection = db()
@@ -224,7 +270,7 @@ def main():
             message = json.loads(line)
         except ValueError:
             continue
-        if DEFECT in ("racy", "lost-effect"):
+        if DEFECT in ("racy", "lost-effect") or LEGACY:
             thread = threading.Thread(target=handle, args=(message,))
             thread.start()
             threads.append(thread)

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,6 +35,20 @@ public final class InputAnswers {
             responses.set(key, given.containsKey(key) ? given.get(key).deepCopy() : byDefault(key, request.getValue()));
         }
         return responses;
+    }
+
+    /**
+     * The result for a request the server sends the client in the middle of a call, as servers before 2026-07-28 ask
+     * for input (elicitation/create, sampling/createMessage, roots/list, ping); null for any other method.
+     */
+    public JsonNode serverRequest(String method, JsonNode params) {
+        if (method.equals("ping")) {
+            return JSON.objectNode();
+        }
+        if (!List.of("elicitation/create", "sampling/createMessage", "roots/list").contains(method)) {
+            return null;
+        }
+        return byDefault(method, JSON.objectNode().put("method", method).set("params", params));
     }
 
     private static JsonNode byDefault(String key, JsonNode request) {

@@ -21,6 +21,11 @@ public interface ProbeConnection extends AutoCloseable {
      */
     Exchange cut(ObjectNode frame, ObjectNode cancelled);
 
+    /** Sends a notification (no id, no reply); answers why it could not be written, or null. */
+    default String notify(ObjectNode notification) {
+        return "notifications are sent over stdio only";
+    }
+
     @Override
     void close();
 }

@@ -45,7 +45,11 @@ public final class ProbeRunner {
     private final InputAnswers answers;
     private final Restart restart;
     private final java.util.function.Supplier<ProbeConnection> other;
+    /** Starts the stdio server again under a new name (null over HTTP): a first request fixes a process's era. */
+    private final java.util.function.Function<String, ProbeConnection> again;
     private ProbeConnection connection;
+    /** Whether the server speaks a version before 2026-07-28: requests carry no _meta, a process starts with initialize. */
+    private boolean legacy;
     private long nextId = 1;
     private int freshCount;
     /** Fresh values of this run differ from every other run's on the same server. */
@@ -61,7 +65,7 @@ public final class ProbeRunner {
      * @param other opens a connection as another principal (p6), or answers null when the user gave none
      */
     private ProbeRunner(ProbeOptions options, ProbeHistory history, ProbeConnection connection, Restart restart,
-            java.util.function.Supplier<ProbeConnection> other) {
+            java.util.function.Supplier<ProbeConnection> other, java.util.function.Function<String, ProbeConnection> again) {
         this.options = options;
         this.history = history;
         this.observer = EffectObserver.of(options.observer());
@@ -69,6 +73,8 @@ public final class ProbeRunner {
         this.connection = connection;
         this.restart = restart;
         this.other = other;
+        this.again = again;
+        answering(connection);
     }
 
     /**
@@ -91,6 +97,7 @@ public final class ProbeRunner {
         ProbeConnection connection;
         Restart restart;
         java.util.function.Supplier<ProbeConnection> other;
+        java.util.function.Function<String, ProbeConnection> again = null;
         if (options.target() instanceof ProbeOptions.Target.Command command) {
             Map<String, String> otherEnvironment = new java.util.LinkedHashMap<>(environment);
             otherEnvironment.putAll(command.otherEnvironment());
@@ -99,6 +106,8 @@ public final class ProbeRunner {
                     history.run().resolve("other" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
             connection = StdioConnection.start(command.command(), environment, transcript,
                     history.run().resolve("server" + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
+            again = name -> StdioConnection.start(command.command(), environment, history.run().resolve(name + Layout.TRANSCRIPT_SUFFIX),
+                    history.run().resolve(name + Layout.STDERR_SUFFIX), options.requestTimeout(), clock);
             int[] starts = {1};
             restart = current -> {
                 ((StdioConnection) current).kill();
@@ -114,7 +123,7 @@ public final class ProbeRunner {
                     history.run().resolve("other" + Layout.TRANSCRIPT_SUFFIX), options.requestTimeout(), clock);
             restart = url.restartCommand() == null ? current -> null : current -> restartByCommand(url.restartCommand(), current);
         }
-        ProbeRunner runner = new ProbeRunner(options, history, connection, restart, other);
+        ProbeRunner runner = new ProbeRunner(options, history, connection, restart, other, again);
         String stopped = null;
         try {
             runner.play();
@@ -129,6 +138,7 @@ public final class ProbeRunner {
     }
 
     private void play() {
+        negotiate();
         JsonNode tool = discover();
         int rounds = first();
         if (rounds == 1) {
@@ -291,7 +301,11 @@ public final class ProbeRunner {
             return;
         }
         connection = restarted;
+        answering(connection);
         history.note(check, "restarted", "the server was restarted after the final round committed");
+        if (legacy && again != null) {
+            initialize(check, "the era found at the start");
+        }
         awaitReady(check);
         history.exchange(check, "retry", connection.send(frame("tools/call", played.get(played.size() - 1).params())), false);
         observe(check, "after");
@@ -331,6 +345,78 @@ public final class ProbeRunner {
             throw new ProbeInputException("interrupted while restarting the server");
         }
         return current;
+    }
+
+    /** The versions before 2026-07-28 the probe speaks, newest first: all that the official SDKs' servers accept. */
+    static final List<String> LEGACY_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /**
+     * Which protocol the server speaks: {@code server/discover} offering 2026-07-28, else (over stdio) a new process
+     * with the {@code initialize} handshake of the earlier versions, since a stdio process's first request fixes its era.
+     */
+    private void negotiate() {
+        Exchange discovered = connection.send(frame("server/discover", JSON.objectNode()));
+        history.exchange("setup", "server/discover", discovered, false);
+        JsonNode offered = discovered.reply() == null ? null : discovered.reply().path("result").path("supportedVersions");
+        if (offered != null && offered.isArray()) {
+            for (JsonNode version : offered) {
+                if (version.asText().equals(WireEnvelope.PROTOCOL_VERSION)) {
+                    return;
+                }
+            }
+        }
+        boolean gone = discovered.reply() == null && (again == null || !((StdioConnection) connection).isAlive());
+        if (gone) {
+            throw new ProbeInputException("the server does not answer: " + discovered.failure() + " (check --url or --command)");
+        }
+        String modern = discovered.reply() == null ? discovered.failure() : discovered.reply().has("error")
+                ? discovered.reply().path("error").path("code").asInt() + " " + discovered.reply().path("error").path("message").asText()
+                : "it offers " + offered;
+        if (again == null) {
+            throw new ProbeInputException("the server does not offer protocol 2026-07-28 (server/discover: " + modern
+                    + "); over HTTP lab probe speaks 2026-07-28 only so far (check --url)");
+        }
+        ((StdioConnection) connection).kill();
+        connection.close();
+        connection = again.apply("server-initialize");
+        answering(connection);
+        legacy = true;
+        history.note("setup", "legacy", "server/discover: " + modern + "; a new process, with initialize");
+        initialize("setup", modern);
+    }
+
+    /** The handshake before 2026-07-28: initialize, the version the server answers, notifications/initialized. */
+    private String initialize(String check, String whyNotModern) {
+        ObjectNode params = JSON.objectNode().put("protocolVersion", LEGACY_VERSIONS.get(0));
+        ObjectNode capabilities = params.putObject("capabilities");
+        capabilities.putObject("elicitation");
+        capabilities.putObject("sampling");
+        capabilities.putObject("roots").put("listChanged", false);
+        params.putObject("clientInfo").put("name", "lab-probe").put("version", "0.1.0");
+        Exchange initialized = connection.send(frame("initialize", params));
+        history.exchange(check, "initialize", initialized, false);
+        String version = initialized.reply() == null ? null : initialized.reply().path("result").path("protocolVersion").asText(null);
+        if (version == null || !LEGACY_VERSIONS.contains(version)) {
+            String answer = initialized.reply() == null ? initialized.failure() : initialized.reply().has("error")
+                    ? initialized.reply().path("error").path("code").asInt() + " " + initialized.reply().path("error").path("message").asText()
+                    : "version " + version;
+            throw new ProbeInputException("the server speaks no protocol version lab probe knows (server/discover: " + whyNotModern
+                    + "; initialize: " + answer + "); it knows 2026-07-28 and " + String.join(", ", LEGACY_VERSIONS)
+                    + " (check --command)");
+        }
+        ObjectNode notification = JSON.objectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized");
+        String failure = connection.notify(notification);
+        if (failure != null) {
+            throw new ProbeInputException("the server went away after initialize: " + failure + " (check --command)");
+        }
+        return version;
+    }
+
+    /** Requests the server sends in the middle of a call (its input requests before 2026-07-28) get the probe's answers. */
+    private void answering(ProbeConnection started) {
+        if (started instanceof StdioConnection stdio) {
+            stdio.answerServerRequests(answers::serverRequest);
+        }
     }
 
     /** tools/list: the server speaks 2026-07-28 and lists the tool. */
@@ -553,7 +639,9 @@ public final class ProbeRunner {
 
     private ObjectNode frame(String method, ObjectNode params) {
         ObjectNode withMeta = params.deepCopy();
-        withMeta.set("_meta", meta());
+        if (!legacy) {
+            withMeta.set("_meta", meta());
+        }
         ObjectNode frame = JSON.objectNode();
         frame.put("jsonrpc", "2.0");
         frame.put("id", nextId++);

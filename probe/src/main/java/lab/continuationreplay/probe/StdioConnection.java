@@ -1,6 +1,7 @@
 package lab.continuationreplay.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,6 +35,7 @@ final class StdioConnection implements ProbeConnection {
     private final ProbeClock clock;
     private final Map<String, CompletableFuture<ObjectNode>> waiting = new ConcurrentHashMap<>();
     private final CompletableFuture<String> ended = new CompletableFuture<>();
+    private volatile java.util.function.BiFunction<String, JsonNode, JsonNode> responder;
 
     private StdioConnection(Process process, Transcript transcript, Duration timeout, ProbeClock clock) {
         this.process = process;
@@ -161,12 +163,45 @@ final class StdioConnection implements ProbeConnection {
         } catch (IllegalArgumentException notJson) {
             return;
         }
+        if (frame instanceof ObjectNode object && object.hasNonNull("id") && object.has("method") && !object.has("result")
+                && !object.has("error")) {
+            answerServerRequest(object);
+            return;
+        }
         if (frame instanceof ObjectNode object && object.has("id") && (object.has("result") || object.has("error"))) {
             CompletableFuture<ObjectNode> reply = waiting.get(object.get("id").toString());
             if (reply != null) {
                 reply.complete(object);
             }
         }
+    }
+
+    /**
+     * A request from the server in the middle of a call (before 2026-07-28 a server asks for input that way): answered
+     * on its own thread, so the reader goes on reading while the answer is written.
+     */
+    private void answerServerRequest(ObjectNode request) {
+        java.util.function.BiFunction<String, JsonNode, JsonNode> answering = responder;
+        JsonNode result = answering == null ? null : answering.apply(request.path("method").asText(), request.path("params"));
+        ObjectNode response = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0");
+        response.set("id", request.get("id"));
+        if (result == null) {
+            response.putObject("error").put("code", -32601).put("message", "lab probe does not answer " + request.path("method").asText());
+        } else {
+            response.set("result", result);
+        }
+        CompletableFuture.runAsync(() -> write(response));
+    }
+
+    /** How requests from the server are answered (null: with a method-not-found error). */
+    void answerServerRequests(java.util.function.BiFunction<String, JsonNode, JsonNode> responder) {
+        this.responder = responder;
+    }
+
+    /** Sends a notification: a frame without an id, which gets no reply. */
+    @Override
+    public String notify(ObjectNode notification) {
+        return write(notification);
     }
 
     private String exitNote() {

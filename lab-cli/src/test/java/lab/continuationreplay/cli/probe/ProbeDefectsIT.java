@@ -48,6 +48,16 @@ class ProbeDefectsIT {
         "racy             | 1 | s3 fail duplicate");
 
     /**
+     * The same server at earlier protocol versions (DEFECT_PROTOCOL): the probe finds server/discover unknown, starts
+     * the server again with initialize, and plays the single-round checks; create_order then asks for its note with
+     * an elicitation/create request in the middle of its one tools/call, which the probe answers.
+     */
+    private static final List<String> LEGACY_DEFECTS = List.of(
+        "2025-06-18 | place_order  | none      | 0 | ",
+        "2025-06-18 | place_order  | no-dedupe | 1 | s2 fail duplicate;s3 fail duplicate;s4 fail duplicate",
+        "2025-11-25 | create_order | none      | 0 | ");
+
+    /**
      * The check for each defect fails, and only where it should; lab verify derives the same. The defects run three
      * at a time, each on its own server and database: a probe mostly waits on its server, and one at a time took 28 s.
      */
@@ -64,6 +74,12 @@ class ProbeDefectsIT {
             String[] cells = row.split("\\|", -1);
             found.put("place_order " + cells[0].strip(), pool.submit(() -> judged("place_order", cells[0].strip(),
                     Integer.parseInt(cells[1].strip()), cells[2].strip())));
+        }
+        for (String row : LEGACY_DEFECTS) {
+            String[] cells = row.split("\\|", -1);
+            String version = cells[0].strip();
+            found.put(version + " " + cells[1].strip() + " " + cells[2].strip(), pool.submit(() -> judged(cells[1].strip(),
+                    cells[2].strip(), Integer.parseInt(cells[3].strip()), cells[4].strip(), version)));
         }
         pool.shutdown();
         List<String> wrong = new java.util.ArrayList<>();
@@ -90,8 +106,13 @@ class ProbeDefectsIT {
 
     /** What is wrong with the probe's verdicts on {@code defect}, or null when they are exactly as expected. */
     private static String judged(String tool, String defect, int exit, String failing) throws Exception {
-        LabProcess.Result run = probe(tool, defect, List.of(), Map.of());
-        if (!run.stdout().startsWith("protocol 2026-07-28\n")) {
+        return judged(tool, defect, exit, failing, "2026-07-28");
+    }
+
+    private static String judged(String tool, String defect, int exit, String failing, String version) throws Exception {
+        boolean legacy = !version.equals("2026-07-28");
+        LabProcess.Result run = probe(tool, defect, List.of(), legacy ? Map.of("DEFECT_PROTOCOL", version) : Map.of(), legacy ? version + "-" : "");
+        if (!run.stdout().startsWith("protocol " + version + "\n")) {
             return "the first line does not name the protocol:\n" + run.stdout();
         }
         if (run.exitCode() != exit) {
@@ -107,7 +128,7 @@ class ProbeDefectsIT {
         if (other != expected.size()) {
             return other + " checks failed or were weak, not only the " + expected.size() + " for this defect:\n" + run.stdout();
         }
-        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve(name(tool, defect)).toString()), Map.of(), "");
+        LabProcess.Result verified = LabProcess.run(List.of("verify", dir.resolve((legacy ? version + "-" : "") + name(tool, defect)).toString()), Map.of(), "");
         return verified.exitCode() == exit ? null : "lab verify exits " + verified.exitCode() + ":\n" + verified.stdout();
     }
 
@@ -124,7 +145,7 @@ class ProbeDefectsIT {
 
     private static LabProcess.Result ttlRun(String defect) {
         try {
-            return probe("create_order", defect, List.of("--state-ttl", "2"), Map.of("DEFECT_STATE_TTL", "2"));
+            return probe("create_order", defect, List.of("--state-ttl", "2"), Map.of("DEFECT_STATE_TTL", "2"), "");
         } catch (Exception e) {
             throw new IllegalStateException(defect + ": " + e.getMessage(), e);
         }
@@ -191,9 +212,10 @@ class ProbeDefectsIT {
         return (tool.equals("create_order") ? "" : tool + "-") + defect;
     }
 
-    private static LabProcess.Result probe(String tool, String defect, List<String> more, Map<String, String> environment) throws Exception {
+    private static LabProcess.Result probe(String tool, String defect, List<String> more, Map<String, String> environment,
+            String prefix) throws Exception {
         Path server = LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py");
-        String name = name(tool, defect) + (more.isEmpty() ? "" : "-ttl");
+        String name = prefix + name(tool, defect) + (more.isEmpty() ? "" : "-ttl");
         Path database = dir.resolve(name + ".sqlite3");
         List<String> arguments = new java.util.ArrayList<>(List.of("probe", "--command", "python3 '" + server + "' '" + database
                 + "' " + defect, "--tool", tool, "--args", "{\"order_id\":\"o-{{fresh}}\",\"item\":\"book\"}",

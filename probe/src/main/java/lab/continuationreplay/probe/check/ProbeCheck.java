@@ -205,8 +205,17 @@ public final class ProbeCheck {
         return result.isObject() && !"input_required".equals(result.path("resultType").asText());
     }
 
-    /** The protocol version the run's requests carried (2026-07-28 puts it in every request's _meta). */
+    /**
+     * The protocol version the run spoke: the one the server answered {@code initialize} with (the handshake before
+     * 2026-07-28), else the one its requests carried in their _meta (2026-07-28 puts it in every request).
+     */
     private static String protocol(List<JsonNode> events) {
+        String initialized = events.stream().filter(e -> e.path("kind").asText().equals("exchange")
+                && e.path("role").asText().equals("initialize") && e.path("reply").path("result").path("protocolVersion").isTextual())
+                .map(e -> e.path("reply").path("result").path("protocolVersion").asText()).findFirst().orElse(null);
+        if (initialized != null) {
+            return initialized;
+        }
         return events.stream().filter(e -> e.path("kind").asText().equals("exchange"))
                 .map(e -> e.path("request").path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").asText(""))
                 .filter(v -> !v.isEmpty()).findFirst().orElse("unknown");
