@@ -167,6 +167,59 @@ class LabProxyIT {
         }
     }
 
+    /**
+     * Clients of the earlier protocol versions: the TypeScript client with its default negotiation and the Python and
+     * Go clients in their default mode, against the test server speaking 2025-11-25 (it asks for a note by
+     * elicitation in the middle of the one tools/call). Each times out, cancels, and sends the same call again, which
+     * the server answers with the stored order: recovered. The Java client has no such mode: its connect fails.
+     */
+    @Test
+    void clientsOfTheEarlierVersionsSendTheSameCallAgain() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        Map<ClientKind, CompletableFuture<JsonNode>> runs = new java.util.EnumMap<>(ClientKind.class);
+        for (ClientKind client : ClientKind.values()) {
+            runs.put(client, CompletableFuture.supplyAsync(() -> legacyRun(client), pool));
+        }
+        pool.shutdown();
+        for (ClientKind client : List.of(ClientKind.TYPESCRIPT, ClientKind.PYTHON, ClientKind.GO)) {
+            JsonNode proxy = runs.get(client).get(4, TimeUnit.MINUTES);
+            assertEquals("retried-same-call", proxy.path("client").path("action").asText(), client + ": " + proxy);
+            assertEquals("recovered", proxy.path("client").path("outcome").asText(), client + ": " + proxy);
+            assertFalse(proxy.path("loss").path("had_state").asBoolean(), proxy.toString());
+        }
+        JsonNode java = runs.get(ClientKind.JAVA).get(4, TimeUnit.MINUTES);
+        assertEquals("no-loss", java.path("client").path("action").asText(), "the Java client never connects: " + java);
+    }
+
+    private JsonNode legacyRun(ClientKind client) {
+        try {
+            Path folder = Files.createDirectories(dir.resolve("legacy-" + client.label()));
+            List<String> command = lab("proxy", "--out", folder.resolve("proxy").toString(), "--");
+            command.addAll(List.of("python3", LabProcess.home().resolve("lab-cli/src/test/resources/probe/defect_server.py").toString(),
+                    folder.resolve("orders.sqlite3").toString(), "none"));
+            ObjectNode script = ExactJson.mapper().createObjectNode().put("format", "client-script/1");
+            ObjectNode entry = script.putObject("servers").putObject("s");
+            command.forEach(entry.putArray("command")::add);
+            entry.putObject("env").put("DEFECT_PROTOCOL", "2025-11-25");
+            script.put("request_timeout_ms", 3000).put("version_mode", "default");
+            ArrayNode steps = script.putArray("steps");
+            steps.addObject().put("op", "connect").put("connection", "a").put("server", "s");
+            for (int i = 0; i < 2; i++) {
+                ObjectNode call = steps.addObject().put("op", "call").put("connection", "a").put("tool", "create_order");
+                call.putObject("arguments").put("order_id", "o-legacy").put("item", "book");
+                call.putObject("answer").put("note", "gift wrap");
+            }
+            steps.addObject().put("op", "close").put("connection", "a");
+            Path scriptFile = Files.writeString(folder.resolve("script.json"), script.toString());
+            Exec.Result result = Exec.command(client.command(LabProcess.home(), scriptFile, folder.resolve("records.jsonl")))
+                    .withStderr(Exec.Io.file(folder.resolve("driver.stderr.log"))).run(DRIVER_LIMIT);
+            assertEquals(0, result.exitStatus(), client + ": " + Files.readString(folder.resolve("driver.stderr.log")));
+            return judged(folder.resolve("proxy"));
+        } catch (Exception e) {
+            throw new IllegalStateException(client + " at 2025-11-25: " + e.getMessage(), e);
+        }
+    }
+
     /** Every bad input: one line on stderr naming the cause, exit 2, and no folder left behind. */
     @Test
     void badInputIsOneLineAndExit2AndLeavesNothing() throws Exception {
@@ -221,7 +274,7 @@ class LabProxyIT {
             String tool = server == ServerKind.UNGUARDED ? "create_issue" : "create_guarded_issue";
             List<JsonNode> records = drive(client, servers, tool, lose, folder, Map.of(), lose.equals("connection-after-commit"));
             assertEquals("threw", records.get(1).path("outcome").asText(), client + " " + records);
-            return ExactJson.parse(Files.readString(folder.resolve("proxy/proxy.json")));
+            return judged(folder.resolve("proxy"));
         } catch (Exception e) {
             throw new IllegalStateException(client + " against " + server + ": " + e.getMessage(), e);
         }
@@ -264,6 +317,22 @@ class LabProxyIT {
             lines.add(ExactJson.parse(line));
         }
         return lines;
+    }
+
+    /**
+     * proxy.json once the last session has sealed: a client may end without waiting for its server process, so the
+     * proxy can still be judging its run when the driver has exited.
+     */
+    private static JsonNode judged(Path out) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(out.resolve("proxy.json")) && ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine()
+                    .map(line -> line.contains(" proxy ") && line.contains(out.toString())).orElse(false))) {
+                return ExactJson.parse(Files.readString(out.resolve("proxy.json")));
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no proxy.json in " + out + " 30 s after the client ended");
     }
 
     private static List<String> lab(String... args) {

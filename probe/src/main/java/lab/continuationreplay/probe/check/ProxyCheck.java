@@ -35,8 +35,9 @@ import lab.continuationreplay.vectors.ExactJson;
  *
  * <p>What the client did, from the first {@code tools/call} of the same tool after the loss: {@code
  * retried-same-state} (the lost round again, the same {@code requestState} and answers), {@code
- * retried-changed-answers} (the same state, other answers), {@code new-call} (no state, or another: the call started
- * over), or {@code gave-up} (no such call before the run ended). Then what that call came to, following its rounds:
+ * retried-changed-answers} (the same state, other answers), {@code retried-same-call} (a call without state sent again
+ * with the same arguments: all a single-round tool's caller can do), {@code new-call} (no state, or another: the call
+ * started over), or {@code gave-up} (no such call before the run ended). Then what that call came to, following its rounds:
  * {@code recovered} (the lost result, ignoring {@code replayed} and {@code _meta}), {@code different-result},
  * {@code refused} (an error or an {@code isError} result), or {@code none} (no reply reached the client).
  */
@@ -365,7 +366,9 @@ public final class ProxyCheck {
             return client;
         }
         JsonNode params = next.frame().path("params");
-        String action = !params.has("requestState") || !params.path("requestState").equals(lostParams.path("requestState"))
+        boolean stateless = !lostParams.has("requestState") && !params.has("requestState");
+        String action = stateless ? (params.path("arguments").equals(lostParams.path("arguments")) ? "retried-same-call" : "new-call")
+                : !params.has("requestState") || !params.path("requestState").equals(lostParams.path("requestState"))
                 ? "new-call" : params.path("inputResponses").equals(lostParams.path("inputResponses")) ? "retried-same-state"
                 : "retried-changed-answers";
         client.put("action", action);
@@ -447,6 +450,7 @@ public final class ProxyCheck {
             case "gave-up" -> text.append("it called the tool no more");
             case "new-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it started a new call");
             case "retried-same-state" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same round again");
+            case "retried-same-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same call again");
             default -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same state with other answers");
         }
         if (!client.path("action").asText().equals("gave-up")) {

@@ -27,8 +27,11 @@ public final class ProxyRunner {
     /** How a session ended: its cause and its server's exit status (null over HTTP). */
     public record Ending(String endedBy, Integer exitStatus, String session) {}
 
-    /** How long the server may take to end after its input closed; a SIGTERM gives less, since a client's SIGKILL may follow. */
-    static final long END_OF_INPUT_GRACE_MS = 10_000;
+    /**
+     * How long the server may take to end after its input closed. Clients wait less before their SIGTERM (the Java
+     * client's close, for one), which then ends the server at once ({@link ProxySession#hurry}).
+     */
+    static final long END_OF_INPUT_GRACE_MS = 5_000;
     static final long TERMINATION_GRACE_MS = 500;
 
     private ProxyRunner() {}
@@ -61,6 +64,8 @@ public final class ProxyRunner {
         Thread hook = new Thread(() -> {
             if (session.ending().complete("terminated")) {
                 terminated.set(true);
+            } else {
+                session.hurry();
             }
             try {
                 finished.await(END_OF_INPUT_GRACE_MS + 5_000, TimeUnit.MILLISECONDS);

@@ -149,6 +149,12 @@ final class StdioProxy implements ProxySession {
     }
 
     @Override
+    public void hurry() {
+        server.descendants().forEach(ProcessHandle::destroyForcibly);
+        server.destroyForcibly();
+    }
+
+    @Override
     public Integer close(long graceMs) throws InterruptedException {
         closeQuietly(server.getOutputStream());
         if (!Exec.awaitOrKill(server, Duration.ofMillis(graceMs))) {
