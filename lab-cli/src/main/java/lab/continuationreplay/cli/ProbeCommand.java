@@ -32,6 +32,39 @@ final class ProbeCommand extends ProbeCli {
             + " unguarded over stdio, with their tool, arguments, environment and ledger as the observer.")
     String server;
 
+    @Option(names = "--servers", description = "Every public server of probe/servers/servers.json, installed by its lock and"
+            + " probed with its options; exit 0 when every verdict is the one recorded beside it, 1 otherwise.")
+    boolean servers;
+
+    @Option(names = "--server-name", paramLabel = "NAME", description = "One server of probe/servers/servers.json (as --servers).")
+    String serverName;
+
+    @Option(names = "--servers-file", paramLabel = "FILE", description = "A list of servers of your own, in the form of"
+            + " probe/servers/servers.json, for --servers and --server-name (default: that file).")
+    Path serversFile;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!servers && serverName == null) {
+            if (serversFile != null) {
+                Streams.stderr().println("lab probe: --servers-file goes with --servers or --server-name");
+                return 2;
+            }
+            return super.call();
+        }
+        if (command != null || url != null || tool != null || server != null) {
+            Streams.stderr().println("lab probe: --servers and --server-name bring their own servers and options; give no --command,"
+                    + " --url, --tool or --server with them");
+            return 2;
+        }
+        try {
+            return new ProbeServers(LabHome.resolve(), serversFile, Streams.stdout()).run(serverName, folder(out));
+        } catch (lab.continuationreplay.probe.ProbeInputException e) {
+            Streams.stderr().println("lab probe: " + e.getMessage());
+            return 2;
+        }
+    }
+
     @Override
     protected Path folder(Path given) {
         return OutputFolder.of(given, LabHome.resolve(), "probe");

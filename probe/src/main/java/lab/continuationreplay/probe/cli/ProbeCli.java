@@ -122,7 +122,7 @@ public class ProbeCli implements Callable<Integer> {
     Path config;
 
     @Option(names = "--out", paramLabel = "DIR", description = "A new or empty folder for the history (default: target/attempts/probe-<UTC time>).")
-    Path out;
+    protected Path out;
 
     @Override
     public Integer call() throws Exception {
