@@ -5,7 +5,8 @@
 Three tools. count_orders() answers {"count": rows} (an observer for --effects-tool). create_order(order_id, item):
 round one asks for a note (an elicitation form); the continuation commits one row to the table `orders` of DATABASE
 (SQLite) and answers {"order_id", "row", "replayed"}. place_order(order_id, item) does the same in one round (no
-note), for the single-round checks; order_id is its idempotency key. Without a defect ("none")
+note), for the single-round checks; order_id is its idempotency key, bound to the principal and the item (another
+principal's call with it is refused, -32000; another item, -32602), and "slow": true holds the call two seconds. Without a defect ("none")
 the state is sealed with an HMAC bound to the arguments, and a second continuation of the same order answers the
 stored row; so lab probe passes every check on it. Each defect breaks exactly one rule:
 
@@ -21,6 +22,8 @@ stored row; so lab probe passes every check on it. Each defect breaks exactly on
   racy             the check for a committed order and the insert are not atomic (requests run on threads)
   lost-effect      orders are kept by load, modify, save of the whole table (requests run on threads): calls at once
                    overwrite each other's rows, though each is answered as placed
+  cached           place_order keeps the table in memory from its start and writes it back whole: a second process on
+                   the same database overwrites the first one's orders
 
 DEFECT_PROTOCOL (default 2026-07-28) picks the era. At 2026-07-28 every request carries the version in its _meta and
 server/discover offers it. At an earlier version (2025-11-25, 2025-06-18, ...) server/discover is unknown (-32601),
@@ -60,7 +63,8 @@ def out(message):
 
 def db():
     connection = sqlite3.connect(DATABASE, timeout=30, isolation_level=None)
-    connection.execute("CREATE TABLE IF NOT EXISTS orders(row INTEGER PRIMARY KEY, order_id TEXT, item TEXT, note TEXT)")
+    connection.execute("CREATE TABLE IF NOT EXISTS orders(row INTEGER PRIMARY KEY, order_id TEXT, item TEXT, note TEXT,"
+                       " principal TEXT DEFAULT '')")
     return connection
 
 
@@ -127,8 +131,10 @@ def commit(order, note):
                 return found[0], True
             if DEFECT == "racy":
                 time.sleep(0.05)
-        row = connection.execute("INSERT INTO orders(order_id, item, note) VALUES (?, ?, ?)",
-                                 (key, order["item"], note)).lastrowid
+        if order.get("slow") is True:
+            time.sleep(2)
+        row = connection.execute("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)",
+                                 (key, order["item"], note, PRINCIPAL)).lastrowid
         if DEFECT not in ("no-dedupe", "in-memory", "racy"):
             connection.execute("COMMIT")
         MEMORY[key] = row
@@ -141,17 +147,40 @@ def save_all(order, note):
     """The lost-effect defect: every row read, the new one added, the table written back whole, with no lock."""
     connection = db()
     try:
-        rows = connection.execute("SELECT order_id, item, note FROM orders").fetchall()
+        rows = connection.execute("SELECT order_id, item, note, principal FROM orders").fetchall()
         found = [r for r in rows if r[0] == order["order_id"]]
         if found:
             return rows.index(found[0]) + 1, True
         time.sleep(0.05)
-        rows.append((order["order_id"], order["item"], note))
+        rows.append((order["order_id"], order["item"], note, PRINCIPAL))
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("DELETE FROM orders")
-        connection.executemany("INSERT INTO orders(order_id, item, note) VALUES (?, ?, ?)", rows)
+        connection.executemany("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)", rows)
         connection.execute("COMMIT")
         return len(rows), False
+    finally:
+        connection.close()
+
+
+CACHE = None
+
+
+def cached(order):
+    """The cached defect: the table as this process loaded it first, written back whole after each new order."""
+    global CACHE
+    connection = db()
+    try:
+        if CACHE is None:
+            CACHE = connection.execute("SELECT order_id, item, note, principal FROM orders").fetchall()
+        found = [r for r in CACHE if r[0] == order["order_id"]]
+        if found:
+            return CACHE.index(found[0]) + 1, True
+        CACHE.append((order["order_id"], order["item"], "-", PRINCIPAL))
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("DELETE FROM orders")
+        connection.executemany("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)", CACHE)
+        connection.execute("COMMIT")
+        return len(CACHE), False
     finally:
         connection.close()
 
@@ -160,7 +189,22 @@ def place(params):
     arguments = params.get("arguments") or {}
     if not isinstance(arguments.get("order_id"), str) or not isinstance(arguments.get("item"), str):
         return {"resultType": "complete", "isError": True, "content": [{"type": "text", "text": "order_id and item are required"}]}
-    row, replayed = commit({"order_id": arguments["order_id"], "item": arguments["item"]}, "-")
+    order = {"order_id": arguments["order_id"], "item": arguments["item"], "slow": arguments.get("slow") is True}
+    connection = db()
+    try:
+        # unbound-args keeps its rows under order_id|item, and still knows whose they are
+        held = connection.execute("SELECT item, principal FROM orders WHERE order_id = ? OR order_id LIKE ? ORDER BY row LIMIT 1",
+                                  (order["order_id"], order["order_id"] + "|%")).fetchone()
+    finally:
+        connection.close()
+    if held and DEFECT != "unbound-principal" and held[1] not in ("", PRINCIPAL):
+        raise PermissionError("order " + order["order_id"] + " belongs to another principal")
+    if held and DEFECT != "unbound-args" and held[0] != order["item"]:
+        raise ValueError("order_id reused with other arguments")
+    if DEFECT == "cached":
+        row, replayed = cached(order)
+    else:
+        row, replayed = commit(order, "-")
     result = {"order_id": arguments["order_id"], "row": row, "replayed": replayed}
     return {"resultType": "complete", "isError": False, "structuredContent": result,
             "content": [{"type": "text", "text": json.dumps(result)}]}
@@ -213,7 +257,9 @@ def call(params):
 COUNT = {"name": "count_orders", "inputSchema": {"type": "object", "properties": {}}}
 TOOL = {"name": "create_order", "inputSchema": {"type": "object", "required": ["order_id", "item"],
                                                 "properties": {"order_id": {"type": "string"}, "item": {"type": "string"}}}}
-PLACE = {"name": "place_order", "inputSchema": TOOL["inputSchema"]}
+PLACE = {"name": "place_order", "inputSchema": {"type": "object", "required": ["order_id", "item"],
+                                               "properties": {"order_id": {"type": "string"}, "item": {"type": "string"},
+                                                              "slow": {"type": "boolean"}}}}
 
 
 def handle(message):

@@ -15,9 +15,30 @@ import lab.continuationreplay.history.HttpHead.Header;
  * @param arguments the tool's arguments; {@code {{fresh}}} inside a string becomes a new value per call
  * @param answers   whole input responses by input-request key; a key not given gets a default ({@link InputAnswers})
  * @param changedArguments the arguments a replayed state is sent with in p4 (null: one string argument changed)
+ * @param key              the argument that carries the client's idempotency key, for s6, s6b and s7 (null: none)
  */
 public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<String, JsonNode> answers, Observer observer,
-        JsonNode changedArguments, Path out, Tuning tuning) {
+        JsonNode changedArguments, Path out, Tuning tuning, Key key) {
+
+    public ProbeOptions(Target target, String tool, JsonNode arguments, Map<String, JsonNode> answers, Observer observer,
+            JsonNode changedArguments, Path out, Tuning tuning) {
+        this(target, tool, arguments, answers, observer, changedArguments, out, tuning, null);
+    }
+
+    /**
+     * The idempotency key of a single-round tool: the argument {@code argument}, which must hold {@code {{fresh}}}, and
+     * arguments that keep the tool running at least two seconds ({@code slowArguments}, for s7; null: s7 not played).
+     */
+    public record Key(String argument, JsonNode slowArguments) {
+        public Key {
+            if (argument == null || argument.isBlank()) {
+                throw new ProbeInputException("--key-arg needs the name of an argument");
+            }
+            if (slowArguments != null && !slowArguments.isObject()) {
+                throw new ProbeInputException("--slow-args must be a JSON object of the tool's arguments");
+            }
+        }
+    }
 
     public ProbeOptions {
         answers = Map.copyOf(answers);
@@ -29,6 +50,12 @@ public record ProbeOptions(Target target, String tool, JsonNode arguments, Map<S
         }
         if (changedArguments != null && !changedArguments.isObject()) {
             throw new ProbeInputException("--changed-args must be a JSON object of the tool's arguments");
+        }
+        if (key != null && !FreshValues.used(arguments.path(key.argument()))) {
+            throw new ProbeInputException("--key-arg " + key.argument() + ": its value in --args must hold {{fresh}}, a new key per call");
+        }
+        if (key != null && key.slowArguments() != null && !FreshValues.used(key.slowArguments().path(key.argument()))) {
+            throw new ProbeInputException("--slow-args: its " + key.argument() + " must hold {{fresh}}, as in --args");
         }
     }
 

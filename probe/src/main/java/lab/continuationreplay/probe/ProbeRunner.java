@@ -32,7 +32,7 @@ public final class ProbeRunner {
     /** The checks on a multi-round tool, in the order they are reported (p7, which restarts the server, is played last). */
     public static final List<String> CHECKS = List.of("p1", "p2a", "p2b", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10");
     /** The checks on a single-round tool, in the order they are reported (s4, which restarts the server, is played last). */
-    public static final List<String> SINGLE_ROUND_CHECKS = List.of("s1", "s2", "s3", "s4", "s5", "s8");
+    public static final List<String> SINGLE_ROUND_CHECKS = List.of("s1", "s2", "s3", "s4", "s5", "s6", "s6b", "s7", "s8", "s9");
     /** The label of the first call's events: p1 or s1, whichever the call's shape makes it (the checker tells). */
     public static final String FIRST = "first";
     static final int RACE = 20;
@@ -140,10 +140,16 @@ public final class ProbeRunner {
     private void play() {
         negotiate();
         JsonNode tool = discover();
+        if (options.key() != null && !tool.path("inputSchema").path("properties").has(options.key().argument())) {
+            List<String> names = new ArrayList<>();
+            tool.path("inputSchema").path("properties").fieldNames().forEachRemaining(names::add);
+            throw new ProbeInputException("--key-arg " + options.key().argument() + " is not an argument of '" + options.tool()
+                    + "' (its input schema has " + names + ")");
+        }
         int rounds = first();
         if (rounds == 1) {
             history.note("setup", "shape", "single-round");
-            playSingleRound();
+            playSingleRound(tool);
             return;
         }
         history.note("setup", "shape", "multi-round");
@@ -163,19 +169,120 @@ public final class ProbeRunner {
      * The checks on a tool that completes in one round, where the call itself is all a retry can send again. Those
      * that count new effects per call need {@code {{fresh}}} in the arguments: without it every call is the same one.
      */
-    private void playSingleRound() {
+    private void playSingleRound(JsonNode tool) {
         boolean fresh = FreshValues.used(options.arguments());
         lostReply("s2", 1);
         race("s3", 1);
         if (fresh) {
             newCall("s5");
             freshRace("s8");
+            twoProcesses("s9");
         } else {
-            for (String check : List.of("s5", "s8")) {
+            for (String check : List.of("s5", "s8", "s9")) {
                 history.note(check, "not-applicable", "the arguments hold no {{fresh}} value, so every call is the same call");
             }
         }
+        if (options.key() == null) {
+            for (String check : List.of("s6", "s6b", "s7")) {
+                history.note(check, "not-applicable", "no idempotency key: give --key-arg NAME");
+            }
+        } else {
+            keyWithChangedArguments("s6", tool);
+            keyUnderAnotherPrincipal("s6b");
+            keyWhileRunning("s7");
+        }
         restartThenRetry("s4", 1);
+    }
+
+    /** s6: a committed call's key sent again with other arguments (the key argument kept). */
+    private void keyWithChangedArguments(String check, JsonNode tool) {
+        String fresh = fresh();
+        JsonNode arguments = FreshValues.apply(options.arguments(), fresh);
+        JsonNode changed = options.changedArguments() != null ? FreshValues.apply(options.changedArguments(), fresh)
+                : changedArguments(arguments, options.arguments(), tool.path("inputSchema"));
+        if (changed == null) {
+            history.note(check, "not-applicable", "no argument but the key to change; give --changed-args");
+            return;
+        }
+        observe(check, "before");
+        playCall(check, arguments, false);
+        observe(check, "committed");
+        history.exchange(check, "replay", connection.send(frame("tools/call", WireEnvelope.toolCall(options.tool(), changed, null, null))), false);
+        observe(check, "after");
+    }
+
+    /** s6b: a committed call sent again, the same key and arguments, by another principal. */
+    private void keyUnderAnotherPrincipal(String check) {
+        ProbeConnection stranger = other.get();
+        if (stranger == null) {
+            history.note(check, "not-applicable", "no other principal: give --other-env K=V (stdio) or --other-header (HTTP)");
+            return;
+        }
+        try {
+            answering(stranger);
+            if (legacy) {
+                initialize(check, "the era found at the start", stranger);
+            }
+            observe(check, "before");
+            List<Round> played = playCall(check, arguments(), false);
+            observe(check, "committed");
+            history.exchange(check, "other principal", stranger.send(frame("tools/call", played.get(0).params())), false);
+            observe(check, "after");
+        } finally {
+            stranger.close();
+        }
+    }
+
+    /** s7: a slow call, and half a second later the same key again, while the first is unanswered. */
+    private void keyWhileRunning(String check) {
+        if (options.key().slowArguments() == null) {
+            history.note(check, "not-applicable", "no --slow-args: a single-round tool has committed before its reply can be held");
+            return;
+        }
+        JsonNode slow = FreshValues.apply(options.key().slowArguments(), fresh());
+        observe(check, "before");
+        ObjectNode first = frame("tools/call", WireEnvelope.toolCall(options.tool(), slow, null, null));
+        ObjectNode again = frame("tools/call", WireEnvelope.toolCall(options.tool(), slow, null, null));
+        java.util.concurrent.CompletableFuture<Exchange> running = java.util.concurrent.CompletableFuture.supplyAsync(() -> connection.send(first));
+        pause(java.time.Duration.ofMillis(500));
+        Exchange second = connection.send(again);
+        history.exchange(check, "slow", running.join(), false);
+        history.exchange(check, "again", second, false);
+        observe(check, "after");
+    }
+
+    /**
+     * s9: a second process of the same command and environment (what two client applications configured with one
+     * server run), ten calls on each, alternating: every acknowledged effect must be kept in the store they share.
+     */
+    private void twoProcesses(String check) {
+        if (again == null) {
+            history.note(check, "not-applicable", "two processes of one server need --command");
+            return;
+        }
+        if (options.observer() instanceof ProbeOptions.Observer.ToolCount) {
+            history.note(check, "not-applicable", "--effects-tool sees one process; give --effects-sqlite or --effects-cmd");
+            return;
+        }
+        ProbeConnection second = again.apply("second");
+        try {
+            answering(second);
+            if (legacy) {
+                initialize(check, "the era found at the start", second);
+            }
+            observe(check, "before");
+            for (int i = 0; i < 20; i++) {
+                ProbeConnection on = i % 2 == 0 ? connection : second;
+                Exchange call = on.send(frame("tools/call", WireEnvelope.toolCall(options.tool(), arguments(), null, null)));
+                history.exchange(check, i % 2 == 0 ? "process-a" : "process-b", call, false);
+                if (i < 2) {
+                    observe(check, i == 0 ? "first-a" : "first-b");
+                }
+            }
+            observe(check, "after");
+        } finally {
+            second.close();
+        }
     }
 
     /** s8: twenty calls at once, each with fresh values of its own: every acknowledged call's effect must be kept. */
@@ -385,15 +492,19 @@ public final class ProbeRunner {
         initialize("setup", modern);
     }
 
-    /** The handshake before 2026-07-28: initialize, the version the server answers, notifications/initialized. */
     private String initialize(String check, String whyNotModern) {
+        return initialize(check, whyNotModern, connection);
+    }
+
+    /** The handshake before 2026-07-28 on {@code on}: initialize, the version the server answers, notifications/initialized. */
+    private String initialize(String check, String whyNotModern, ProbeConnection on) {
         ObjectNode params = JSON.objectNode().put("protocolVersion", LEGACY_VERSIONS.get(0));
         ObjectNode capabilities = params.putObject("capabilities");
         capabilities.putObject("elicitation");
         capabilities.putObject("sampling");
         capabilities.putObject("roots").put("listChanged", false);
         params.putObject("clientInfo").put("name", "lab-probe").put("version", "0.1.0");
-        Exchange initialized = connection.send(frame("initialize", params));
+        Exchange initialized = on.send(frame("initialize", params));
         history.exchange(check, "initialize", initialized, false);
         String version = initialized.reply() == null ? null : initialized.reply().path("result").path("protocolVersion").asText(null);
         if (version == null || !LEGACY_VERSIONS.contains(version)) {
@@ -405,7 +516,7 @@ public final class ProbeRunner {
                     + " (check --command)");
         }
         ObjectNode notification = JSON.objectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized");
-        String failure = connection.notify(notification);
+        String failure = on.notify(notification);
         if (failure != null) {
             throw new ProbeInputException("the server went away after initialize: " + failure + " (check --command)");
         }

@@ -377,6 +377,10 @@ public final class ProbeCheck {
                 case "p9" -> replayed(id, own, effects, seq, true);
                 case "p10" -> p10(own, effects, seq);
                 case "s8" -> s8(own, effects, seq);
+                case "s6" -> s6(own, effects, seq);
+                case "s6b" -> s6b(own, effects, seq);
+                case "s7" -> s7(own, effects, seq);
+                case "s9" -> s9(own, effects, seq);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
             };
         }
@@ -529,6 +533,108 @@ public final class ProbeCheck {
                 return new Result(id, Verdict.PASS, null, delta + " effect; " + counts + (allSame ? ", all the same" : ""), seq);
             }
             return new Result(id, Verdict.FAIL, Kind.ERROR, race.size() + " sends at once committed nothing", seq);
+        }
+
+        /**
+         * s6: a committed call's key with other arguments must be refused with no effect (the IETF idempotency-key
+         * draft's 422); a commit or an answer as if accepted fails.
+         */
+        private Result s6(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode committed = last(exchanges(own, "round-"));
+            JsonNode replay = last(exchanges(own, "replay"));
+            if (replay == null || !complete(committed)) {
+                return new Result("s6", Verdict.FAIL, Kind.ERROR, "the first call with the key did not complete: " + shown(committed), seq);
+            }
+            Long second = effects.delta("committed", "after");
+            if (second != null && second > 0) {
+                return new Result("s6", Verdict.FAIL, Kind.ACCEPTED, "the key with changed arguments committed " + second + " more effect(s)", seq);
+            }
+            if (!refused(replay)) {
+                return new Result("s6", Verdict.FAIL, Kind.ACCEPTED, "the key with changed arguments was answered as if accepted ("
+                        + shown(replay) + ")", seq);
+            }
+            return second == null ? unobservable("s6", effects, seq)
+                    : new Result("s6", Verdict.PASS, null, "the key with changed arguments was refused (" + shown(replay) + "), no effect", seq);
+        }
+
+        /** s6b: another principal's call with the same key must be refused, and never shown the first caller's answer. */
+        private Result s6b(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode committed = last(exchanges(own, "round-"));
+            JsonNode stranger = last(exchanges(own, "other principal"));
+            if (stranger == null || !complete(committed)) {
+                return new Result("s6b", Verdict.FAIL, Kind.ERROR, "the first call with the key did not complete: " + shown(committed), seq);
+            }
+            Long second = effects.delta("committed", "after");
+            if (second != null && second > 0) {
+                return new Result("s6b", Verdict.FAIL, Kind.ACCEPTED, "another principal's call with the key committed " + second
+                        + " more effect(s)", seq);
+            }
+            if (complete(stranger)) {
+                return new Result("s6b", Verdict.FAIL, Kind.ACCEPTED, "another principal's call with the key was answered"
+                        + (same(committed, stranger) ? " with the first caller's stored answer" : "") + " (" + shown(stranger) + ")", seq);
+            }
+            return second == null ? unobservable("s6b", effects, seq) : new Result("s6b", Verdict.PASS, null,
+                    "another principal's call with the key was refused (" + shown(stranger) + "), no effect", seq);
+        }
+
+        /**
+         * s7: the key again while its first call still runs: refused (the draft's 409) or answered with the first
+         * result, never a second effect; another answer with one effect is weak.
+         */
+        private Result s7(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode first = last(exchanges(own, "slow"));
+            JsonNode again = last(exchanges(own, "again"));
+            if (first == null || again == null) {
+                return new Result("s7", Verdict.FAIL, Kind.ERROR, "the two calls were not sent", seq);
+            }
+            Long delta = effects.delta("before", "after");
+            if (delta != null && delta >= 2) {
+                return new Result("s7", Verdict.FAIL, Kind.DUPLICATE, "the key sent again while its first call ran committed "
+                        + delta + " effects", seq);
+            }
+            if (!complete(first)) {
+                return new Result("s7", Verdict.FAIL, Kind.ERROR, "the slow call did not complete: " + shown(first), seq);
+            }
+            if (delta == null) {
+                return unobservable("s7", effects, seq);
+            }
+            if (delta == 0) {
+                return new Result("s7", Verdict.FAIL, Kind.ERROR, "the slow call committed nothing", seq);
+            }
+            if (refused(again)) {
+                return new Result("s7", Verdict.PASS, null, "the key sent again while its first call ran was refused ("
+                        + shown(again) + "), one effect", seq);
+            }
+            return same(first, again) ? new Result("s7", Verdict.PASS, null, "the key sent again while its first call ran got"
+                    + " the first result, one effect", seq) : differentAnswer("s7", "one effect, but the key sent again while its"
+                    + " first call ran answered otherwise (" + shown(again) + ")", seq);
+        }
+
+        /** s9: two processes on one store, calls alternating: every acknowledged call's effect must be kept. */
+        private Result s9(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            List<JsonNode> calls = own.stream().filter(e -> e.path("kind").asText().equals("exchange")
+                    && e.path("role").asText().startsWith("process-")).toList();
+            if (calls.size() < 2) {
+                return new Result("s9", Verdict.FAIL, Kind.ERROR, "the two processes were not both called", seq);
+            }
+            Long firstA = effects.delta("before", "first-a");
+            Long firstB = effects.delta("first-a", "first-b");
+            if (firstA == null || firstB == null) {
+                return unobservable("s9", effects, seq);
+            }
+            if (firstA != 1 || firstB != 1) {
+                return new Result("s9", Verdict.NOT_APPLICABLE, null, "the two processes do not share a store (their first calls"
+                        + " raised the observer by " + firstA + " and " + firstB + ")", seq);
+            }
+            long acknowledged = calls.stream().filter(this::complete).count();
+            Long delta = effects.delta("before", "after");
+            String counts = acknowledged + " of " + calls.size() + " calls on two processes answered with a result, " + delta + " effects kept";
+            if (delta < acknowledged) {
+                return new Result("s9", Verdict.FAIL, Kind.LOST_EFFECT, counts + ": " + (acknowledged - delta)
+                        + " acknowledged call(s) left no effect", seq);
+            }
+            return delta > calls.size() ? new Result("s9", Verdict.FAIL, Kind.DUPLICATE, counts, seq)
+                    : new Result("s9", Verdict.PASS, null, counts, seq);
         }
 
         /** s8: twenty calls at once, each with fresh values: every call answered with a result must have its effect. */

@@ -44,7 +44,9 @@ import picocli.CommandLine.Option;
                     + " restarted; p8 a new call; p9 the state replayed with changed answers; p10 the state after its lifetime."
                     + " A tool that completes in one round gets s1 one call; s2 the reply lost, the same call again; s3 twenty"
                     + " identical calls at once; s4 the reply lost and the server restarted; s5 a new call; s8 twenty fresh"
-                    + " calls at once, every acknowledged effect kept.",
+                    + " calls at once, every acknowledged effect kept; with --key-arg s6 the key with changed arguments, s6b"
+                    + " under another principal, s7 (--slow-args) while the first call runs; over stdio s9 two processes of the"
+                    + " server, ten calls each, every acknowledged effect kept.",
             "Writes a history to --out (every exchange byte for byte, every reading, kept database copies); the checker"
                     + " derives each verdict from it (probe.json, shown in report.html; `verify DIR` derives them again). First the"
                     + " protocol version, then one line per check: CHECK pass|fail|weak|cancelled|unobservable|not-applicable"
@@ -104,6 +106,15 @@ public class ProbeCli implements Callable<Integer> {
 
     @Option(names = "--changed-args", paramLabel = "JSON", description = "The arguments p4 replays a state with (default: one string argument changed).")
     protected String changedArguments;
+
+    @Option(names = "--key-arg", paramLabel = "NAME", description = "The argument carrying the client's idempotency key (in the"
+            + " tool's input schema, holding {{fresh}}): a single-round tool then also gets s6 (the key with changed"
+            + " arguments), s6b (the key under another principal) and, with --slow-args, s7 (the key again while the first call runs).")
+    String keyArg;
+
+    @Option(names = "--slow-args", paramLabel = "JSON", description = "With --key-arg: arguments that keep the tool running at least"
+            + " two seconds, for s7.")
+    String slowArgs;
 
     @Option(names = "--ignore-keys", paramLabel = "A,B", description = "Result keys that may differ on a replay, removed at any"
             + " depth before results are compared (default: replayed,_meta; an empty list compares everything).")
@@ -234,6 +245,8 @@ public class ProbeCli implements Callable<Integer> {
                 }
                 case "changed-args" -> changedArguments = changedArguments != null ? changedArguments
                         : value.isTextual() ? value.textValue() : value.toString();
+                case "key-arg" -> keyArg = keyArg != null ? keyArg : text(field.getKey(), value);
+                case "slow-args" -> slowArgs = slowArgs != null ? slowArgs : value.isTextual() ? value.textValue() : value.toString();
                 case "ignore-keys" -> ignoreKeys = ignoreKeys != null ? ignoreKeys : String.join(",", texts(field.getKey(), value));
                 case "state-ttl" -> stateTtlSeconds = stateTtlSeconds != null ? stateTtlSeconds : number(field.getKey(), value);
                 case "request-timeout-ms" -> requestTimeoutMs = requestTimeoutMs != 10_000 ? requestTimeoutMs : number(field.getKey(), value);
@@ -283,7 +296,7 @@ public class ProbeCli implements Callable<Integer> {
         }
         ProbeOptions.Target target = command != null ? new ProbeOptions.Target.Command(command, otherEnvironment()) : urlTarget();
         return new ProbeOptions(target, tool, json("--args", arguments == null ? "{}" : arguments), answers(), observer(),
-                changedArguments == null ? null : json("--changed-args", changedArguments), folder, tuning());
+                changedArguments == null ? null : json("--changed-args", changedArguments), folder, tuning(), key());
     }
 
     private ProbeOptions.Target urlTarget() {
@@ -347,6 +360,17 @@ public class ProbeCli implements Callable<Integer> {
             return new ProbeOptions.Observer.SqliteRows(Path.of(effectsSqlite.get(0)).toAbsolutePath(), effectsSqlite.get(1));
         }
         return new ProbeOptions.Observer.None();
+    }
+
+    /** The idempotency key options: --slow-args without --key-arg is bad input. */
+    protected ProbeOptions.Key key() {
+        if (keyArg == null) {
+            if (slowArgs != null) {
+                throw new ProbeInputException("--slow-args goes with --key-arg NAME (the argument of the key it sends twice)");
+            }
+            return null;
+        }
+        return new ProbeOptions.Key(keyArg, slowArgs == null ? null : json("--slow-args", slowArgs));
     }
 
     protected ProbeOptions.Tuning tuning() {
