@@ -143,6 +143,14 @@ def commit(order, note):
         connection.close()
 
 
+def write_all(connection, rows):
+    """The whole table replaced by rows, in one transaction: what both whole-table defects do."""
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("DELETE FROM orders")
+    connection.executemany("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)", rows)
+    connection.execute("COMMIT")
+
+
 def save_all(order, note):
     """The lost-effect defect: every row read, the new one added, the table written back whole, with no lock."""
     connection = db()
@@ -153,10 +161,7 @@ def save_all(order, note):
             return rows.index(found[0]) + 1, True
         time.sleep(0.05)
         rows.append((order["order_id"], order["item"], note, PRINCIPAL))
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("DELETE FROM orders")
-        connection.executemany("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)", rows)
-        connection.execute("COMMIT")
+        write_all(connection, rows)
         return len(rows), False
     finally:
         connection.close()
@@ -176,10 +181,7 @@ def cached(order):
         if found:
             return CACHE.index(found[0]) + 1, True
         CACHE.append((order["order_id"], order["item"], "-", PRINCIPAL))
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("DELETE FROM orders")
-        connection.executemany("INSERT INTO orders(order_id, item, note, principal) VALUES (?, ?, ?, ?)", CACHE)
-        connection.execute("COMMIT")
+        write_all(connection, CACHE)
         return len(CACHE), False
     finally:
         connection.close()

@@ -377,8 +377,8 @@ public final class ProbeCheck {
                 case "p9" -> replayed(id, own, effects, seq, true);
                 case "p10" -> p10(own, effects, seq);
                 case "s8" -> s8(own, effects, seq);
-                case "s6" -> s6(own, effects, seq);
-                case "s6b" -> s6b(own, effects, seq);
+                case "s6" -> keyRefused(id, own, effects, seq, "replay", "the key with changed arguments");
+                case "s6b" -> keyRefused(id, own, effects, seq, "other principal", "another principal's call with the key");
                 case "s7" -> s7(own, effects, seq);
                 case "s9" -> s9(own, effects, seq);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
@@ -536,45 +536,26 @@ public final class ProbeCheck {
         }
 
         /**
-         * s6: a committed call's key with other arguments must be refused with no effect (the IETF idempotency-key
-         * draft's 422); a commit or an answer as if accepted fails.
+         * s6 and s6b: a committed call's key sent again, with other arguments (s6, the IETF idempotency-key draft's 422)
+         * or by another principal (s6b): refused with no effect; a commit, or any answer, fails (for s6b an answer would
+         * show one principal's result to another).
          */
-        private Result s6(List<JsonNode> own, Observed effects, List<Integer> seq) {
+        private Result keyRefused(String id, List<JsonNode> own, Observed effects, List<Integer> seq, String role, String what) {
             JsonNode committed = last(exchanges(own, "round-"));
-            JsonNode replay = last(exchanges(own, "replay"));
-            if (replay == null || !complete(committed)) {
-                return new Result("s6", Verdict.FAIL, Kind.ERROR, "the first call with the key did not complete: " + shown(committed), seq);
+            JsonNode again = last(exchanges(own, role));
+            if (again == null || !complete(committed)) {
+                return new Result(id, Verdict.FAIL, Kind.ERROR, "the first call with the key did not complete: " + shown(committed), seq);
             }
-            Long second = effects.delta("committed", "after");
-            if (second != null && second > 0) {
-                return new Result("s6", Verdict.FAIL, Kind.ACCEPTED, "the key with changed arguments committed " + second + " more effect(s)", seq);
+            Long more = effects.delta("committed", "after");
+            if (more != null && more > 0) {
+                return new Result(id, Verdict.FAIL, Kind.ACCEPTED, what + " committed " + more + " more effect(s)", seq);
             }
-            if (!refused(replay)) {
-                return new Result("s6", Verdict.FAIL, Kind.ACCEPTED, "the key with changed arguments was answered as if accepted ("
-                        + shown(replay) + ")", seq);
+            if (!refused(again)) {
+                return new Result(id, Verdict.FAIL, Kind.ACCEPTED, what + " was answered " + (same(committed, again)
+                        ? "with the first call's stored answer" : "as if accepted") + " (" + shown(again) + ")", seq);
             }
-            return second == null ? unobservable("s6", effects, seq)
-                    : new Result("s6", Verdict.PASS, null, "the key with changed arguments was refused (" + shown(replay) + "), no effect", seq);
-        }
-
-        /** s6b: another principal's call with the same key must be refused, and never shown the first caller's answer. */
-        private Result s6b(List<JsonNode> own, Observed effects, List<Integer> seq) {
-            JsonNode committed = last(exchanges(own, "round-"));
-            JsonNode stranger = last(exchanges(own, "other principal"));
-            if (stranger == null || !complete(committed)) {
-                return new Result("s6b", Verdict.FAIL, Kind.ERROR, "the first call with the key did not complete: " + shown(committed), seq);
-            }
-            Long second = effects.delta("committed", "after");
-            if (second != null && second > 0) {
-                return new Result("s6b", Verdict.FAIL, Kind.ACCEPTED, "another principal's call with the key committed " + second
-                        + " more effect(s)", seq);
-            }
-            if (complete(stranger)) {
-                return new Result("s6b", Verdict.FAIL, Kind.ACCEPTED, "another principal's call with the key was answered"
-                        + (same(committed, stranger) ? " with the first caller's stored answer" : "") + " (" + shown(stranger) + ")", seq);
-            }
-            return second == null ? unobservable("s6b", effects, seq) : new Result("s6b", Verdict.PASS, null,
-                    "another principal's call with the key was refused (" + shown(stranger) + "), no effect", seq);
+            return more == null ? unobservable(id, effects, seq)
+                    : new Result(id, Verdict.PASS, null, what + " was refused (" + shown(again) + "), no effect", seq);
         }
 
         /**
