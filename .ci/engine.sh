@@ -12,6 +12,9 @@
 #                                       never stopped (they were killed), and releases those folders.
 # engine_exit_trap                      the EXIT trap of a script that may have started one: engine_stop, then the
 #                                       script's own status (`trap engine_exit_trap EXIT`).
+# engine_run CMD...                     runs the test command as a child and answers its status; a SIGTERM or SIGINT
+#                                       to the script is passed to it, and the script then ends with 143 or 130, not
+#                                       with the status of whatever finished last (a stopped run once said exit 0).
 
 engine_pid=""
 engine_state=""
@@ -110,4 +113,21 @@ engine_exit_trap() {
   engine_stop
   engine_say "finished in $((SECONDS - engine_script_started)) s (exit $status)"
   exit "$status"
+}
+
+engine_run() {
+  "$@" &
+  engine_child=$!
+  engine_stopped_by=""
+  # the traps only note the signal and pass it on: exiting inside a trap inside a function breaks the EXIT trap's locals
+  trap 'engine_stopped_by=143; kill -TERM "$engine_child" 2>/dev/null' TERM
+  trap 'engine_stopped_by=130; kill -INT "$engine_child" 2>/dev/null' INT
+  local status=0
+  wait "$engine_child" || status=$?
+  if [[ -n "$engine_stopped_by" ]]; then
+    wait "$engine_child" 2>/dev/null || true
+    status=$engine_stopped_by
+  fi
+  trap - TERM INT
+  return "$status"
 }

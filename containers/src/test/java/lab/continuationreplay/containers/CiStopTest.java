@@ -1,0 +1,62 @@
+package lab.continuationreplay.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import lab.continuationreplay.core.LabHome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code .ci/run} stopped by a signal: its test command runs through {@code engine_run}, so a SIGTERM reaches the
+ * command and the script ends with 143 (a stopped run once reported exit 0). No engine is started here: bash and
+ * the script's own functions only.
+ */
+class CiStopTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aStoppedRunEndsWith143AndStopsItsCommand() throws Exception {
+        Path pid = dir.resolve("child.pid");
+        String script = """
+                set -euo pipefail
+                cd '%s'
+                source .ci/engine.sh
+                trap engine_exit_trap EXIT
+                engine_run sh -c 'echo $$ > "%s"; exec sleep 300'
+                """.formatted(LabHome.resolve(), pid);
+        Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(pid) || Files.readString(pid).isBlank()) {
+            assertTrue(System.nanoTime() < deadline, "the command did not start");
+            Thread.sleep(50);
+        }
+        long child = Long.parseLong(Files.readString(pid).strip());
+        process.toHandle().destroy(); // SIGTERM to the script only, as a CI runner stops a job
+        assertTrue(process.waitFor(20, TimeUnit.SECONDS), "the script ended");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(143, process.exitValue(), output);
+        assertTrue(output.contains("(exit 143)"), output);
+        assertFalse(ProcessHandle.of(child).map(ProcessHandle::isAlive).orElse(false), "the test command was stopped too");
+    }
+
+    @Test
+    void theCommandsOwnStatusIsTheScripts() throws Exception {
+        String script = """
+                set -euo pipefail
+                cd '%s'
+                source .ci/engine.sh
+                trap engine_exit_trap EXIT
+                engine_run sh -c 'exit 7'
+                """.formatted(LabHome.resolve());
+        Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(7, process.exitValue());
+    }
+}
