@@ -408,11 +408,10 @@ public final class ProbeCheck {
          */
         private Result p2a(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
             boolean single = id.startsWith("s");
-            JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
+            JsonNode discarded = discarded(own);
             JsonNode retry = last(exchanges(own, "retry"));
             if (discarded == null || retry == null) {
-                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached(id, own, seq);
             }
             Long delta = effects.delta("before", "after");
             boolean same = complete(retry) && same(discarded, retry);
@@ -442,6 +441,16 @@ public final class ProbeCheck {
                     + ": the caller cannot learn the result", seq);
         }
 
+        /** The reply the probe discarded (the lost one), or null. */
+        private static JsonNode discarded(List<JsonNode> own) {
+            return own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
+        }
+
+        private static Result notReached(String id, List<JsonNode> own, List<Integer> seq) {
+            return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
+                    + shown(last(exchanges(own, "round-"))), seq);
+        }
+
         private static Result differentAnswer(String id, String reason, List<Integer> seq) {
             return new Result(id, Verdict.WEAK, Kind.DIFFERENT_ANSWER, reason + ": the caller cannot tell what the first call did", seq);
         }
@@ -455,8 +464,7 @@ public final class ProbeCheck {
             JsonNode cut = last(exchanges(own, "cut"));
             JsonNode retry = last(exchanges(own, "retry"));
             if (cut == null || retry == null) {
-                return new Result("p2b", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached("p2b", own, seq);
             }
             Long atCut = effects.delta("before", "cut");
             Long byRetry = effects.delta("cut", "after");
@@ -488,8 +496,7 @@ public final class ProbeCheck {
         private Result p10(List<JsonNode> own, Observed effects, List<Integer> seq) {
             JsonNode expired = last(exchanges(own, "expired"));
             if (expired == null) {
-                return new Result("p10", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached("p10", own, seq);
             }
             Long delta = effects.delta("before", "after");
             if (delta != null && delta > 0) {
@@ -644,8 +651,7 @@ public final class ProbeCheck {
         private Result p5(List<JsonNode> own, Observed effects, List<Integer> seq) {
             List<JsonNode> tampered = exchanges(own, "tampered ");
             if (tampered.isEmpty()) {
-                return new Result("p5", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached("p5", own, seq);
             }
             String previous = "before";
             boolean observed = true;
@@ -672,8 +678,7 @@ public final class ProbeCheck {
         private Result p6(List<JsonNode> own, Observed effects, List<Integer> seq) {
             JsonNode stranger = last(exchanges(own, "other principal"));
             if (stranger == null) {
-                return new Result("p6", Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached("p6", own, seq);
             }
             Long delta = effects.delta("before", "after");
             if (delta != null && delta > 0) {
@@ -697,11 +702,10 @@ public final class ProbeCheck {
          */
         private Result p7(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
             boolean single = id.startsWith("s");
-            JsonNode discarded = own.stream().filter(e -> e.path("discarded").asBoolean(false)).findFirst().orElse(null);
+            JsonNode discarded = discarded(own);
             JsonNode retry = last(exchanges(own, "retry"));
             if (discarded == null || retry == null) {
-                return new Result(id, Verdict.FAIL, Kind.ERROR, "the call did not reach its final round: "
-                        + shown(last(exchanges(own, "round-"))), seq);
+                return notReached(id, own, seq);
             }
             Long first = effects.delta("before", "committed");
             Long second = effects.delta("committed", "after");
