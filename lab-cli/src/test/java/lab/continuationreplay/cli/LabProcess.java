@@ -51,6 +51,19 @@ public final class LabProcess {
                 new String(err.join(), StandardCharsets.UTF_8));
     }
 
+    /** Waits until a server a test started listens on 127.0.0.1:{@code port} (60 s at most: a JVM or node may start slowly). */
+    public static void awaitListening(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("the server did not listen on " + port + " within 60 s");
+    }
+
     public static Result run(List<String> args, Map<String, String> environment, String stdin) throws IOException, InterruptedException {
         return run(args, environment, stdin.getBytes(StandardCharsets.UTF_8));
     }

@@ -85,7 +85,7 @@ class LabProbeHttpIT {
                     "--tool", "create_guarded_issue", "--args", "{\"operation_id\":\"http-{{fresh}}\",\"title\":\"probe\"}",
                     "--effects-sqlite", database.toString(), "issues", "--restart-cmd", "sh '" + restart + "'",
                     "--out", dir.resolve("probe").toString()));
-            awaitListening(port);
+            LabProcess.awaitListening(port);
             LabProcess.Result run = LabProcess.run(arguments, environment, new byte[0], Duration.ofMinutes(3));
             assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
             for (String check : ProbeRunner.CHECKS) {
@@ -109,17 +109,5 @@ class LabProbeHttpIT {
                 });
             }
         }
-    }
-
-    private static void awaitListening(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (java.io.IOException notYet) {
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("the server did not listen on " + port + " within 60 s");
     }
 }

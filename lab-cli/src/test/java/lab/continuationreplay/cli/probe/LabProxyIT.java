@@ -136,7 +136,7 @@ class LabProxyIT {
             // the rest is read as it comes: the pipe is gone once the process has been reaped
             CompletableFuture<List<String>> restLines = CompletableFuture.supplyAsync(() -> said.lines().toList());
             assertTrue(listening != null && listening.startsWith("listening http://127.0.0.1:"), listening);
-            awaitListening(port);
+            LabProcess.awaitListening(port);
             ObjectNode servers = ExactJson.mapper().createObjectNode();
             servers.putObject("s").put("url", listening.substring("listening ".length())).put("bearer_token_env", "LAB_ALICE_TOKEN");
             List<JsonNode> records = drive(ClientKind.TYPESCRIPT, servers, "create_guarded_issue", "http", dir.resolve("http-client"),
@@ -340,17 +340,5 @@ class LabProxyIT {
                 LabHome.labJar(LabProcess.home()).toString()));
         command.addAll(List.of(args));
         return command;
-    }
-
-    private static void awaitListening(int port) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (java.io.IOException notYet) {
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("the server did not listen on " + port + " within 60 s");
     }
 }

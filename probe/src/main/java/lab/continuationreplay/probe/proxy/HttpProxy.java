@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.wire.ExchangePlan;
+import lab.continuationreplay.core.wire.HttpMessages;
 import lab.continuationreplay.core.wire.HttpRelay;
 import lab.continuationreplay.history.HttpHead.Header;
 import lab.continuationreplay.history.HttpHead;
@@ -132,12 +134,10 @@ final class HttpProxy implements ProxySession {
                 shown.add(header);
                 continue;
             }
-            String value = header.value();
-            int space = value.indexOf(' ');
-            boolean scheme = name.equals("authorization") && space > 0;
-            String credential = scheme ? value.substring(space + 1) : value;
-            shown.add(new Header(header.name(), (scheme ? value.substring(0, space) + " " : "") + "[redacted, "
-                    + credential.length() + " characters]"));
+            // the relay's own form: a scheme kept, the credential shown by its length (no token of the lab's is known here)
+            String value = name.equals("authorization") ? HttpMessages.redact(header.value(), Map.of())
+                    : "[redacted, " + header.value().length() + " characters]";
+            shown.add(new Header(header.name(), value));
         }
         return shown;
     }

@@ -131,7 +131,7 @@ public final class HttpMessages {
     }
 
     /** {@code Bearer [token of alice]}, or only the shape of a credential the lab did not issue. */
-    static String redact(String value, Map<String, String> principalsByToken) {
+    public static String redact(String value, Map<String, String> principalsByToken) {
         int space = value.indexOf(' ');
         String scheme = space < 0 ? "" : value.substring(0, space);
         String credential = space < 0 ? value : value.substring(space + 1);
