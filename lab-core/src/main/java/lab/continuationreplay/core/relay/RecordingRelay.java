@@ -241,11 +241,7 @@ public final class RecordingRelay {
                     drop.clientLine(line);
                     if (serverReading[0]) {
                         try {
-                            toServer.write(line);
-                            if (ended) {
-                                toServer.write('\n');
-                            }
-                            toServer.flush();
+                            Lines.write(toServer, line, ended);
                         } catch (IOException gone) {
                             // the server has stopped reading (it is exiting); its exit ends the run
                             serverReading[0] = false;
@@ -271,11 +267,7 @@ public final class RecordingRelay {
                     }
                     if (clientReading) {
                         try {
-                            toClient.write(line);
-                            if (ended) {
-                                toClient.write('\n');
-                            }
-                            toClient.flush();
+                            Lines.write(toClient, line, ended);
                         } catch (IOException gone) {
                             // the client stopped reading: keep transcribing, the server's lines are still evidence
                             clientReading = false;

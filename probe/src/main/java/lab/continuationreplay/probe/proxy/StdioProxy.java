@@ -80,11 +80,7 @@ final class StdioProxy implements ProxySession {
                 record(line, Transcript.Direction.SENT, "forwarded", null);
                 if (serverReading[0]) {
                     try {
-                        toServer.write(line);
-                        if (ended) {
-                            toServer.write('\n');
-                        }
-                        toServer.flush();
+                        Lines.write(toServer, line, ended);
                     } catch (IOException gone) {
                         serverReading[0] = false; // the server is exiting; its exit ends the session
                     }
@@ -106,11 +102,7 @@ final class StdioProxy implements ProxySession {
                 record(line, Transcript.Direction.RECEIVED, action, decision.completing());
                 if (!decision.lose() && clientOpen) {
                     try {
-                        toClient.write(line);
-                        if (ended) {
-                            toClient.write('\n');
-                        }
-                        toClient.flush();
+                        Lines.write(toClient, line, ended);
                     } catch (IOException gone) {
                         clientOpen = false; // the client stopped reading; the server's lines are still evidence
                     }

@@ -3,6 +3,7 @@ package lab.continuationreplay.core.wire;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 
 /** A byte stream cut into lines on 0x0A only, as both SDKs' stdio transports cut it; nothing else is touched. */
 public final class Lines {
@@ -33,5 +34,17 @@ public final class Lines {
         if (pending.size() > 0) {
             sink.line(pending.toByteArray(), false);
         }
+    }
+
+    /**
+     * Writes one line as {@link #split} gave it: its bytes, the 0x0A that ended it (a last line without one stays
+     * without one), then a flush, since a relay's reader waits for each line.
+     */
+    public static void write(OutputStream out, byte[] line, boolean ended) throws IOException {
+        out.write(line);
+        if (ended) {
+            out.write('\n');
+        }
+        out.flush();
     }
 }
