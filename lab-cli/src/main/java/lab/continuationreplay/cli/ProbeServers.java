@@ -60,12 +60,10 @@ final class ProbeServers {
         if (chosen.isEmpty()) {
             throw new ProbeInputException("--server-name " + only + " is none of " + String.join(", ", names));
         }
-        if (Files.exists(folder)) {
-            try (var entries = Files.list(folder)) {
-                if (entries.findAny().isPresent()) {
-                    throw new ProbeInputException("--out " + folder + " is not empty; give a new or empty folder");
-                }
-            }
+        try {
+            OutputFolder.requireNewOrEmpty(folder);
+        } catch (IllegalArgumentException e) {
+            throw new ProbeInputException(e.getMessage());
         }
         install(chosen);
         boolean asRecorded = true;

@@ -11,7 +11,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import lab.continuationreplay.history.Format;
@@ -178,15 +177,13 @@ public final class ProxyHistory {
     void seal(String machineryError) throws IOException {
         try (FileChannel channel = FileChannel.open(out.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock ignored = channel.lock()) {
-            for (String derived : derivedFiles()) {
+            for (String derived : RESEALED) {
                 Files.deleteIfExists(out.resolve(derived));
             }
             RunLog.append(out.resolve(Layout.HISTORY), run, machineryError);
         }
     }
 
-    /** What the checker and the report write beside the history, and a new seal removes. */
-    public static List<String> derivedFiles() {
-        return new ArrayList<>(List.of(Layout.HISTORY, "proxy.json", "report.html"));
-    }
+    /** What a seal writes again: the hashes, and what the checker and the report derived from the previous ones. */
+    private static final List<String> RESEALED = List.of(Layout.HISTORY, "proxy.json", "report.html");
 }
