@@ -26,6 +26,11 @@ public interface ProbeConnection extends AutoCloseable {
         return "notifications are sent over stdio only";
     }
 
+    /** Whether the server is there to answer: a live process, or an HTTP server that has answered anything. */
+    default boolean alive() {
+        return true;
+    }
+
     @Override
     void close();
 }

@@ -61,6 +61,22 @@ final class ProbeHistory {
         return event.path("seq").asInt();
     }
 
+    /** r1's GET with {@code Last-Event-ID}: its status, every reply to the call it carried, its body abridged or its failure. */
+    void resumed(String check, String lastEventId, HttpConnection.Resumed resumed) {
+        ObjectNode event = event(check, "resumed");
+        event.put("at_ms", resumed.atMs());
+        event.put("elapsed_ms", resumed.elapsedMs());
+        event.put("last_event_id", lastEventId);
+        event.put("status", resumed.status());
+        com.fasterxml.jackson.databind.node.ArrayNode deliveries = event.putArray("deliveries");
+        resumed.deliveries().forEach(deliveries::add);
+        event.put("body", resumed.text());
+        if (resumed.failure() != null) {
+            event.put("failure", resumed.failure());
+        }
+        append(event);
+    }
+
     void observe(String check, String phase, EffectObserver.Reading reading) {
         append(reading(check, phase, reading));
     }

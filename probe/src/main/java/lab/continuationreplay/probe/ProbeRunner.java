@@ -32,7 +32,9 @@ public final class ProbeRunner {
     /** The checks on a multi-round tool, in the order they are reported (p7, which restarts the server, is played last). */
     public static final List<String> CHECKS = List.of("p1", "p2a", "p2b", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10");
     /** The checks on a single-round tool, in the order they are reported (s4, which restarts the server, is played last). */
-    public static final List<String> SINGLE_ROUND_CHECKS = List.of("s1", "s2", "s3", "s4", "s5", "s6", "s6b", "s7", "s8", "s9");
+    public static final List<String> SINGLE_ROUND_CHECKS = List.of("s1", "s2", "s3", "s4", "s5", "s6", "s6b", "s7", "s8", "s9", "r1");
+    /** The version whose servers announce a call's stream by a priming event and redeliver it on GET (r1). */
+    static final String REDELIVERY_VERSION = "2025-11-25";
     /** The label of the first call's events: p1 or s1, whichever the call's shape makes it (the checker tells). */
     public static final String FIRST = "first";
     static final int RACE = 20;
@@ -50,6 +52,8 @@ public final class ProbeRunner {
     private ProbeConnection connection;
     /** Whether the server speaks a version before 2026-07-28: requests carry no _meta, a process starts with initialize. */
     private boolean legacy;
+    /** The version the server answered initialize with (null at 2026-07-28). */
+    private String version;
     private long nextId = 1;
     private int freshCount;
     /** Fresh values of this run differ from every other run's on the same server. */
@@ -191,7 +195,41 @@ public final class ProbeRunner {
             keyUnderAnotherPrincipal("s6b");
             keyWhileRunning("s7");
         }
+        redelivery("r1");
         restartThenRetry("s4", 1);
+    }
+
+    /**
+     * r1: the call's event stream closed right after its priming event, the reply unread; a second later GET with
+     * {@code Last-Event-ID} resumes it and is read until quiet for two seconds; then the same call again, as s2.
+     */
+    private void redelivery(String check) {
+        String notApplicable = !(connection instanceof HttpConnection) ? "redelivery is a Streamable HTTP rule; this server speaks stdio"
+                : !legacy ? "at 2026-07-28 a call's response is never redelivered (SEP-2575)"
+                : !REDELIVERY_VERSION.equals(version) ? "priming events and redelivery come with " + REDELIVERY_VERSION + "; the server speaks " + version
+                : ((HttpConnection) connection).session() == null ? "the server is stateless (no Mcp-Session-Id): it keeps no stream to resume"
+                : null;
+        if (notApplicable != null) {
+            history.note(check, "not-applicable", notApplicable);
+            return;
+        }
+        HttpConnection http = (HttpConnection) connection;
+        observe(check, "before");
+        ObjectNode params = WireEnvelope.toolCall(options.tool(), arguments(), null, null);
+        ObjectNode call = frame("tools/call", params);
+        HttpConnection.Opened opened = http.openThenClose(call);
+        history.exchange(check, "round-1", opened.exchange(), false);
+        if (opened.primingId() == null) {
+            String type = opened.contentType() == null ? "" : opened.contentType().toLowerCase(java.util.Locale.ROOT);
+            history.note(check, "not-applicable", opened.exchange().reply() == null && type.isEmpty() ? "the call got no response: "
+                    + opened.exchange().failure() : type.startsWith("text/event-stream") ? "no event id came before the response"
+                    : "the response came as " + (type.isEmpty() ? "a body without a type" : opened.contentType()) + ", not an event stream");
+            return;
+        }
+        pause(java.time.Duration.ofSeconds(1)); // the tool goes on without its stream; by now it has answered into the store
+        history.resumed(check, opened.primingId(), http.resume(opened.primingId(), call.get("id")));
+        history.exchange(check, "retry", connection.send(frame("tools/call", params)), false);
+        observe(check, "after");
     }
 
     /** s6: a committed call's key sent again with other arguments (the key argument kept). */
@@ -410,12 +448,29 @@ public final class ProbeRunner {
         connection = restarted;
         answering(connection);
         history.note(check, "restarted", "the server was restarted after the final round committed");
-        if (legacy && again != null) {
-            initialize(check, "the era found at the start");
+        if (legacy) {
+            // a new process has no session and no era yet: over HTTP too, the old session died with the server
+            awaitInitialized(check);
         }
         awaitReady(check);
         history.exchange(check, "retry", connection.send(frame("tools/call", played.get(played.size() - 1).params())), false);
         observe(check, "after");
+    }
+
+    /** initialize until the restarted server answers it (30 s at most), since it may take a while to listen. */
+    private void awaitInitialized(String check) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                initialize(check, "the era found at the start");
+                return;
+            } catch (ProbeInputException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                pause(java.time.Duration.ofMillis(500));
+            }
+        }
     }
 
     /** Asks tools/list until the server answers (30 s at most): a restarted server may take a while to listen. */
@@ -472,24 +527,28 @@ public final class ProbeRunner {
                 }
             }
         }
-        boolean gone = discovered.reply() == null && (again == null || !((StdioConnection) connection).isAlive());
-        if (gone) {
-            throw new ProbeInputException("the server does not answer: " + discovered.failure() + " (check --url or --command)");
+        if (discovered.reply() == null && !connection.alive()) {
+            throw new ProbeInputException("the server does not answer: " + discovered.failure() + " (check " + targetOption() + ")");
         }
         String modern = discovered.reply() == null ? discovered.failure() : discovered.reply().has("error")
                 ? discovered.reply().path("error").path("code").asInt() + " " + discovered.reply().path("error").path("message").asText()
                 : "it offers " + offered;
-        if (again == null) {
-            throw new ProbeInputException("the server does not offer protocol 2026-07-28 (server/discover: " + modern
-                    + "); over HTTP lab probe speaks 2026-07-28 only so far (check --url)");
-        }
-        ((StdioConnection) connection).kill();
-        connection.close();
-        connection = again.apply("server-initialize");
-        answering(connection);
         legacy = true;
-        history.note("setup", "legacy", "server/discover: " + modern + "; a new process, with initialize");
-        initialize("setup", modern);
+        if (again == null) {
+            // over HTTP each request names its version: the same server is asked again, with initialize
+            history.note("setup", "legacy", "server/discover: " + modern + "; initialize");
+        } else {
+            ((StdioConnection) connection).kill();
+            connection.close();
+            connection = again.apply("server-initialize");
+            answering(connection);
+            history.note("setup", "legacy", "server/discover: " + modern + "; a new process, with initialize");
+        }
+        version = initialize("setup", modern);
+    }
+
+    private String targetOption() {
+        return options.target() instanceof ProbeOptions.Target.Url ? "--url" : "--command";
     }
 
     private String initialize(String check, String whyNotModern) {
@@ -513,12 +572,13 @@ public final class ProbeRunner {
                     : "version " + version;
             throw new ProbeInputException("the server speaks no protocol version lab probe knows (server/discover: " + whyNotModern
                     + "; initialize: " + answer + "); it knows 2026-07-28 and " + String.join(", ", LEGACY_VERSIONS)
-                    + " (check --command)");
+                    + " (check " + targetOption() + ")");
         }
         ObjectNode notification = JSON.objectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized");
         String failure = on.notify(notification);
         if (failure != null) {
-            throw new ProbeInputException("the server went away after initialize: " + failure + " (check --command)");
+            throw new ProbeInputException("the server answered initialize with " + version + ", then refused notifications/initialized: "
+                    + failure + " (check " + targetOption() + ")");
         }
         return version;
     }
@@ -527,6 +587,8 @@ public final class ProbeRunner {
     private void answering(ProbeConnection started) {
         if (started instanceof StdioConnection stdio) {
             stdio.answerServerRequests(answers::serverRequest);
+        } else if (started instanceof HttpConnection http) {
+            http.answerServerRequests(answers::serverRequest);
         }
     }
 

@@ -215,7 +215,8 @@ final class StdioConnection implements ProbeConnection {
         return "";
     }
 
-    boolean isAlive() {
+    @Override
+    public boolean alive() {
         return process.isAlive();
     }
 

@@ -127,7 +127,7 @@ class ProbeDefectsIT {
                 return "no '" + line + "' in\n" + run.stdout();
             }
         }
-        long other = run.stdout().lines().filter(l -> l.matches("[ps][0-9][0-9a-z]* (fail|weak) .*")).count();
+        long other = run.stdout().lines().filter(l -> l.matches("[psr][0-9][0-9a-z]* (fail|weak) .*")).count();
         if (other != expected.size()) {
             return other + " checks failed or were weak, not only the " + expected.size() + " for this defect:\n" + run.stdout();
         }

@@ -2,6 +2,7 @@ package lab.continuationreplay.probe.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,7 @@ public final class ProbeCheck {
      * answers otherwise, so the caller cannot tell what the first call did.
      */
     public enum Kind {
-        DUPLICATE, LOST, LOST_EFFECT, ACCEPTED, FORGEABLE_STATE, ERROR, DIFFERENT_ANSWER, NOT_REDELIVERED;
+        DUPLICATE, LOST, LOST_EFFECT, ACCEPTED, FORGEABLE_STATE, ERROR, DIFFERENT_ANSWER, NOT_REDELIVERED, DUPLICATE_DELIVERY;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -245,6 +246,13 @@ public final class ProbeCheck {
                     problems.add("event " + event.path("seq").asInt() + ": its reply is not a frame the transcript received");
                 }
             }
+            if (event.path("kind").asText().equals("resumed")) {
+                for (JsonNode delivery : event.path("deliveries")) {
+                    if (!received.remove(delivery)) {
+                        problems.add("event " + event.path("seq").asInt() + ": a redelivered reply is not a frame the transcript received");
+                    }
+                }
+            }
             if (event.path("kind").asText().equals("observe") && plan.path("observer").path("kind").asText().equals("tool")
                     && !event.path("value").isNull()) {
                 // the count is the tool's reply in the exchange it names, read again here
@@ -381,6 +389,7 @@ public final class ProbeCheck {
                 case "s6b" -> keyRefused(id, own, effects, seq, "other principal", "another principal's call with the key");
                 case "s7" -> s7(own, effects, seq);
                 case "s9" -> s9(own, effects, seq);
+                case "r1" -> r1(own, effects, seq);
                 default -> new Result(id, Verdict.FAIL, Kind.ERROR, "no such check", seq);
             };
         }
@@ -407,12 +416,17 @@ public final class ProbeCheck {
          * but answers otherwise is weak (different-answer): no harm done, but the caller cannot tell what happened.
          */
         private Result p2a(String id, List<JsonNode> own, Observed effects, List<Integer> seq) {
-            boolean single = id.startsWith("s");
             JsonNode discarded = discarded(own);
             JsonNode retry = last(exchanges(own, "retry"));
             if (discarded == null || retry == null) {
                 return notReached(id, own, seq);
             }
+            return lostReply(id, discarded, retry, effects, seq);
+        }
+
+        /** A retry judged against the reply it stands for: the one the probe discarded (p2a, s2), or r1's redelivered one. */
+        private Result lostReply(String id, JsonNode discarded, JsonNode retry, Observed effects, List<Integer> seq) {
+            boolean single = !id.startsWith("p");
             Long delta = effects.delta("before", "after");
             boolean same = complete(retry) && same(discarded, retry);
             String otherwise = refused(retry) ? "was refused (" + shown(retry) + ")" : "answered otherwise (" + shown(retry) + ")";
@@ -439,6 +453,39 @@ public final class ProbeCheck {
             }
             return new Result(id, Verdict.FAIL, Kind.LOST, delta + " effect, but the retry " + otherwise
                     + ": the caller cannot learn the result", seq);
+        }
+
+        /**
+         * r1: the stream closed after its priming event, resumed by GET with Last-Event-ID. The reply twice fails; once,
+         * the retry that follows is judged as s2's against it; never, the retry alone decides a duplicate, else weak.
+         */
+        private Result r1(List<JsonNode> own, Observed effects, List<Integer> seq) {
+            JsonNode resumed = own.stream().filter(e -> e.path("kind").asText().equals("resumed")).findFirst().orElse(null);
+            JsonNode retry = last(exchanges(own, "retry"));
+            if (resumed == null || retry == null) {
+                return new Result("r1", Verdict.FAIL, Kind.ERROR, "the run stopped before the stream was resumed", seq);
+            }
+            int delivered = resumed.path("deliveries").size();
+            if (delivered >= 2) {
+                return new Result("r1", Verdict.FAIL, Kind.DUPLICATE_DELIVERY, "GET with Last-Event-ID delivered the call's reply "
+                        + delivered + " times", seq);
+            }
+            if (delivered == 1) {
+                ObjectNode redelivered = JsonNodeFactory.instance.objectNode();
+                redelivered.set("reply", resumed.path("deliveries").get(0));
+                Result asRetry = lostReply("r1", redelivered, retry, effects, seq);
+                return asRetry.verdict() == Verdict.PASS ? new Result("r1", Verdict.PASS, null, "the reply came once on the resumed"
+                        + " stream; " + asRetry.reason(), seq) : asRetry;
+            }
+            Long delta = effects.delta("before", "after");
+            if (delta != null && delta >= 2) {
+                return new Result("r1", Verdict.FAIL, Kind.DUPLICATE, "nothing was redelivered, and the call sent again committed"
+                        + " again: " + delta + " effects for one call", seq);
+            }
+            String answered = resumed.has("failure") ? resumed.path("failure").asText() : "HTTP " + resumed.path("status").asInt()
+                    + (resumed.path("body").asText().isEmpty() ? " and no event" : ", " + resumed.path("body").asText());
+            return new Result("r1", Verdict.WEAK, Kind.NOT_REDELIVERED, "GET with Last-Event-ID " + resumed.path("last_event_id").asText()
+                    + " redelivered nothing (" + answered + "); the caller must send the call again", seq);
         }
 
         /** The reply the probe discarded (the lost one), or null. */

@@ -216,6 +216,171 @@ public final class HttpExchanges {
         }
     }
 
+    /** One event of an event stream: its {@code id} (null without one) and its data lines joined (null without any). */
+    public record Event(String id, String data) {}
+
+    /** What a streamed exchange does with each event as it arrives: true reads on, false closes the connection at once. */
+    @FunctionalInterface
+    public interface EventSink {
+        boolean accept(Event event) throws TransportFailure;
+    }
+
+    /** How the reading of a streamed response ended. */
+    public enum End {
+        /** the server ended the body */
+        COMPLETE,
+        /** the sink asked to close the connection */
+        CLOSED_BY_CLIENT,
+        /** nothing came for the quiet time, and the client closed the connection */
+        QUIET
+    }
+
+    /** A streamed response: the status, headers and the body as far as it was read, and how the reading ended. */
+    public record Streamed(Response response, End end) {}
+
+    /**
+     * One exchange as {@link #exchange} sends it, whose event stream is read event by event while the server writes:
+     * each event goes to {@code sink} the moment its blank line arrives, so the caller can answer a request from the
+     * server, or close the connection after a priming event. A JSON body is read whole. The transcript records the
+     * bytes read; a response the client closed says so in its head's {@code ended}.
+     *
+     * @param quiet null: a stalled body fails as in {@link #exchange}; else a stall that long ends the reading
+     *              ({@link End#QUIET}), for a stream that a server keeps open
+     */
+    public Streamed stream(String method, List<Header> headers, byte[] body, EventSink sink, Duration quiet) throws TransportFailure {
+        List<Header> all = new ArrayList<>();
+        all.add(new Header("Host", host()));
+        all.addAll(headers);
+        if (body.length > 0 || method.equals("POST")) {
+            all.add(new Header("Content-Length", Integer.toString(body.length)));
+        }
+        all.add(new Header("Connection", "close"));
+        String requestLine = method + " " + endpoint.getRawPath() + " HTTP/1.1";
+        int exchange = exchanges.incrementAndGet();
+        int connection = connections.incrementAndGet();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
+        for (Header header : all) {
+            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(all)), body);
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        int status = 0;
+        List<Header> received = List.of();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
+                    (int) readTimeout.toMillis());
+            socket.setSoTimeout((int) readTimeout.toMillis());
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.toByteArray());
+            out.write(body);
+            out.flush();
+            BufferedInputStream in = new BufferedInputStream(socket.getInputStream());
+            String type;
+            try {
+                String statusLine = HttpMessages.line(in);
+                String[] parts = statusLine.split(" ", 3);
+                if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
+                    throw new NoResponse("not an HTTP response: " + (statusLine.length() > 80 ? statusLine.substring(0, 80) : statusLine), name);
+                }
+                status = Integer.parseInt(parts[1]);
+                received = List.copyOf(HttpMessages.headers(in));
+                type = HttpMessages.value(received, "Content-Type");
+            } catch (EOFException | java.net.SocketException e) {
+                throw new NoResponse("closed before a response", name);
+            }
+            if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
+                byte[] whole = status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, received, true);
+                transcript.response(HttpHead.response(exchange, connection, status, received), whole);
+                return new Streamed(new Response(status, "", received, whole), End.COMPLETE);
+            }
+            if (quiet != null) {
+                socket.setSoTimeout((int) quiet.toMillis());
+            }
+            End end = events(BodyStream.of(in, received), read, sink, quiet != null);
+            String ended = switch (end) {
+                case COMPLETE -> null;
+                case CLOSED_BY_CLIENT -> "closed by the client after an event";
+                case QUIET -> "closed by the client after " + quiet.toMillis() + " ms without an event";
+            };
+            transcript.response(new HttpHead(exchange, connection, null, status, ended, received), read.toByteArray());
+            return new Streamed(new Response(status, "", received, read.toByteArray()), end);
+        } catch (NoResponse e) {
+            transcribeCut(exchange, connection, status, received, read, e.ended());
+            throw e;
+        } catch (SocketTimeoutException e) {
+            String ended = "no response within " + readTimeout.toMillis() + " ms";
+            transcribeCut(exchange, connection, status, received, read, ended);
+            throw new NoResponse(ended, name);
+        } catch (IOException e) {
+            String ended = (status == 0 ? "connection failed: " : "closed in the middle of the response body: ") + e.getMessage();
+            transcribeCut(exchange, connection, status, received, read, ended);
+            throw new NoResponse(ended, name);
+        }
+    }
+
+    private void transcribeCut(int exchange, int connection, int status, List<Header> received, ByteArrayOutputStream read, String ended) {
+        if (status == 0) {
+            transcript.noResponse(HttpHead.noResponse(exchange, connection, ended));
+        } else {
+            transcript.response(new HttpHead(exchange, connection, null, status, ended, received), read.toByteArray());
+        }
+    }
+
+    /** Reads events until the body ends, the sink says stop, or (with a quiet time) nothing comes; keeps every byte read. */
+    private static End events(InputStream body, ByteArrayOutputStream read, EventSink sink, boolean quietEnds)
+            throws IOException, TransportFailure {
+        String id = null;
+        StringBuilder data = null;
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        try {
+            for (int b = body.read(); ; b = body.read()) {
+                if (b >= 0) {
+                    read.write(b);
+                }
+                if (b >= 0 && b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                String text = line.toString(StandardCharsets.UTF_8);
+                line.reset();
+                if (text.endsWith("\r")) {
+                    text = text.substring(0, text.length() - 1);
+                }
+                if (text.isEmpty() && b >= 0) {
+                    if ((id != null || data != null) && !sink.accept(new Event(id, data == null ? null : data.toString()))) {
+                        return End.CLOSED_BY_CLIENT;
+                    }
+                    id = null;
+                    data = null;
+                } else if (text.equals("id") || text.startsWith("id:")) {
+                    id = field(text, 2);
+                } else if (text.equals("data") || text.startsWith("data:")) {
+                    data = data == null ? new StringBuilder(field(text, 4)) : data.append('\n').append(field(text, 4));
+                }
+                if (b < 0) {
+                    if ((id != null || data != null)) {
+                        sink.accept(new Event(id, data == null ? null : data.toString()));
+                    }
+                    return End.COMPLETE;
+                }
+            }
+        } catch (SocketTimeoutException quiet) {
+            if (!quietEnds) {
+                throw quiet;
+            }
+            return End.QUIET;
+        }
+    }
+
+    /** A field's value after its name: one space after the colon is not part of it (WHATWG HTML, event streams). */
+    private static String field(String line, int nameLength) {
+        String rest = line.substring(nameLength);
+        return rest.startsWith(": ") ? rest.substring(2) : rest.isEmpty() ? "" : rest.substring(1);
+    }
+
     private Response read(InputStream in, boolean headRequest) throws IOException, NoResponse {
         String statusLine;
         try {
