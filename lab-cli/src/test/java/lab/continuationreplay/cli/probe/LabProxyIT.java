@@ -220,6 +220,92 @@ class LabProxyIT {
         }
     }
 
+    /**
+     * Clients of 2025-11-25 over HTTP, in front of a server on the official TypeScript SDK that keeps its events
+     * (test resource probe/legacy_http_server.mjs): the proxy relays the call's stream as it comes and closes the
+     * client's connection at the reply, after the priming event. The TypeScript, Python and Go clients each resume the
+     * stream with GET and Last-Event-ID, which the proxy passes on, and get the reply the server redelivers; the Java
+     * client has no mode for a server without 2026-07-28 and cannot connect.
+     */
+    @Test
+    void clientsOfTheEarlierVersionsResumeALostStreamOverHttp() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Path orders = Files.createFile(dir.resolve("legacy-http-orders.txt"));
+        Process server = Exec.command("node", LabProcess.home().resolve("lab-cli/src/test/resources/probe/legacy_http_server.mjs").toString())
+                .addingEnvironment(Map.of("SDK_MODULES", LabProcess.home().resolve("ts-fixture/node_modules").toString(), "PORT",
+                        Integer.toString(port), "EFFECTS_FILE", orders.toString(), "EVENT_STORE", "memory"))
+                .withStderr(Exec.Io.file(dir.resolve("legacy-http-server.stderr.log"))).start();
+        try {
+            LabProcess.awaitListening(port);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            Map<ClientKind, CompletableFuture<JsonNode>> runs = new java.util.EnumMap<>(ClientKind.class);
+            for (ClientKind client : ClientKind.values()) {
+                int upstream = port;
+                runs.put(client, CompletableFuture.supplyAsync(() -> legacyHttpRun(client, upstream), pool));
+            }
+            pool.shutdown();
+            for (ClientKind client : List.of(ClientKind.TYPESCRIPT, ClientKind.PYTHON, ClientKind.GO)) {
+                JsonNode proxy = runs.get(client).get(4, TimeUnit.MINUTES);
+                assertEquals("dropped", proxy.path("loss").path("action").asText(), client + ": " + proxy);
+                assertEquals("resumed-stream", proxy.path("client").path("action").asText(), client + ": " + proxy);
+                assertEquals("recovered", proxy.path("client").path("outcome").asText(), client + ": " + proxy);
+                assertFalse(proxy.path("client").path("resumed_from").asText().isEmpty(), proxy.toString());
+            }
+            JsonNode java = runs.get(ClientKind.JAVA).get(4, TimeUnit.MINUTES);
+            assertEquals("no-loss", java.path("client").path("action").asText(), "the Java client never connects: " + java);
+            assertEquals(3, Files.readAllLines(orders).size(), "one order per client that connected, each committed once");
+        } finally {
+            server.destroy();
+            server.waitFor(15, TimeUnit.SECONDS);
+        }
+    }
+
+    private JsonNode legacyHttpRun(ClientKind client, int upstream) {
+        try {
+            Path folder = Files.createDirectories(dir.resolve("legacy-http-" + client.label()));
+            Path out = folder.resolve("proxy");
+            Process proxy = Exec.command(lab("proxy", "--listen", "0", "--upstream", "http://127.0.0.1:" + upstream + "/mcp",
+                    "--lose", "connection-after-commit", "--out", out.toString())).withStdout(Exec.Io.PIPE)
+                    .withStderr(Exec.Io.file(folder.resolve("proxy.stderr.log"))).start();
+            try {
+                BufferedReader said = new BufferedReader(new InputStreamReader(proxy.getInputStream(), StandardCharsets.UTF_8));
+                String listening = said.readLine();
+                CompletableFuture.runAsync(() -> said.lines().forEach(line -> { }));
+                assertTrue(listening != null && listening.startsWith("listening http://127.0.0.1:"), listening);
+                ObjectNode script = ExactJson.mapper().createObjectNode().put("format", "client-script/1");
+                script.putObject("servers").putObject("s").put("url", listening.substring("listening ".length()))
+                        .put("bearer_token_env", "LAB_ALICE_TOKEN");
+                script.put("request_timeout_ms", 5000).put("version_mode", "default");
+                ArrayNode steps = script.putArray("steps");
+                steps.addObject().put("op", "connect").put("connection", "a").put("server", "s");
+                for (int i = 0; i < 2; i++) {
+                    // the TypeScript client's call asks for a note on its stream first: the proxy relays that request too
+                    ObjectNode call = steps.addObject().put("op", "call").put("connection", "a")
+                            .put("tool", client == ClientKind.TYPESCRIPT ? "confirm_order" : "place_order");
+                    call.putObject("arguments").put("order_id", "o-" + client.label()).put("item", "book");
+                    call.putObject("answer").put("note", "gift wrap");
+                }
+                steps.addObject().put("op", "close").put("connection", "a");
+                Path scriptFile = Files.writeString(folder.resolve("script.json"), script.toString());
+                Exec.Result result = Exec.command(client.command(LabProcess.home(), scriptFile, folder.resolve("records.jsonl")))
+                        .addingEnvironment(Map.of("LAB_ALICE_TOKEN", ALICE))
+                        .withStderr(Exec.Io.file(folder.resolve("driver.stderr.log"))).run(DRIVER_LIMIT);
+                assertEquals(0, result.exitStatus(), client + ": " + Files.readString(folder.resolve("driver.stderr.log")));
+            } finally {
+                proxy.toHandle().destroy(); // SIGTERM: the proxy seals and judges its run
+            }
+            JsonNode judged = judged(out);
+            LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+            assertEquals(0, verified.exitCode(), client + ": " + verified.stdout());
+            return judged;
+        } catch (Exception e) {
+            throw new IllegalStateException(client + " over HTTP at 2025-11-25: " + e.getMessage(), e);
+        }
+    }
+
     /** Every bad input: one line on stderr naming the cause, exit 2, and no folder left behind. */
     @Test
     void badInputIsOneLineAndExit2AndLeavesNothing() throws Exception {

@@ -37,7 +37,8 @@ import lab.continuationreplay.vectors.ExactJson;
  * retried-same-state} (the lost round again, the same {@code requestState} and answers), {@code
  * retried-changed-answers} (the same state, other answers), {@code retried-same-call} (a call without state sent again
  * with the same arguments: all a single-round tool's caller can do), {@code new-call} (no state, or another: the call
- * started over), or {@code gave-up} (no such call before the run ended). Then what that call came to, following its rounds:
+ * started over), {@code resumed-stream} (a client of 2025-11-25 resumed the lost stream by GET with {@code Last-Event-ID}
+ * and the server redelivered the reply on it), or {@code gave-up} (no such call before the run ended). Then what that call came to, following its rounds:
  * {@code recovered} (the lost result, ignoring {@code replayed} and {@code _meta}), {@code different-result},
  * {@code refused} (an error or an {@code isError} result), or {@code none} (no reply reached the client).
  */
@@ -95,7 +96,13 @@ public final class ProxyCheck {
     }
 
     /** One JSON-RPC frame as the history shows it: who sent it, when, in which session and scope, and what the proxy did. */
-    record Message(String session, String scope, long atMs, boolean fromClient, JsonNode frame, String action, Integer claimed) {}
+    /** @param resumeFrom on a client's GET that resumes a stream, its {@code Last-Event-ID}; else null */
+    record Message(String session, String scope, long atMs, boolean fromClient, JsonNode frame, String action, Integer claimed,
+            String resumeFrom) {
+        Message(String session, String scope, long atMs, boolean fromClient, JsonNode frame, String action, Integer claimed) {
+            this(session, scope, atMs, fromClient, frame, action, claimed, null);
+        }
+    }
 
     /** When the client closed a held HTTP exchange, by session and scope: under the 2026-07-28 rules, a cancellation. */
     private static final String CLIENT_CLOSED = "client_closed";
@@ -211,8 +218,10 @@ public final class ProxyCheck {
                 continue;
             }
             int exchange;
+            HttpHead parsed;
             try {
-                exchange = HttpHead.parse(line.text(), session + " transcript line " + (i + 1)).exchange();
+                parsed = HttpHead.parse(line.text(), session + " transcript line " + (i + 1));
+                exchange = parsed.exchange();
             } catch (FormatException e) {
                 problems.add(e.getMessage());
                 continue;
@@ -229,11 +238,18 @@ public final class ProxyCheck {
             }
             if (!fromClient) {
                 answered.add(exchange);
+            } else if (parsed.requestLine() != null && parsed.requestLine().startsWith("GET ") && parsed.header("Last-Event-ID") != null) {
+                // a client of 2025-11-25 resuming a stream: no frame, only the event id it resumes after
+                messages.add(new Message(session, "x" + exchange, event.path("at_ms").asLong(), true, null, "forwarded", null,
+                        parsed.header("Last-Event-ID")));
             }
             for (JsonNode frame : JsonRpcFrames.ofBody(body)) {
+                // a stream's loss and its number belong to its reply: a request of the server's on the same stream
+                // (an elicitation before 2026-07-28) came before the reply and reached the client
+                boolean reply = !fromClient && JsonRpcFrames.isResponse(frame);
                 messages.add(new Message(session, "x" + exchange, event.path("at_ms").asLong(), fromClient, frame,
-                        fromClient ? "forwarded" : event.path("action").asText(),
-                        !fromClient && event.has("completing") ? event.path("completing").asInt() : null));
+                        reply ? event.path("action").asText() : "forwarded",
+                        reply && event.has("completing") ? event.path("completing").asInt() : null));
             }
         }
         for (Integer exchange : responses.keySet()) {
@@ -292,7 +308,7 @@ public final class ProxyCheck {
             row.put("t_ms", message.atMs() - first);
             row.put("session", message.session());
             row.put("from", message.fromClient() ? "client" : "server");
-            row.put("frame", describe(message.frame()));
+            row.put("frame", message.resumeFrom() != null ? "GET resuming after event " + message.resumeFrom() : describe(message.frame()));
             row.put("action", message.action());
         }
         if (loss == null) {
@@ -333,6 +349,7 @@ public final class ProxyCheck {
         String tool = lostParams.path("name").asText();
         Long cancelled = null;
         Message next = null;
+        Message resumed = null;
         Set<String> others = new LinkedHashSet<>();
         for (Message message : messages.subList(from, messages.size())) {
             if (!message.fromClient()) {
@@ -340,6 +357,9 @@ public final class ProxyCheck {
             }
             JsonNode frame = message.frame();
             if (frame == null) {
+                if (message.resumeFrom() != null && next == null && resumed == null && message.session().equals(lostRequest.session())) {
+                    resumed = message;
+                }
                 continue;
             }
             String method = frame.path("method").asText();
@@ -359,6 +379,18 @@ public final class ProxyCheck {
             client.put("cancelled_after_ms", cancelled);
         }
         others.forEach(client.putArray("other_requests")::add);
+        Message redelivered = resumed == null ? null : replyOn(messages, resumed, lostRequest.frame().get("id"));
+        if (resumed != null) {
+            client.put("resumed_from", resumed.resumeFrom());
+        }
+        if (redelivered != null) {
+            client.put("action", "resumed-stream");
+            client.put("after_ms", resumed.atMs() - loss.atMs());
+            boolean same = SameResult.same(redelivered.frame().path("result"), loss.frame().path("result"), IGNORED);
+            client.put("outcome", same ? "recovered" : "different-result");
+            client.put("outcome_detail", text(redelivered.frame().path("result")));
+            return client;
+        }
         if (next == null) {
             client.put("action", "gave-up");
             client.putNull("after_ms");
@@ -409,6 +441,17 @@ public final class ProxyCheck {
         return client;
     }
 
+    /** The reply to request {@code id} that came on a resumed stream (the GET's own exchange), or null. */
+    private static Message replyOn(List<Message> messages, Message resumed, JsonNode id) {
+        for (Message message : messages.subList(messages.indexOf(resumed) + 1, messages.size())) {
+            if (!message.fromClient() && message.scope().equals(resumed.scope()) && JsonRpcFrames.isResponse(message.frame())
+                    && message.frame().get("id").equals(id)) {
+                return isLoss(message.action()) ? null : message;
+            }
+        }
+        return null;
+    }
+
     private static Message replyTo(List<Message> messages, Message request) {
         for (Message message : messages.subList(messages.indexOf(request) + 1, messages.size())) {
             if (!message.fromClient() && message.scope().equals(request.scope()) && JsonRpcFrames.isResponse(message.frame())
@@ -451,6 +494,8 @@ public final class ProxyCheck {
             case "new-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it started a new call");
             case "retried-same-state" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same round again");
             case "retried-same-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same call again");
+            case "resumed-stream" -> text.append(client.path("after_ms").asLong()).append(" ms later it resumed the stream from event ")
+                    .append(client.path("resumed_from").asText()).append(" (GET with Last-Event-ID)");
             default -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same state with other answers");
         }
         if (!client.path("action").asText().equals("gave-up")) {

@@ -84,7 +84,66 @@ final class HttpProxy implements ProxySession {
         for (JsonNode frame : JsonRpcFrames.ofBody(body)) {
             rule.clientFrame("x" + exchange, frame);
         }
-        return new ExchangePlan.Inspect(this::onResponse);
+        return new ExchangePlan.InspectEvents(this::onResponse, new Streams(exchange));
+    }
+
+    /**
+     * An event stream's events as they pass: each one's frames counted by the loss rule; the one that completes the
+     * chosen call is lost with everything after it (the events before it, a priming event among them, reach the
+     * client, so a client of 2025-11-25 can resume the stream upstream with {@code Last-Event-ID}). The stream's
+     * response event is written when it ends, stamped with the time of the loss or of its last frame.
+     */
+    private final class Streams implements ExchangePlan.EventRule {
+        private final int exchange;
+        private boolean lose;
+        private boolean stop;
+        private Integer completing;
+        private long at = System.currentTimeMillis();
+
+        Streams(int exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public synchronized ExchangePlan.Action event(int exchange, int status, byte[] event) {
+            List<JsonNode> frames = JsonRpcFrames.ofBody(event);
+            for (JsonNode frame : frames) {
+                LossRule.Decision decision = rule.serverFrame("x" + exchange, frame);
+                if (!lose) {
+                    at = System.currentTimeMillis();
+                }
+                lose |= decision.lose();
+                stop |= decision.stop();
+                completing = decision.completing() != null ? decision.completing() : completing;
+            }
+            return !lose ? ExchangePlan.FORWARD : loss == ProxyOptions.Loss.FINAL_REPLY ? new ExchangePlan.HoldResponse(left -> { })
+                    : new ExchangePlan.DropResponse();
+        }
+
+        @Override
+        public synchronized void ended(int exchange, int status, boolean clientClosed) {
+            String action = !lose ? "forwarded" : loss == ProxyOptions.Loss.FINAL_REPLY ? "held" : "dropped";
+            responded(exchange, status, action, completing, stop, at);
+            if (lose && loss == ProxyOptions.Loss.FINAL_REPLY && clientClosed) {
+                ObjectNode closed = history.event("client_closed", System.currentTimeMillis());
+                closed.put("exchange", exchange);
+                history.append(closed);
+            }
+        }
+    }
+
+    private void responded(int exchange, int status, String action, Integer completing, boolean stop, long at) {
+        ObjectNode event = history.event("response", at);
+        event.put("exchange", exchange);
+        event.put("status", status);
+        event.put("action", action);
+        if (completing != null) {
+            event.put("completing", completing);
+        }
+        history.append(event);
+        if (stop) {
+            CompletableFuture.delayedExecutor(STOP_DELAY_MS, TimeUnit.MILLISECONDS).execute(() -> ending.complete("calls"));
+        }
     }
 
     private ExchangePlan.Action onResponse(int exchange, int status, byte[] body) {
@@ -98,17 +157,7 @@ final class HttpProxy implements ProxySession {
             completing = decision.completing() != null ? decision.completing() : completing;
         }
         String action = !lose ? "forwarded" : loss == ProxyOptions.Loss.FINAL_REPLY ? "held" : "dropped";
-        ObjectNode event = history.event("response", System.currentTimeMillis());
-        event.put("exchange", exchange);
-        event.put("status", status);
-        event.put("action", action);
-        if (completing != null) {
-            event.put("completing", completing);
-        }
-        history.append(event);
-        if (stop) {
-            CompletableFuture.delayedExecutor(STOP_DELAY_MS, TimeUnit.MILLISECONDS).execute(() -> ending.complete("calls"));
-        }
+        responded(exchange, status, action, completing, stop, System.currentTimeMillis());
         return !lose ? ExchangePlan.FORWARD : loss == ProxyOptions.Loss.FINAL_REPLY ? new ExchangePlan.HoldResponse(byClient -> {
             if (byClient) {
                 ObjectNode closed = history.event("client_closed", System.currentTimeMillis());

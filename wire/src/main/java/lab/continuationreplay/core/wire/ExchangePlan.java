@@ -14,7 +14,7 @@ public interface ExchangePlan {
     Action decide(int exchange, HttpHead request, byte[] body);
 
     /** What happens to one exchange. */
-    sealed interface Action permits Forward, DropResponse, ResetMidResponse, Delay, Duplicate, Inspect, HoldResponse {}
+    sealed interface Action permits Forward, DropResponse, ResetMidResponse, Delay, Duplicate, Inspect, InspectEvents, HoldResponse {}
 
     /** Forward the request and the response unchanged. */
     record Forward() implements Action {}
@@ -36,6 +36,23 @@ public interface ExchangePlan {
      * reply only once it sees that the reply completes a tool call, which the request alone cannot tell.
      */
     record Inspect(ResponseRule rule) implements Action {}
+
+    /**
+     * Forward the request; an event-stream response goes to the client event by event as the server writes it, each
+     * event judged by {@code events} first ({@link Forward}, or {@link DropResponse} or {@link HoldResponse} from that
+     * event on), so a client sees a priming event before its reply is lost and may resume the stream; any other
+     * response is judged whole by {@code whole}, as {@link Inspect} does.
+     */
+    record InspectEvents(ResponseRule whole, EventRule events) implements Action {}
+
+    /** The decisions on an event stream's events, and word of its end. */
+    interface EventRule {
+        /** The action from this event on (its bytes, blank line included). */
+        Action event(int exchange, int status, byte[] event);
+
+        /** The stream ended; {@code clientClosed}: the client closed its connection (or the relay did, dropping it). */
+        void ended(int exchange, int status, boolean clientClosed);
+    }
 
     /**
      * Forward the request; the server answers, but the client hears nothing: its connection stays open and silent

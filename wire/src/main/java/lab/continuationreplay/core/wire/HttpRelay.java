@@ -164,13 +164,42 @@ public final class HttpRelay implements AutoCloseable {
                     events.add(new Event(exchange, "delay", delay.delay().toMillis() + " ms"));
                     Thread.sleep(delay.delay().toMillis());
                 }
-                Upstream answer = forward(exchange, connection, request, head);
+                if (action instanceof ExchangePlan.InspectEvents tap) {
+                    Upstream answer = forward(exchange, connection, request, head, new Tap(client, out, tap));
+                    if (answer == null || answer.relayed() != null) {
+                        if (answer != null && answer.relayed() == Relayed.HELD) {
+                            tap.events().ended(exchange, answer.status(), awaitClientClose(in));
+                        } else if (answer != null) {
+                            tap.events().ended(exchange, answer.status(), answer.relayed() == Relayed.DROPPED);
+                        }
+                        return; // an event stream ends its connection (Connection: close), whatever became of it
+                    }
+                    action = tap.whole().decide(exchange, answer.status(), answer.body());
+                    if (action instanceof ExchangePlan.HoldResponse hold) {
+                        events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
+                                + " connection stays open and silent"));
+                        hold.clientLeft().accept(awaitClientClose(in));
+                        return;
+                    }
+                    if (action instanceof ExchangePlan.DropResponse) {
+                        events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
+                                + answer.status() + " response"));
+                        return;
+                    }
+                    out.write(answer.bytes(request.keepAlive()));
+                    out.flush();
+                    if (!request.keepAlive()) {
+                        return;
+                    }
+                    continue;
+                }
+                Upstream answer = forward(exchange, connection, request, head, null);
                 if (action instanceof ExchangePlan.Duplicate) {
                     events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
                     // one number for both records: another connection may take the next one in between
                     int again = exchanges.incrementAndGet();
                     answer = forward(again, connection, request,
-                            HttpHead.request(again, connection, request.line(), redacted(request.headers())));
+                            HttpHead.request(again, connection, request.line(), redacted(request.headers())), null);
                 }
                 if (answer == null) {
                     return; // no response from the server: the client's connection ends without one too
@@ -222,8 +251,94 @@ public final class HttpRelay implements AutoCloseable {
         }
     }
 
-    /** The server's response, recorded; null (and a no-response record) when none came. */
-    private Upstream forward(int exchange, int connection, Request request, HttpHead head) {
+    /**
+     * Until the client closes its connection (true), or the relay does or the read timeout passes (false); whatever
+     * the client sends meanwhile goes nowhere: it waits for a response that will not come.
+     */
+    private boolean awaitClientClose(InputStream in) {
+        try {
+            while (in.read() >= 0) {
+                continue;
+            }
+            return true;
+        } catch (IOException ended) {
+            return !closed && !(ended instanceof java.net.SocketTimeoutException);
+        }
+    }
+
+    /** Where an event stream goes as it arrives (InspectEvents): the client's connection, and who judges each event. */
+    private record Tap(Socket client, OutputStream out, ExchangePlan.InspectEvents rule) {}
+
+    /** What became of an event stream relayed as it arrived. */
+    private enum Relayed { FORWARDED, DROPPED, HELD }
+
+    /**
+     * The server's event stream to the client, event by event as the server writes it, each judged first: forwarded,
+     * or the client's connection closed (drop) or left silent (hold) from that event on. The server's stream is read
+     * to its end either way, for the transcript; answers every byte read.
+     */
+    private Relayed relayEvents(int exchange, int status, String reason, List<Header> headers, InputStream server, Tap tap,
+            ByteArrayOutputStream read) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes(("HTTP/1.1 " + status + " " + reason + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        for (Header header : headers) {
+            if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
+                head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            }
+        }
+        // no length is known: the body runs to the end of the connection
+        head.writeBytes("Connection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        Relayed state = Relayed.FORWARDED;
+        boolean clientGone = !write(tap, head.toByteArray());
+        InputStream body = BodyStream.of(server, headers);
+        ByteArrayOutputStream event = new ByteArrayOutputStream();
+        for (int b = body.read(); b >= 0; b = body.read()) {
+            read.write(b);
+            event.write(b);
+            if (b != '\n' || !eventEnds(event.toByteArray())) {
+                continue;
+            }
+            if (state == Relayed.FORWARDED && !clientGone) {
+                ExchangePlan.Action action = tap.rule().events().event(exchange, status, event.toByteArray());
+                if (action instanceof ExchangePlan.DropResponse) {
+                    events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection before an event of the "
+                            + status + " stream"));
+                    closeQuietly(tap.client());
+                    state = Relayed.DROPPED;
+                } else if (action instanceof ExchangePlan.HoldResponse) {
+                    events.add(new Event(exchange, HOLD_RESPONSE, "held the " + status + " stream from an event on; the"
+                            + " client's connection stays open and silent"));
+                    state = Relayed.HELD;
+                } else {
+                    clientGone = !write(tap, event.toByteArray());
+                }
+            }
+            event.reset();
+        }
+        return state;
+    }
+
+    /** Whether the bytes end with a blank line: an event's end in an event stream. */
+    private static boolean eventEnds(byte[] bytes) {
+        int n = bytes.length;
+        return n >= 2 && bytes[n - 2] == '\n' || n >= 3 && bytes[n - 3] == '\n' && bytes[n - 2] == '\r';
+    }
+
+    private static boolean write(Tap tap, byte[] bytes) {
+        try {
+            tap.out().write(bytes);
+            tap.out().flush();
+            return true;
+        } catch (IOException clientGone) {
+            return false;
+        }
+    }
+
+    /**
+     * The server's response, recorded; null (and a no-response record) when none came. With a tap, an event stream is
+     * relayed to the client as it arrives and the answer says what became of it ({@link Upstream#relayed()}).
+     */
+    private Upstream forward(int exchange, int connection, Request request, HttpHead head, Tap tap) {
         transcript.request(head, request.body());
         List<Header> headers = new ArrayList<>();
         for (Header header : request.withHost(upstreamAuthority()).headers()) {
@@ -233,7 +348,9 @@ public final class HttpRelay implements AutoCloseable {
         }
         headers.add(new Header("Content-Length", Integer.toString(request.body().length)));
         headers.add(new Header("Connection", "close"));
-        try (Socket server = new Socket()) {
+        Socket server = new Socket();
+        open.add(server); // so close() ends a stream the server keeps open
+        try (server) {
             server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstream.getPort()), (int) readTimeout.toMillis());
             server.setSoTimeout((int) readTimeout.toMillis());
             OutputStream out = server.getOutputStream();
@@ -266,6 +383,19 @@ public final class HttpRelay implements AutoCloseable {
             byte[] body;
             try {
                 responseHeaders = HttpMessages.headers(in);
+                String type = HttpMessages.value(responseHeaders, "Content-Type");
+                if (tap != null && type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
+                    ByteArrayOutputStream read = new ByteArrayOutputStream();
+                    Relayed relayed = Relayed.FORWARDED;
+                    String ended = null;
+                    try {
+                        relayed = relayEvents(exchange, code, parts.length > 2 ? parts[2] : "", responseHeaders, in, tap, read);
+                    } catch (IOException cut) {
+                        ended = closed ? "closed by the relay's end" : "the stream ended early: " + cut.getMessage();
+                    }
+                    transcript.response(new HttpHead(exchange, connection, null, code, ended, responseHeaders), read.toByteArray());
+                    return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, read.toByteArray(), relayed);
+                }
                 body = code == 204 || code == 304 || request.line().startsWith("HEAD ") ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
             } catch (EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
                 throw e;
@@ -275,10 +405,12 @@ public final class HttpRelay implements AutoCloseable {
                 return null;
             }
             transcript.response(HttpHead.response(exchange, connection, code, responseHeaders), body);
-            return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, body);
+            return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, body, null);
         } catch (IOException | RuntimeException e) {
             transcript.noResponse(HttpHead.noResponse(exchange, connection, "no response: " + e.getMessage()));
             return null;
+        } finally {
+            open.remove(server);
         }
     }
 
@@ -310,7 +442,8 @@ public final class HttpRelay implements AutoCloseable {
         return "127.0.0.1:" + upstream.getPort();
     }
 
-    private record Upstream(int status, String reason, List<Header> headers, byte[] body) {
+    /** @param relayed null: the body was read whole and is still to be sent; else the stream went to the client as it came */
+    private record Upstream(int status, String reason, List<Header> headers, byte[] body, Relayed relayed) {
         /** The response for the client, de-chunked with a length, and the connection kept or closed as the client asked. */
         byte[] bytes(boolean keepAlive) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -381,6 +514,12 @@ public final class HttpRelay implements AutoCloseable {
             closeQuietly(socket);
         }
         connections.shutdownNow();
+        try {
+            // a connection thread still writes its exchange to the transcript: the caller closes that next
+            connections.awaitTermination(ACCEPTOR_LIMIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** How long close() waits for the acceptor to leave accept() once the listener is closed (it is woken at once). */
