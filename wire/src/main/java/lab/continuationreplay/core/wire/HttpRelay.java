@@ -37,7 +37,7 @@ import lab.continuationreplay.core.wire.HttpMessages;
  * meets a lost reply on the connection it reuses.
  */
 public final class HttpRelay implements AutoCloseable {
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "transfer-encoding", "content-length",
+    static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "transfer-encoding", "content-length",
             "te", "trailer", "upgrade", "proxy-connection");
 
     /** One thing the relay did that the client did not see as the server meant it. */
@@ -165,12 +165,12 @@ public final class HttpRelay implements AutoCloseable {
                     Thread.sleep(delay.delay().toMillis());
                 }
                 if (action instanceof ExchangePlan.InspectEvents tap) {
-                    Upstream answer = forward(exchange, connection, request, head, new Tap(client, out, tap));
+                    Upstream answer = forward(exchange, connection, request, head, new EventStreamRelay.Tap(client, out, tap));
                     if (answer == null || answer.relayed() != null) {
-                        if (answer != null && answer.relayed() == Relayed.HELD) {
+                        if (answer != null && answer.relayed() == EventStreamRelay.Relayed.HELD) {
                             tap.events().ended(exchange, answer.status(), awaitClientClose(in));
                         } else if (answer != null) {
-                            tap.events().ended(exchange, answer.status(), answer.relayed() == Relayed.DROPPED);
+                            tap.events().ended(exchange, answer.status(), answer.relayed() == EventStreamRelay.Relayed.DROPPED);
                         }
                         return; // an event stream ends its connection (Connection: close), whatever became of it
                     }
@@ -266,79 +266,11 @@ public final class HttpRelay implements AutoCloseable {
         }
     }
 
-    /** Where an event stream goes as it arrives (InspectEvents): the client's connection, and who judges each event. */
-    private record Tap(Socket client, OutputStream out, ExchangePlan.InspectEvents rule) {}
-
-    /** What became of an event stream relayed as it arrived. */
-    private enum Relayed { FORWARDED, DROPPED, HELD }
-
-    /**
-     * The server's event stream to the client, event by event as the server writes it, each judged first: forwarded,
-     * or the client's connection closed (drop) or left silent (hold) from that event on. The server's stream is read
-     * to its end either way, for the transcript; answers every byte read.
-     */
-    private Relayed relayEvents(int exchange, int status, String reason, List<Header> headers, InputStream server, Tap tap,
-            ByteArrayOutputStream read) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        head.writeBytes(("HTTP/1.1 " + status + " " + reason + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        for (Header header : headers) {
-            if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
-                head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            }
-        }
-        // no length is known: the body runs to the end of the connection
-        head.writeBytes("Connection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-        Relayed state = Relayed.FORWARDED;
-        boolean clientGone = !write(tap, head.toByteArray());
-        InputStream body = BodyStream.of(server, headers);
-        ByteArrayOutputStream event = new ByteArrayOutputStream();
-        for (int b = body.read(); b >= 0; b = body.read()) {
-            read.write(b);
-            event.write(b);
-            if (b != '\n' || !eventEnds(event.toByteArray())) {
-                continue;
-            }
-            if (state == Relayed.FORWARDED && !clientGone) {
-                ExchangePlan.Action action = tap.rule().events().event(exchange, status, event.toByteArray());
-                if (action instanceof ExchangePlan.DropResponse) {
-                    events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection before an event of the "
-                            + status + " stream"));
-                    closeQuietly(tap.client());
-                    state = Relayed.DROPPED;
-                } else if (action instanceof ExchangePlan.HoldResponse) {
-                    events.add(new Event(exchange, HOLD_RESPONSE, "held the " + status + " stream from an event on; the"
-                            + " client's connection stays open and silent"));
-                    state = Relayed.HELD;
-                } else {
-                    clientGone = !write(tap, event.toByteArray());
-                }
-            }
-            event.reset();
-        }
-        return state;
-    }
-
-    /** Whether the bytes end with a blank line: an event's end in an event stream. */
-    private static boolean eventEnds(byte[] bytes) {
-        int n = bytes.length;
-        return n >= 2 && bytes[n - 2] == '\n' || n >= 3 && bytes[n - 3] == '\n' && bytes[n - 2] == '\r';
-    }
-
-    private static boolean write(Tap tap, byte[] bytes) {
-        try {
-            tap.out().write(bytes);
-            tap.out().flush();
-            return true;
-        } catch (IOException clientGone) {
-            return false;
-        }
-    }
-
     /**
      * The server's response, recorded; null (and a no-response record) when none came. With a tap, an event stream is
      * relayed to the client as it arrives and the answer says what became of it ({@link Upstream#relayed()}).
      */
-    private Upstream forward(int exchange, int connection, Request request, HttpHead head, Tap tap) {
+    private Upstream forward(int exchange, int connection, Request request, HttpHead head, EventStreamRelay.Tap tap) {
         transcript.request(head, request.body());
         List<Header> headers = new ArrayList<>();
         for (Header header : request.withHost(upstreamAuthority()).headers()) {
@@ -386,10 +318,10 @@ public final class HttpRelay implements AutoCloseable {
                 String type = HttpMessages.value(responseHeaders, "Content-Type");
                 if (tap != null && type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
                     ByteArrayOutputStream read = new ByteArrayOutputStream();
-                    Relayed relayed = Relayed.FORWARDED;
+                    EventStreamRelay.Relayed relayed = EventStreamRelay.Relayed.FORWARDED;
                     String ended = null;
                     try {
-                        relayed = relayEvents(exchange, code, parts.length > 2 ? parts[2] : "", responseHeaders, in, tap, read);
+                        relayed = EventStreamRelay.relay(exchange, code, parts.length > 2 ? parts[2] : "", responseHeaders, in, tap, read, events::add);
                     } catch (IOException cut) {
                         ended = closed ? "closed by the relay's end" : "the stream ended early: " + cut.getMessage();
                     }
@@ -443,7 +375,7 @@ public final class HttpRelay implements AutoCloseable {
     }
 
     /** @param relayed null: the body was read whole and is still to be sent; else the stream went to the client as it came */
-    private record Upstream(int status, String reason, List<Header> headers, byte[] body, Relayed relayed) {
+    private record Upstream(int status, String reason, List<Header> headers, byte[] body, EventStreamRelay.Relayed relayed) {
         /** The response for the client, de-chunked with a length, and the connection kept or closed as the client asked. */
         byte[] bytes(boolean keepAlive) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -483,7 +415,7 @@ public final class HttpRelay implements AutoCloseable {
         return redaction.apply(headers);
     }
 
-    private static void closeQuietly(Socket socket) {
+    static void closeQuietly(Socket socket) {
         try {
             socket.close();
         } catch (IOException ignored) {
