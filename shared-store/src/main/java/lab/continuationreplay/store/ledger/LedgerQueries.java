@@ -20,12 +20,12 @@ public final class LedgerQueries {
     }
 
     public List<Issue> issuesWithTitle(String title) throws SQLException {
-        return ledger.read(connection -> IssueLedger.issues(connection,
+        return ledger.read(connection -> LedgerRows.issues(connection,
                 "SELECT id, title, body FROM issues WHERE title = ? ORDER BY id", title));
     }
 
     public List<Issue> issuesWithBody(String body) throws SQLException {
-        return ledger.read(connection -> IssueLedger.issues(connection,
+        return ledger.read(connection -> LedgerRows.issues(connection,
                 "SELECT id, title, body FROM issues WHERE body = ? ORDER BY id", body));
     }
 
