@@ -95,6 +95,36 @@ final class MatrixCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
         List<String> sdks = this.sdks.contains("all") ? ServerKind.sdkLabels() : this.sdks;
+        List<ServerKind> kinds = kinds(sdks);
+        Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
+        checkOptions();
+        if (inContainer) {
+            return inContainers(home, folder, sdks);
+        }
+        List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
+                : List.of(Transport.fromLabel(transport));
+        List<CaseSpec> cases = MatrixRunner.cases(only);
+        List<CaseSpec> httpCases = transports.contains(Transport.HTTP) ? MatrixRunner.httpCases(only) : List.of();
+        if (cases.isEmpty() && httpCases.isEmpty()) {
+            throw new IllegalArgumentException("no case matches " + only + (transports.contains(Transport.HTTP) ? ""
+                    : " over stdio (the HTTP cases h1..h3 need --transport http or all)"));
+        }
+        Files.createDirectories(folder);
+        Plan plan = new Plan(home, folder, kinds, transports, cases, httpCases);
+        Collected collected = play(plan, openLedger());
+        return report(plan, collected);
+    }
+
+    /** What one run plays: the SDKs, transports and cases, into which folder. */
+    private record Plan(Path home, Path folder, List<ServerKind> kinds, List<Transport> transports, List<CaseSpec> cases,
+            List<CaseSpec> httpCases) {}
+
+    /** Each attempt's verdict, by attempt name and kind, the summary lines in their fixed order, and the controls. */
+    private record Collected(Map<String, List<JsonNode>> records, Map<String, List<JsonNode>> crossCells,
+            Map<String, List<JsonNode>> httpCaseRecords, ControlsCheck.Witnesses controls, List<String> lines, boolean ok) {}
+
+    /** The SDKs under test, each once; the unguarded control is not one. */
+    private static List<ServerKind> kinds(List<String> sdks) {
         List<ServerKind> kinds = new ArrayList<>();
         for (String label : sdks) {
             ServerKind kind = ServerKind.fromLabel(label);
@@ -106,7 +136,11 @@ final class MatrixCommand implements Callable<Integer> {
             }
             kinds.add(kind);
         }
-        // Every ordered pair of the SDKs run: commit on the first, recover on the second, one ledger.
+        return kinds;
+    }
+
+    /** Every ordered pair of the SDKs run: commit on the first, recover on the second, one ledger. */
+    private static List<ServerKind[]> pairs(List<ServerKind> kinds) {
         List<ServerKind[]> pairs = new ArrayList<>();
         for (ServerKind crashOn : kinds) {
             for (ServerKind recoverOn : kinds) {
@@ -115,7 +149,10 @@ final class MatrixCommand implements Callable<Integer> {
                 }
             }
         }
-        Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
+        return pairs;
+    }
+
+    private void checkOptions() {
         if (runtimes != null && !inContainer) {
             throw new IllegalArgumentException("--runtime needs --in-container");
         }
@@ -125,88 +162,73 @@ final class MatrixCommand implements Callable<Integer> {
         if (inContainer && ledgerChoice.equals("postgres")) {
             throw new IllegalArgumentException("--ledger postgres does not run --in-container yet");
         }
-        if (inContainer) {
-            List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
-            // The images carry the four SDK columns (containers/build-images.sh).
-            List<String> inImages = InContainerMatrix.SDKS_IN_IMAGES;
-            List<String> missing = this.sdks.contains("all") ? List.of() : sdks.stream().filter(l -> !inImages.contains(l)).toList();
-            if (!missing.isEmpty()) {
-                throw new IllegalArgumentException("the container images carry " + String.join(" and ", inImages) + " only, not "
-                        + String.join(", ", missing));
-            }
-            List<String> passThrough = new ArrayList<>(List.of("--sdk",
-                    String.join(",", this.sdks.contains("all") ? inImages : this.sdks)));
-            if (only != null) {
-                passThrough.addAll(List.of("--cases", String.join(",", only)));
-            }
-            Files.createDirectories(folder);
-            return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
+    }
+
+    /** The same matrix once per runtime cell, in containers; the images carry the four SDK columns. */
+    private Integer inContainers(Path home, Path folder, List<String> sdks) throws Exception {
+        List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
+        List<String> inImages = InContainerMatrix.SDKS_IN_IMAGES;
+        List<String> missing = this.sdks.contains("all") ? List.of() : sdks.stream().filter(l -> !inImages.contains(l)).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("the container images carry " + String.join(" and ", inImages) + " only, not "
+                    + String.join(", ", missing));
         }
-        List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
-                : List.of(Transport.fromLabel(transport));
-        List<CaseSpec> cases = MatrixRunner.cases(only);
-        List<CaseSpec> httpCases = transports.contains(Transport.HTTP) ? MatrixRunner.httpCases(only) : List.of();
-        if (cases.isEmpty() && httpCases.isEmpty()) {
-            throw new IllegalArgumentException("no case matches " + only + (transports.contains(Transport.HTTP) ? ""
-                    : " over stdio (the HTTP cases h1..h3 need --transport http or all)"));
+        List<String> passThrough = new ArrayList<>(List.of("--sdk", String.join(",", this.sdks.contains("all") ? inImages : this.sdks)));
+        if (only != null) {
+            passThrough.addAll(List.of("--cases", String.join(",", only)));
         }
         Files.createDirectories(folder);
-        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
-        Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
-        Map<String, List<JsonNode>> httpCaseRecords = new LinkedHashMap<>();
-        ControlsCheck.Witnesses controls;
-        boolean ok = true;
-        List<String> lines = new ArrayList<>();
-        // Every attempt (each SDK, each cross-SDK cell, the controls) has its own folders and databases, so they run
-        // side by side, `jobs` at a time; the output is assembled in the fixed order afterwards.
-        // Cases are the unit of work: `jobs` of them play at once, from any attempt, so a long column no longer runs
-        // alone at the end. An attempt only hands out its cases and writes its history in order: it needs no slot.
-        RunLedger ledger = RunLedger.SQLITE;
-        if (ledgerChoice.equals("postgres")) {
-            long starting = System.nanoTime();
-            String given = System.getenv(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_URL);
-            PostgresRunLedger postgres = given != null && !given.isEmpty() ? PostgresRunLedger.given(System.getenv())
-                    : PostgresRunLedger.embedded();
-            Streams.stderr().printf("ledger: %s, started in %d ms%n", postgres.describe(),
-                    (System.nanoTime() - starting) / 1_000_000);
-            ledger = postgres;
+        return InContainerMatrix.run(home, folder, cells, passThrough, Streams.stdout(), Streams.stderr());
+    }
+
+    /** A file per case (SQLite), or one PostgreSQL for the run: the user's by WIRE_LEDGER_URL, else one started here. */
+    private RunLedger openLedger() throws Exception {
+        if (!ledgerChoice.equals("postgres")) {
+            return RunLedger.SQLITE;
         }
-        RunLedger runLedger = ledger;
+        long starting = System.nanoTime();
+        String given = System.getenv(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_URL);
+        PostgresRunLedger postgres = given != null && !given.isEmpty() ? PostgresRunLedger.given(System.getenv())
+                : PostgresRunLedger.embedded();
+        Streams.stderr().printf("ledger: %s, started in %d ms%n", postgres.describe(), (System.nanoTime() - starting) / 1_000_000);
+        return postgres;
+    }
+
+    /**
+     * Every attempt (each SDK, each cross-SDK cell, the HTTP-only cases, the controls) has its own folders and
+     * databases, so they run side by side. Cases are the unit of work: {@code jobs} of them play at once, from any
+     * attempt, so a long column does not run alone at the end; an attempt only hands out its cases and writes its
+     * history in order, and needs no slot. The runner writes history only; the checker then derives every verdict
+     * from it, as lab verify does. The summary is assembled in the fixed order afterwards.
+     */
+    private Collected play(Plan plan, RunLedger runLedger) throws Exception {
         ExecutorService slots = Jobs.pool(jobs);
         ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
-            // The runner writes history only; the checker then derives every verdict from it, as lab verify does.
             Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
             Map<String, Future<Verdict>> crossRuns = new LinkedHashMap<>();
             Map<String, Future<Verdict>> httpCaseRuns = new LinkedHashMap<>();
-            for (Transport over : transports) {
-                for (ServerKind sdk : kinds) {
+            for (Transport over : plan.transports()) {
+                for (ServerKind sdk : plan.kinds()) {
                     String name = over.attempt(sdk.label());
-                    if (!cases.isEmpty()) {
-                        sdkRuns.put(name, pool.submit(() -> {
-                            MatrixRunner.run(cases, sdk, over, name, folder, home, Streams.stderr(), slots, runLedger);
-                            return checked(folder.resolve(name));
-                        }));
+                    if (!plan.cases().isEmpty()) {
+                        sdkRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(plan.cases(), sdk, over, name,
+                                plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
                     }
                 }
-                if (cases.stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
-                    for (ServerKind[] pair : pairs) {
+                if (plan.cases().stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
+                    for (ServerKind[] pair : pairs(plan.kinds())) {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
-                        crossRuns.put(name, pool.submit(() -> {
-                            MatrixRunner.run(MatrixRunner.crossCell(pair[0], pair[1]), pair[0], over, name, folder, home, Streams.stderr(),
-                                    slots, runLedger);
-                            return checked(folder.resolve(name));
-                        }));
+                        crossRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(MatrixRunner.crossCell(pair[0],
+                                pair[1]), pair[0], over, name, plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
                     }
                 }
             }
-            if (!httpCases.isEmpty()) {
-                for (ServerKind sdk : kinds) {
+            if (!plan.httpCases().isEmpty()) {
+                for (ServerKind sdk : plan.kinds()) {
                     String name = MatrixRunner.httpCasesName(sdk);
-                    httpCaseRuns.put(name, pool.submit(() -> {
-                        MatrixRunner.run(httpCases, sdk, Transport.HTTP, name, folder, home, Streams.stderr(), slots, runLedger);
-                        return checked(folder.resolve(name));
-                    }));
+                    httpCaseRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(plan.httpCases(), sdk,
+                            Transport.HTTP, name, plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
                 }
             }
             // Cross cells' names run past the column, as they always have; a stdio run keeps its ten characters.
@@ -214,31 +236,10 @@ final class MatrixCommand implements Callable<Integer> {
                     .flatMap(java.util.Collection::stream).mapToInt(String::length).max().orElse(0);
             column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
-                MatrixRunner.runControls(folder, home, slots, runLedger);
-                return ControlsCheck.deriveAndWrite(folder);
+                MatrixRunner.runControls(plan.folder(), plan.home(), slots, runLedger);
+                return ControlsCheck.deriveAndWrite(plan.folder());
             });
-            for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
-                Verdict verdict = Jobs.result(run.getValue());
-                records.put(run.getKey(), verdict.records());
-                ok &= verdict.ok();
-                lines.add(String.format(column + " requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
-                        verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
-            }
-            for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
-                Verdict verdict = Jobs.result(run.getValue());
-                crossCells.put(run.getKey(), verdict.records());
-                ok &= verdict.ok();
-                lines.add(String.format(column + " recovery across SDKs: %s", run.getKey().substring("cross-".length()),
-                        verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
-            }
-            for (Map.Entry<String, Future<Verdict>> run : httpCaseRuns.entrySet()) {
-                Verdict verdict = Jobs.result(run.getValue());
-                httpCaseRecords.put(run.getKey(), verdict.records());
-                ok &= verdict.ok();
-                lines.add(String.format(column + " HTTP-only cases: %d/%d passed; checker: %s", run.getKey(), verdict.passed(),
-                        verdict.requested(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
-            }
-            controls = Jobs.result(controlRun);
+            return collect(sdkRuns, crossRuns, httpCaseRuns, controlRun);
         } finally {
             pool.shutdownNow();
             slots.shutdownNow();
@@ -246,24 +247,74 @@ final class MatrixCommand implements Callable<Integer> {
                 postgres.close();
             }
         }
-        ok &= controls.allWitnessed();
+    }
+
+    /** One attempt played by {@code runner}, then checked from its history alone. */
+    private static Verdict attempt(Plan plan, String name, Attempt runner) throws Exception {
+        runner.run();
+        return checked(plan.folder().resolve(name));
+    }
+
+    @FunctionalInterface
+    private interface Attempt {
+        void run() throws Exception;
+    }
+
+    /** Each attempt's verdict as it ends, and its summary line, in the fixed order. */
+    private Collected collect(Map<String, Future<Verdict>> sdkRuns, Map<String, Future<Verdict>> crossRuns,
+            Map<String, Future<Verdict>> httpCaseRuns, Future<ControlsCheck.Witnesses> controlRun) throws Exception {
+        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> crossCells = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> httpCaseRecords = new LinkedHashMap<>();
+        List<String> lines = new ArrayList<>();
+        boolean ok = true;
+        for (Map.Entry<String, Future<Verdict>> run : sdkRuns.entrySet()) {
+            Verdict verdict = Jobs.result(run.getValue());
+            records.put(run.getKey(), verdict.records());
+            ok &= verdict.ok();
+            lines.add(String.format(column + " requested %d, executed %d, passed %d; checker (history only): %s", run.getKey(),
+                    verdict.requested(), verdict.executed(), verdict.passed(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
+        }
+        for (Map.Entry<String, Future<Verdict>> run : crossRuns.entrySet()) {
+            Verdict verdict = Jobs.result(run.getValue());
+            crossCells.put(run.getKey(), verdict.records());
+            ok &= verdict.ok();
+            lines.add(String.format(column + " recovery across SDKs: %s", run.getKey().substring("cross-".length()),
+                    verdict.ok() ? "applied, stored result, no redispatch; checker: no problem" : "FAILED " + verdict.problems()));
+        }
+        for (Map.Entry<String, Future<Verdict>> run : httpCaseRuns.entrySet()) {
+            Verdict verdict = Jobs.result(run.getValue());
+            httpCaseRecords.put(run.getKey(), verdict.records());
+            ok &= verdict.ok();
+            lines.add(String.format(column + " HTTP-only cases: %d/%d passed; checker: %s", run.getKey(), verdict.passed(),
+                    verdict.requested(), verdict.problems().isEmpty() ? "no problem" : verdict.problems()));
+        }
+        return new Collected(records, crossCells, httpCaseRecords, Jobs.result(controlRun), lines, ok);
+    }
+
+    /** The controls' line, the shared vectors, the reports, and the summary on stdout; the exit status. */
+    private int report(Plan plan, Collected collected) throws Exception {
+        ControlsCheck.Witnesses controls = collected.controls();
+        boolean ok = collected.ok() && controls.allWitnessed();
+        List<String> lines = new ArrayList<>(collected.lines());
         lines.add(String.format(column + " duplicates", "controls") + String.format(" without the guard, as expected: %s%s", controlSummary(controls.witnesses()),
                 controls.problems().isEmpty() ? "" : " " + controls.problems()));
         long vectorsStarted = System.nanoTime();
-        JsonNode vectors = vectorTable(home, kinds);
+        JsonNode vectors = vectorTable(plan.home(), plan.kinds());
         PhaseTimes.add(PhaseTimes.VECTORS, System.nanoTime() - vectorsStarted);
         long reportsStarted = System.nanoTime();
-        JsonNode comparison = ReportFiles.write(folder, records, crossCells, httpCaseRecords, controls.witnesses(), vectors);
+        JsonNode comparison = ReportFiles.write(plan.folder(), collected.records(), collected.crossCells(), collected.httpCaseRecords(),
+                controls.witnesses(), vectors);
         PhaseTimes.add(PhaseTimes.REPORTS, System.nanoTime() - reportsStarted);
-        boolean agree = records.size() < 2 || comparison.path("all_agree").asBoolean();
+        boolean agree = collected.records().size() < 2 || comparison.path("all_agree").asBoolean();
         ok &= agree;
         Streams.stdout().print(ResultTable.render(comparison));
         Streams.stdout().println();
         lines.forEach(Streams.stdout()::println);
-        if (records.size() > 1) {
+        if (collected.records().size() > 1) {
             Streams.stdout().println(String.format(column, "outcomes") + " " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
         }
-        Streams.stdout().println(String.format(column, "evidence") + " " + folder);
+        Streams.stdout().println(String.format(column, "evidence") + " " + plan.folder());
         Streams.stdout().flush();
         PhaseTimes.writeIfAsked();
         return ok ? 0 : 1;
