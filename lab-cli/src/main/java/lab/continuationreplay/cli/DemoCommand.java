@@ -16,6 +16,7 @@ import lab.continuationreplay.checker.Outcome;
 import lab.continuationreplay.checker.Predicate;
 import lab.continuationreplay.checker.WireFacts;
 import lab.continuationreplay.matrix.run.CaseRun;
+import lab.continuationreplay.matrix.run.CaseSetting;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.vectors.ExactJson;
 import picocli.CommandLine.Command;
@@ -51,7 +52,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException(folder + " already exists; a demo never overwrites evidence");
         }
         CaseSpec lostReply = Cases.spec(CaseId.LOST_REPLY_THEN_EXPLICIT_REPLAY);
-        String error = CaseRun.execute(lostReply.script(), kind, folder, LabHome.resolve());
+        String error = CaseRun.execute(lostReply.script(), folder, CaseSetting.stdio(kind, LabHome.resolve())).machineryError();
         // The story is told from the history, by the checker's own reading of it.
         CaseFacts facts = CaseFacts.read(folder);
         ObjectNode summary = summary(kind, lostReply, facts);

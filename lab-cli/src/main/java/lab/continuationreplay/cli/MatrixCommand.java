@@ -212,23 +212,26 @@ final class MatrixCommand implements Callable<Integer> {
                 for (ServerKind sdk : plan.kinds()) {
                     String name = over.attempt(sdk.label());
                     if (!plan.cases().isEmpty()) {
-                        sdkRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(plan.cases(), sdk, over, name,
-                                plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
+                        MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(sdk, over, name, plan.folder(), plan.home(),
+                                Streams.stderr(), slots, runLedger);
+                        sdkRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, plan.cases())));
                     }
                 }
                 if (plan.cases().stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT)) {
                     for (ServerKind[] pair : pairs(plan.kinds())) {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
-                        crossRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(MatrixRunner.crossCell(pair[0],
-                                pair[1]), pair[0], over, name, plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
+                        MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(pair[0], over, name, plan.folder(), plan.home(),
+                                Streams.stderr(), slots, runLedger);
+                        crossRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, MatrixRunner.crossCell(pair[0], pair[1]))));
                     }
                 }
             }
             if (!plan.httpCases().isEmpty()) {
                 for (ServerKind sdk : plan.kinds()) {
                     String name = MatrixRunner.httpCasesName(sdk);
-                    httpCaseRuns.put(name, pool.submit(() -> attempt(plan, name, () -> MatrixRunner.run(plan.httpCases(), sdk,
-                            Transport.HTTP, name, plan.folder(), plan.home(), Streams.stderr(), slots, runLedger))));
+                    MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(sdk, Transport.HTTP, name, plan.folder(), plan.home(),
+                            Streams.stderr(), slots, runLedger);
+                    httpCaseRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, plan.httpCases())));
                 }
             }
             // Cross cells' names run past the column, as they always have; a stdio run keeps its ten characters.
@@ -249,15 +252,10 @@ final class MatrixCommand implements Callable<Integer> {
         }
     }
 
-    /** One attempt played by {@code runner}, then checked from its history alone. */
-    private static Verdict attempt(Plan plan, String name, Attempt runner) throws Exception {
-        runner.run();
-        return checked(plan.folder().resolve(name));
-    }
-
-    @FunctionalInterface
-    private interface Attempt {
-        void run() throws Exception;
+    /** One attempt played, then checked from its history alone. */
+    private static Verdict checkedAfter(Plan plan, MatrixRunner.Attempt attempt, List<CaseSpec> cases) throws Exception {
+        MatrixRunner.run(cases, attempt);
+        return checked(plan.folder().resolve(attempt.name()));
     }
 
     /** Each attempt's verdict as it ends, and its summary line, in the fixed order. */

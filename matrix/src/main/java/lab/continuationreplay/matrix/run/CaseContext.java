@@ -39,28 +39,13 @@ public final class CaseContext implements CaseStage.Opened {
     private final RunLedger ledger;
     private final List<ToolClient> processes = new ArrayList<>();
 
-    public CaseContext(Path folder, ServerKind sdk, Path home) throws IOException {
-        this(folder, sdk, home, Transport.STDIO, null);
-    }
-
-    /** Over HTTP, {@code credentials} issues each principal's bearer token; over stdio it is unused (may be null). */
-    public CaseContext(Path folder, ServerKind sdk, Path home, Transport transport, BearerCredentials credentials)
-            throws IOException {
-        this(folder, sdk, home, transport, credentials, RunLedger.SQLITE);
-    }
-
-    /** As above, the servers on {@code ledger} (SQLite in the folder, or a PostgreSQL schema of the run's server). */
-    public CaseContext(Path folder, ServerKind sdk, Path home, Transport transport, BearerCredentials credentials,
-            RunLedger ledger) throws IOException {
-        this.ledger = ledger;
+    public CaseContext(Path folder, CaseSetting setting) throws IOException {
+        this.ledger = setting.ledger();
         this.folder = Files.createDirectories(folder);
-        this.sdk = sdk;
-        this.home = home;
-        this.transport = transport;
-        this.credentials = credentials;
-        if (transport == Transport.HTTP && credentials == null) {
-            throw new IllegalArgumentException("a case over HTTP needs bearer credentials");
-        }
+        this.sdk = setting.sdk();
+        this.home = setting.home();
+        this.transport = setting.transport();
+        this.credentials = setting.credentials();
     }
 
     public Path folder() {

@@ -37,38 +37,31 @@ import lab.continuationreplay.vectors.ExactJson;
 public final class MatrixRunner {
     private MatrixRunner() {}
 
-    /** Plays {@code cases} into {@code out/<attemptName>/}; {@code sdk} serves every process a script does not place elsewhere. */
-    public static void run(List<CaseSpec> cases, ServerKind sdk, String attemptName, Path out, Path home, PrintStream progress)
-            throws Exception {
-        run(cases, sdk, Transport.STDIO, attemptName, out, home, progress);
+    /**
+     * One attempt: {@code sdk} serves every process a script does not place elsewhere, over {@code transport}, into
+     * {@code out/<name>/}; progress lines go to {@code progress}; each case is played on {@code slots} (cases of one
+     * attempt, and of other attempts sharing the slots, then run side by side, each in its own folder, on its own
+     * database, with its own processes in exactly the order its script gives); every case's servers use {@code ledger}.
+     */
+    public record Attempt(ServerKind sdk, Transport transport, String name, Path out, Path home, PrintStream progress,
+            Executor slots, RunLedger ledger) {
+        /** Over stdio, one case at a time, on SQLite files. */
+        public static Attempt of(ServerKind sdk, String name, Path out, Path home, PrintStream progress) {
+            return new Attempt(sdk, Transport.STDIO, name, out, home, progress, Runnable::run, RunLedger.SQLITE);
+        }
     }
 
     /**
-     * As above over {@code transport}. Over HTTP every server process listens on a free loopback port and each
-     * principal is a bearer token minted for this attempt alone, kept outside the output folder and deleted at the end.
+     * Plays {@code cases} as {@code attempt} says. Over HTTP every server process listens on a free loopback port and
+     * each principal is a bearer token minted for this attempt alone, kept outside the output folder and deleted at
+     * the end. The history is written in case order, each line once its case and all before it are played.
      */
-    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
-            PrintStream progress) throws Exception {
-        run(cases, sdk, transport, attemptName, out, home, progress, Runnable::run);
-    }
-
-    /**
-     * As above, each case played on {@code slots}: cases of one attempt (and of other attempts sharing the slots) then
-     * run side by side, each in its own folder, on its own database, with its own processes in exactly the order its
-     * script gives. The history is still written in case order, each line once its case and all before it are played.
-     */
-    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
-            PrintStream progress, Executor slots) throws Exception {
-        run(cases, sdk, transport, attemptName, out, home, progress, slots, RunLedger.SQLITE);
-    }
-
-    /** As above, every case's servers on {@code ledger}. */
-    public static void run(List<CaseSpec> cases, ServerKind sdk, Transport transport, String attemptName, Path out, Path home,
-            PrintStream progress, Executor slots, RunLedger ledger) throws Exception {
-        try (BearerCredentials credentials = transport == Transport.HTTP ? new BearerCredentials() : null) {
-            ObjectNode provenance = Provenance.of(sdk, home).put("transport", transport.label()).put("ledger", ledger.label());
-            play(cases, attemptName, out, provenance, progress, slots, ledger,
-                    folder -> new CaseContext(folder, sdk, home, transport, credentials, ledger));
+    public static void run(List<CaseSpec> cases, Attempt attempt) throws Exception {
+        try (BearerCredentials credentials = attempt.transport() == Transport.HTTP ? new BearerCredentials() : null) {
+            ObjectNode provenance = Provenance.of(attempt.sdk(), attempt.home()).put("transport", attempt.transport().label())
+                    .put("ledger", attempt.ledger().label());
+            CaseSetting setting = new CaseSetting(attempt.sdk(), attempt.home(), attempt.transport(), credentials, attempt.ledger());
+            play(cases, attempt.name(), attempt.out(), provenance, attempt.progress(), attempt.slots(), attempt.ledger(), setting.stage());
         }
     }
 
@@ -98,7 +91,7 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(spec.script(), folder, ledger, stage), System.nanoTime() - started);
+                    return new Played(CaseRun.execute(spec.script(), folder, ledger, stage).machineryError(), System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
@@ -134,17 +127,10 @@ public final class MatrixRunner {
         }
     }
 
-    /** Plays every control into {@code out/controls/<name>/}, each on the Java server or the unguarded one. */
-    public static void runControls(Path out, Path home) throws Exception {
-        runControls(out, home, Runnable::run);
-    }
-
-    /** As above, each control played on {@code slots}; the history in the controls' order. */
-    public static void runControls(Path out, Path home, Executor slots) throws Exception {
-        runControls(out, home, slots, RunLedger.SQLITE);
-    }
-
-    /** As above, the controls' servers on {@code ledger}. */
+    /**
+     * Plays every control into {@code out/controls/<name>/}, each on the Java server or the unguarded one, on {@code
+     * slots} and {@code ledger}; the history in the controls' order.
+     */
     public static void runControls(Path out, Path home, Executor slots, RunLedger ledger) throws Exception {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
         List<CompletableFuture<Played>> playing = new ArrayList<>();
@@ -153,8 +139,8 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(control.script(), ServerKind.JAVA, folder, home, Transport.STDIO, null,
-                            ledger), System.nanoTime() - started);
+                    return new Played(CaseRun.execute(control.script(), folder, new CaseSetting(ServerKind.JAVA, home, Transport.STDIO,
+                            null, ledger)).machineryError(), System.nanoTime() - started);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
