@@ -12,11 +12,6 @@ import lab.continuationreplay.cases.CaseSpec;
 import lab.continuationreplay.cases.Observation;
 import lab.continuationreplay.cases.ServerSetup;
 import lab.continuationreplay.history.Reply;
-import lab.continuationreplay.store.OperationIdentity;
-import lab.continuationreplay.store.readback.EffectObservation;
-import lab.continuationreplay.store.recovery.ContinuationConsumer;
-import lab.continuationreplay.store.recovery.RecoveryState;
-import lab.continuationreplay.store.recovery.WireObservation;
 import lab.continuationreplay.vectors.CanonicalJson;
 
 /**
@@ -108,8 +103,8 @@ public final class Outcome {
     }
 
     /** The case's own identity: its operation id, alice, the matrix backend. */
-    private static OperationIdentity owner(CaseSpec spec) {
-        return new OperationIdentity(spec.id().operationId(), CaseSpec.PRINCIPAL, ServerSetup.BACKEND);
+    private static StatusReading.Identity owner(CaseSpec spec) {
+        return new StatusReading.Identity(spec.id().operationId(), CaseSpec.PRINCIPAL, ServerSetup.BACKEND);
     }
 
     /**
@@ -122,10 +117,9 @@ public final class Outcome {
             return new String[] {"no_status", "none"};
         }
         try {
-            EffectObservation observation = WireObservation.parse(call.asReply().structured(), owner(spec));
-            RecoveryState state = new ContinuationConsumer(owner(spec)).reconcile(identity -> observation);
-            return new String[] {state.effect().wire(), state.action().wire()};
-        } catch (Exception refused) {
+            StatusReading.Settled settled = StatusReading.read(call.asReply().structured(), owner(spec));
+            return new String[] {settled.effect(), settled.action()};
+        } catch (IllegalArgumentException refused) {
             return new String[] {"refused: " + refused.getMessage(), "none"};
         }
     }
@@ -140,7 +134,7 @@ public final class Outcome {
             return false;
         }
         try {
-            WireObservation.parse(structured, owner(spec));
+            StatusReading.read(structured, owner(spec));
             return false;
         } catch (IllegalArgumentException expected) {
             return Objects.requireNonNullElse(expected.getMessage(), "").contains("identity");

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
- * {history, cases, shared-store} ← checker ← containers; {matrix, containers} ← replicas (never the checker); lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
+ * {history, cases, vectors} ← checker ← containers; {matrix, containers} ← replicas (never the checker); lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
  * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module
  * a pom does not name; these rules also refuse a pom that names one the wrong way. One more rule keeps child processes
  * in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
@@ -73,9 +73,9 @@ class ModuleDirectionTest {
                         .resideInAnyPackage("lab.continuationreplay.matrix.run..")
                         .because("reports read the checker's records, never the runner"),
                 noClasses().that().resideInAPackage(CHECKER).should().dependOnClassesThat(
-                        resideInAPackage(LAB).and(resideOutsideOfPackages(CHECKER, HISTORY, VECTORS, CASES, "lab.continuationreplay.store..")))
-                        .because("the checker trusts only the history: it reads history, the cases' specs and the recovery"
-                                + " rules, never the runner, the wire driver or the servers"),
+                        resideInAPackage(LAB).and(resideOutsideOfPackages(CHECKER, HISTORY, VECTORS, CASES)))
+                        .because("the checker trusts only the history: it reads history, the cases' specs and the rule"
+                                + " tables, never the ledger, the runner, the wire driver or the servers"),
                 noClasses().that().resideInAPackage(CASES).should().dependOnClassesThat(
                         resideInAPackage(LAB).and(resideOutsideOfPackages(CASES)))
                         .because("a case is its script and its spec, in its own words; the runner plays it, the checker reads it"),
