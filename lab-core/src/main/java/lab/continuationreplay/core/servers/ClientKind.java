@@ -7,7 +7,7 @@ import lab.continuationreplay.core.LabHome;
 /** The official SDK clients the lab drives, each through its driver program (docs/client-drivers.md). */
 public enum ClientKind {
     /** The Java SDK 2.2.0 modern client. */
-    JAVA("java", "clients/target/clients.jar"),
+    JAVA("java", "java-client/target/java-client.jar"),
     /** {@code @modelcontextprotocol/client} 2.4.0. */
     TYPESCRIPT("typescript", "ts-client/dist/driver.js"),
     /** The Python SDK {@code mcp} 2.3.0's {@code Client}, run by the py-fixture's virtual environment (the same lock). */

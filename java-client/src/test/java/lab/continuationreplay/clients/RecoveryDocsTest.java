@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class RecoveryDocsTest {
     static final String PAGE = "docs/recovering-a-lost-reply.md";
     static final List<String> EXAMPLES = List.of(
-            "clients/src/test/java/lab/continuationreplay/clients/RecoverLostReplyExampleIT.java",
+            "java-client/src/test/java/lab/continuationreplay/clients/RecoverLostReplyExampleIT.java",
             "ts-client/test/recover-lost-reply.example.test.ts");
     private static final Pattern BLOCK = Pattern.compile("<!-- snippet: (\\S+) -->\\n```[a-z]*\\n(.*?)```\\n", Pattern.DOTALL);
 

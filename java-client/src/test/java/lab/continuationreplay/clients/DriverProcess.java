@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the built {@code clients.jar} as a process, the way the lab will, and reads back what it left. */
+/** Runs the built {@code java-client.jar} as a process, the way the lab will, and reads back what it left. */
 final class DriverProcess {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final long LIMIT_SECONDS = 120;
@@ -36,7 +36,7 @@ final class DriverProcess {
     }
 
     static Run run(Path dir, String script, Map<String, String> extraEnv) throws IOException, InterruptedException {
-        Path jar = home().resolve("clients/target/clients.jar");
+        Path jar = home().resolve("java-client/target/java-client.jar");
         assertTrue(Files.isRegularFile(jar), "package the clients module first: " + jar);
         Path scriptFile = dir.resolve("script.json");
         Path records = dir.resolve("records.jsonl");

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The Java SDK client driver: {@code java -jar clients.jar SCRIPT RECORDS} plays a step script through the SDK's
+ * The Java SDK client driver: {@code java -jar java-client.jar SCRIPT RECORDS} plays a step script through the SDK's
  * modern client and writes one client record per step (docs/client-drivers.md). It never judges what it sees.
  *
  * <p>Exit status: 0 when every step was attempted, 2 for a script it will not run (nothing started), 1 for a defect
@@ -27,7 +27,7 @@ public final class ClientDriver {
 
     static int run(String[] args, long startNanos) {
         if (args.length != 2) {
-            System.err.println("usage: java -jar clients.jar SCRIPT RECORDS");
+            System.err.println("usage: java -jar java-client.jar SCRIPT RECORDS");
             return BAD_SCRIPT;
         }
         StepScript script;
