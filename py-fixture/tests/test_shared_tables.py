@@ -25,6 +25,8 @@ NOT_APPLICABLE = {
     # Replay/conflict/reject verdicts of the shared ledger (Java's shared-store); the fixture reaches the ledger
     # through the bridge and implements none of that policy (the TypeScript tests do not read it either).
     "portable-continuation-v1.json": "the ledger's policy vectors, judged by the Java ledger behind the bridge",
+    # How a status read-back settles a lost reply: the Java client rules and the Java checker's reading, not a fixture's.
+    "rules/status-observation.json": "the recovery rules of a status read-back, held by the Java client code and the checker",
 }
 
 

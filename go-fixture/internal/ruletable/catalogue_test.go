@@ -25,6 +25,8 @@ var readers = map[string]string{
 // reaches through the bridge and implements none of (the TypeScript and Python tests do not read it either).
 var notApplicable = map[string]string{
 	"portable-continuation-v1.json": "the ledger's policy vectors, judged by the Java ledger behind the bridge",
+	// how a status read-back settles a lost reply: the Java client rules and the Java checker's reading
+	"rules/status-observation.json": "the recovery rules of a status read-back, held by the Java client code and the checker",
 }
 
 func sharedFiles(t *testing.T, root string) []string {
