@@ -20,7 +20,7 @@ public final class InContainerMatrix {
      * the TypeScript fixture, the py-fixture with its virtual environment built in the image, the Go fixture's static
      * binary), in the matrix's column order.
      */
-    public static final List<String> SDKS_IN_IMAGES = List.of("java", "typescript", "python", "go");
+    public static final List<String> SDKS_IN_IMAGES = lab.continuationreplay.history.Sdk.labels();
 
     /** Generous: a cell takes about two minutes on two cores. */
     public static final Duration CELL_TIMEOUT = Duration.ofMinutes(20);

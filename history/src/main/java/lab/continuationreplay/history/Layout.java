@@ -32,7 +32,7 @@ public final class Layout {
      * The attempt folders of the SDK columns, in column order (over HTTP each with {@link #HTTP_SUFFIX}): part of the
      * evidence format, so the checker finds every column without knowing how the runner starts its servers.
      */
-    public static final java.util.List<String> SDK_COLUMNS = java.util.List.of("java", "typescript", "python", "go");
+    public static final java.util.List<String> SDK_COLUMNS = Sdk.labels();
 
     /** An attempt over Streamable HTTP: the stdio attempt's name and this, e.g. {@code java-http}. */
     public static final String HTTP_SUFFIX = "-http";

@@ -62,8 +62,10 @@ final class ConformanceCommand implements Callable<Integer> {
     Long stateTtl;
 
     /** What {@code --sdk all} and {@code --client all} mean: the servers with a conformance profile, the SDK clients. */
-    private static final List<String> SERVERS = List.of("java", "typescript", "python", "go");
-    private static final List<String> CLIENTS = List.of("java", "typescript");
+    private static final List<String> SERVERS = lab.continuationreplay.history.Sdk.labels();
+    /** The clients the suite drives: the two with a driver for its scenarios ({@code SuiteClientMain}, ts-client). */
+    private static final List<String> CLIENTS = List.of(lab.continuationreplay.history.Sdk.JAVA.label(),
+            lab.continuationreplay.history.Sdk.TYPESCRIPT.label());
 
     @Override
     public Integer call() throws Exception {

@@ -67,7 +67,8 @@ final class VerifyCommand implements Callable<Integer> {
             ok &= verdict.ok();
         }
         if (verdicts.isEmpty()) {
-            throw new IllegalArgumentException(folder + " holds no java/, typescript/, java-http/, typescript-http/, http-cases-*/, cross-*/, client-*/ or replicas-*/ attempt (nor runtime cells with one)");
+            throw new IllegalArgumentException(folder + " holds no attempt: no SDK column (<sdk>/ or <sdk>-http/, for "
+                    + lab.continuationreplay.history.Sdk.listed() + "), http-cases-*/, cross-*/, client-*/ or replicas-*/ folder (nor runtime cells with one)");
         }
         report.put("ok", ok);
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));

@@ -3,27 +3,35 @@ package lab.continuationreplay.core.servers;
 import java.nio.file.Path;
 import java.util.List;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.history.Sdk;
 
 /** The official SDK clients the lab drives, each through its driver program (docs/client-drivers.md). */
 public enum ClientKind {
     /** The Java SDK 2.2.0 modern client. */
-    JAVA("java", "java-client/target/java-client.jar"),
+    JAVA(Sdk.JAVA, "target/java-client.jar"),
     /** {@code @modelcontextprotocol/client} 2.4.0. */
-    TYPESCRIPT("typescript", "ts-client/dist/driver.js"),
+    TYPESCRIPT(Sdk.TYPESCRIPT, "dist/driver.js"),
     /** The Python SDK {@code mcp} 2.3.0's {@code Client}, run by the py-fixture's virtual environment (the same lock). */
-    PYTHON("python", "py-client/src/driver.py"),
+    PYTHON(Sdk.PYTHON, "src/driver.py"),
     /** The Go SDK v1.8.0's {@code Client} (go build). */
-    GO("go", "go-client/target/bin/go-client");
+    GO(Sdk.GO, "target/bin/go-client");
 
     /** Every client, in the order of the client axis: what {@code --client all} means. */
     public static final List<ClientKind> ALL = List.of(values());
 
+    private final Sdk sdk;
     private final String label;
     private final String artifact;
 
-    ClientKind(String label, String artifact) {
-        this.label = label;
-        this.artifact = artifact;
+    /** @param artifact the built driver, within the SDK's client folder */
+    ClientKind(Sdk sdk, String artifact) {
+        this.sdk = sdk;
+        this.label = sdk.label();
+        this.artifact = sdk.clientFolder() + "/" + artifact;
+    }
+
+    public Sdk sdk() {
+        return sdk;
     }
 
     public String label() {
@@ -41,7 +49,7 @@ public enum ClientKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown client '" + label + "' (java, typescript, python or go)");
+        throw new IllegalArgumentException("unknown client '" + label + "' (" + Sdk.listed() + ")");
     }
 
     /** The driver's command line for a script and a records file; fails clearly when the driver is not built. */

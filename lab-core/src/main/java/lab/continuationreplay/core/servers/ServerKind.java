@@ -8,35 +8,54 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.history.Sdk;
 
 /** The servers the lab runs, each as the command that starts it on stdio from a built repository. */
 public enum ServerKind {
     /** The guarded server on the Java SDK 2.2.0 modern stack. */
-    JAVA("java", "java-server/target/java-server.jar"),
+    JAVA(Sdk.JAVA, "java", "target/java-server.jar"),
     /** The Java control without a ledger ({@code create_issue}). */
-    UNGUARDED("unguarded", "java-server/target/java-server.jar"),
+    UNGUARDED(null, "unguarded", Sdk.JAVA.serverFolder() + "/target/java-server.jar"),
     /** The guarded fixture on the TypeScript SDK v2, reaching the ledger through the bridge. */
-    TYPESCRIPT("typescript", "ts-fixture/dist/server.js"),
+    TYPESCRIPT(Sdk.TYPESCRIPT, "typescript", "dist/server.js"),
     /** The guarded fixture on the Python SDK mcp 2.3.0, run by the module's virtual environment, through the same bridge. */
-    PYTHON("python", "py-fixture/src/server.py"),
+    PYTHON(Sdk.PYTHON, "python", "src/server.py"),
     /** The guarded fixture on the Go SDK v1.8.0 (go build), reaching the ledger through the same bridge. */
-    GO("go", "go-fixture/target/bin/go-fixture");
+    GO(Sdk.GO, "go", "target/bin/go-fixture");
 
     /**
      * The guarded servers under test, in the order of the matrix's columns: what {@code --sdk all} means, and the
      * servers whose every ordered pair is a cross-SDK cell. The unguarded control is no SDK under test.
      */
-    public static final List<ServerKind> SDKS = List.of(JAVA, TYPESCRIPT, PYTHON, GO);
+    public static final List<ServerKind> SDKS = java.util.Arrays.stream(Sdk.values()).map(ServerKind::of).toList();
 
     /** JVM options of a case's Java server ({@link JvmLifetime#SHORT}). */
     public static final List<String> SERVER_JVM_OPTIONS = JvmLifetime.SHORT.options();
 
+    private final Sdk sdk;
     private final String label;
     private final String artifact;
 
-    ServerKind(String label, String artifact) {
+    /** @param artifact within the SDK's server folder; the control's, from the repository */
+    ServerKind(Sdk sdk, String label, String artifact) {
+        this.sdk = sdk;
         this.label = label;
-        this.artifact = artifact;
+        this.artifact = sdk == null ? artifact : sdk.serverFolder() + "/" + artifact;
+    }
+
+    /** The SDK column this server is (null for the unguarded control, which is none). */
+    public Sdk sdk() {
+        return sdk;
+    }
+
+    /** The guarded server of {@code sdk}. */
+    public static ServerKind of(Sdk sdk) {
+        for (ServerKind kind : values()) {
+            if (kind.sdk == sdk) {
+                return kind;
+            }
+        }
+        throw new IllegalStateException("no server for " + sdk);
     }
 
     public String label() {
@@ -49,7 +68,7 @@ public enum ServerKind {
 
     /** The fixtures on other SDKs, which reach the ledger through the Java bridge (their child process). */
     public boolean reachesLedgerThroughBridge() {
-        return this == TYPESCRIPT || this == PYTHON || this == GO;
+        return sdk != null && sdk != Sdk.JAVA;
     }
 
     /** The labels of {@link #SDKS}, in column order. */
@@ -72,7 +91,7 @@ public enum ServerKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown server '" + label + "' (java, unguarded, typescript, python or go)");
+        throw new IllegalArgumentException("unknown server '" + label + "' (" + String.join(", ", sdkLabels()) + " or unguarded)");
     }
 
     /** The command line of a case's server; fails with a clear message when the artifact has not been built. */

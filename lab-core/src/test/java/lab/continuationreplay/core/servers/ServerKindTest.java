@@ -21,7 +21,7 @@ class ServerKindTest {
         assertEquals(ServerKind.GO, ServerKind.sdk("go"));
         assertEquals("'unguarded' is not an SDK under test (java, typescript, python, go)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("unguarded")).getMessage());
-        assertEquals("unknown server 'cobol' (java, unguarded, typescript, python or go)",
+        assertEquals("unknown server 'cobol' (java, typescript, python, go or unguarded)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("cobol")).getMessage());
     }
 

@@ -2,19 +2,18 @@ package lab.continuationreplay.matrix.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** How the reports name the SDK columns of a comparison in prose: "Java SDK vs TypeScript SDK", "Java, TypeScript, Python and Go SDKs". */
 final class SdkNames {
-    private static final Map<String, String> NAMES = Map.of("java", "Java", "typescript", "TypeScript", "python", "Python", "go", "Go");
-
     private SdkNames() {}
 
     /** One column's name: its SDK's, with "over HTTP" for an {@code -http} column; an unknown label as it is. */
     static String of(String column) {
         boolean http = column.endsWith("-http");
         String sdk = http ? column.substring(0, column.length() - "-http".length()) : column;
-        return NAMES.getOrDefault(sdk, sdk) + (http ? " over HTTP" : "");
+        String name = java.util.Arrays.stream(lab.continuationreplay.history.Sdk.values()).filter(s -> s.label().equals(sdk))
+                .map(lab.continuationreplay.history.Sdk::displayName).findFirst().orElse(sdk);
+        return name + (http ? " over HTTP" : "");
     }
 
     /** The heading's subject for the columns of a run, in their order; repeated SDKs (stdio and HTTP) named once. */
