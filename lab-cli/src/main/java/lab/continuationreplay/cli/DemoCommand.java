@@ -38,7 +38,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--output-dir", required = true, description = "Where the transcripts and the database go.")
     Path outputDir;
 
-    @Option(names = "--sdk", description = "java or typescript (default: java).")
+    @Option(names = "--sdk", description = "The SDK column whose server plays it: java, typescript, python or go (default: java).")
     String sdk = "java";
 
     @Override

@@ -51,7 +51,8 @@ public final class ReplicasRunner {
             throws Exception {
         for (ServerKind sdk : sdks) {
             if (!SDKS.contains(sdk)) {
-                throw new IllegalArgumentException("the replicas are of java and typescript only, not " + sdk.label());
+                throw new IllegalArgumentException("the replicas are of " + String.join(" and ", SDKS.stream().map(ServerKind::label).toList())
+                        + " only, not " + sdk.label());
             }
         }
         if (only != null) {
