@@ -111,43 +111,82 @@ public final class ProxyCheck {
 
     public static Judgement derive(Path out) throws IOException {
         List<String> problems = new ArrayList<>();
-        JsonNode plan;
-        List<String> sessions = new ArrayList<>();
-        Map<String, List<JsonNode>> events = new HashMap<>();
+        Sessions read;
         try {
-            plan = Format.PROXY_PLAN.read(Files.readString(out.resolve(PLAN), StandardCharsets.UTF_8), PLAN);
-            RunLog.Entry entry = RunLog.read(out.resolve(Layout.HISTORY), Layout.HISTORY).get(RUN);
-            if (entry == null) {
-                return new Judgement(null, List.of(Layout.HISTORY + " has no line for " + RUN + "/ (no session ended)"));
-            }
-            if (!ArtifactHashes.of(out.resolve(RUN), out).equals(entry.artifactHashes())) {
-                return new Judgement(null, List.of(RUN + "/ differs from the hashes the last session recorded in " + Layout.HISTORY));
-            }
-            try (Stream<Path> files = Files.list(out.resolve(RUN))) {
-                files.map(f -> SESSION.matcher(f.getFileName().toString())).filter(Matcher::matches)
-                        .sorted(Comparator.comparingInt(m -> Integer.parseInt(m.group(1))))
-                        .forEach(m -> sessions.add("s" + m.group(1)));
-            }
-            for (String session : sessions) {
-                List<JsonNode> list = new ArrayList<>();
-                List<String> lines = Files.readAllLines(out.resolve(RUN).resolve(session + ".events.jsonl"), StandardCharsets.UTF_8);
-                for (int i = 0; i < lines.size(); i++) {
-                    JsonNode event = Format.PROXY_EVENT.read(lines.get(i), RUN + "/" + session + ".events.jsonl: line " + (i + 1));
-                    if (event.path("seq").asInt() != i + 1 || !session.equals(event.path("session").asText())) {
-                        problems.add(session + ": event " + (i + 1) + " is out of sequence or names another session");
-                    }
-                    list.add(event);
-                }
-                events.put(session, list);
-            }
+            read = sessions(out, problems);
         } catch (FormatException e) {
             return new Judgement(null, List.of(e.getMessage()));
         } catch (java.nio.file.NoSuchFileException e) {
             return new Judgement(null, List.of("missing " + e.getFile()));
+        } catch (Unfit e) {
+            return new Judgement(null, List.of(e.getMessage()));
         }
-        boolean http = "http".equals(plan.path("upstream").path("transport").asText());
-        List<Message> messages = new ArrayList<>();
+        boolean http = "http".equals(read.plan().path("upstream").path("transport").asText());
+        List<Message> messages = messages(out, read, http, problems);
+        ObjectNode document = Format.PROXY.document();
+        document.put("transport", http ? "http" : "stdio");
+        document.put("lose", read.plan().path("lose").asText());
+        int nth = read.plan().path("nth").asInt();
+        document.put("nth", nth);
+        document.put("sessions", read.names().size());
+        ArrayNode endings = document.putArray("ended_by");
+        read.names().forEach(s -> read.events().get(s).stream().filter(e -> e.path("kind").asText().equals("end"))
+                .forEach(e -> endings.add(s + " " + e.path("ended_by").asText())));
+        Map<String, Long> closedAt = new HashMap<>();
+        read.names().forEach(s -> read.events().get(s).stream().filter(e -> e.path("kind").asText().equals(CLIENT_CLOSED))
+                .forEach(e -> closedAt.put(s + " x" + e.path("exchange").asInt(), e.path("at_ms").asLong())));
+        problems.addAll(judge(messages, nth, document, closedAt));
+        return new Judgement(document, problems);
+    }
+
+    /** A run's plan, its sessions in order, and each session's events. */
+    private record Sessions(JsonNode plan, List<String> names, Map<String, List<JsonNode>> events) {}
+
+    /** A history that cannot be judged at all: one problem, and no document. */
+    private static final class Unfit extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unfit(String problem) {
+            super(problem, null, false, false);
+        }
+    }
+
+    /** The plan and every session's events, their hashes checked against the last seal; events out of order are problems. */
+    private static Sessions sessions(Path out, List<String> problems) throws IOException, FormatException, Unfit {
+        JsonNode plan = Format.PROXY_PLAN.read(Files.readString(out.resolve(PLAN), StandardCharsets.UTF_8), PLAN);
+        RunLog.Entry entry = RunLog.read(out.resolve(Layout.HISTORY), Layout.HISTORY).get(RUN);
+        if (entry == null) {
+            throw new Unfit(Layout.HISTORY + " has no line for " + RUN + "/ (no session ended)");
+        }
+        if (!ArtifactHashes.of(out.resolve(RUN), out).equals(entry.artifactHashes())) {
+            throw new Unfit(RUN + "/ differs from the hashes the last session recorded in " + Layout.HISTORY);
+        }
+        List<String> sessions = new ArrayList<>();
+        try (Stream<Path> files = Files.list(out.resolve(RUN))) {
+            files.map(f -> SESSION.matcher(f.getFileName().toString())).filter(Matcher::matches)
+                    .sorted(Comparator.comparingInt(m -> Integer.parseInt(m.group(1))))
+                    .forEach(m -> sessions.add("s" + m.group(1)));
+        }
+        Map<String, List<JsonNode>> events = new HashMap<>();
         for (String session : sessions) {
+            List<JsonNode> list = new ArrayList<>();
+            List<String> lines = Files.readAllLines(out.resolve(RUN).resolve(session + ".events.jsonl"), StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                JsonNode event = Format.PROXY_EVENT.read(lines.get(i), RUN + "/" + session + ".events.jsonl: line " + (i + 1));
+                if (event.path("seq").asInt() != i + 1 || !session.equals(event.path("session").asText())) {
+                    problems.add(session + ": event " + (i + 1) + " is out of sequence or names another session");
+                }
+                list.add(event);
+            }
+            events.put(session, list);
+        }
+        return new Sessions(plan, sessions, events);
+    }
+
+    /** Every session's messages matched with its events; over HTTP in the order they happened, across connections. */
+    private static List<Message> messages(Path out, Sessions read, boolean http, List<String> problems) throws IOException {
+        List<Message> messages = new ArrayList<>();
+        for (String session : read.names()) {
             Path transcript = out.resolve(RUN).resolve(session + ".transcript.log");
             List<Transcript.Line> lines;
             try {
@@ -157,33 +196,59 @@ public final class ProxyCheck {
                 continue;
             }
             if (http) {
-                problems.addAll(ProxyMessages.http(session, lines, events.get(session), messages));
+                problems.addAll(ProxyMessages.http(session, lines, read.events().get(session), messages));
             } else {
-                problems.addAll(ProxyMessages.stdio(session, lines, events.get(session), messages));
+                problems.addAll(ProxyMessages.stdio(session, lines, read.events().get(session), messages));
             }
         }
         if (http) {
             messages.sort(Comparator.comparingLong(Message::atMs));
         }
-        ObjectNode document = Format.PROXY.document();
-        document.put("transport", http ? "http" : "stdio");
-        document.put("lose", plan.path("lose").asText());
-        int nth = plan.path("nth").asInt();
-        document.put("nth", nth);
-        document.put("sessions", sessions.size());
-        ArrayNode endings = document.putArray("ended_by");
-        sessions.forEach(s -> events.get(s).stream().filter(e -> e.path("kind").asText().equals("end"))
-                .forEach(e -> endings.add(s + " " + e.path("ended_by").asText())));
-        Map<String, Long> closedAt = new HashMap<>();
-        sessions.forEach(s -> events.get(s).stream().filter(e -> e.path("kind").asText().equals(CLIENT_CLOSED))
-                .forEach(e -> closedAt.put(s + " x" + e.path("exchange").asInt(), e.path("at_ms").asLong())));
-        problems.addAll(judge(messages, nth, document, closedAt));
-        return new Judgement(document, problems);
+        return messages;
     }
 
     /** Counts the completing replies again, finds the loss, and follows the client after it. */
     private static List<String> judge(List<Message> messages, int nth, ObjectNode document, Map<String, Long> closedAt) {
         List<String> problems = new ArrayList<>();
+        Counted counted = count(messages, nth, problems);
+        document.put("completed_calls", counted.completed());
+        timeline(messages, document.putArray("timeline"));
+        Message loss = counted.loss();
+        if (loss == null) {
+            document.putNull("loss");
+            ObjectNode client = document.putObject("client");
+            client.put("action", "no-loss");
+            document.put("summary", "no reply was lost: " + counted.completed() + " tool call(s) completed, and the plan loses"
+                    + " the reply completing call " + nth);
+            return problems;
+        }
+        Message request = counted.requestOf().get(loss);
+        JsonNode params = request.frame().path("params");
+        ObjectNode lossNode = document.putObject("loss");
+        lossNode.put("session", loss.session());
+        lossNode.put("tool", params.path("name").asText());
+        lossNode.set("request_id", request.frame().get("id"));
+        lossNode.put("had_state", params.has("requestState"));
+        lossNode.put("action", loss.action());
+        ObjectNode client = after(messages, loss, request);
+        Long closed = closedAt.get(loss.session() + " " + loss.scope());
+        if (http(loss)) {
+            if (closed == null) {
+                client.putNull("closed_after_ms");
+            } else {
+                client.put("closed_after_ms", closed - loss.atMs());
+            }
+        }
+        document.set("client", client);
+        document.put("summary", ProxyWords.summary(document));
+        return problems;
+    }
+
+    /** The completing replies counted again, each reply's request, and the loss the plan chose (null: none). */
+    private record Counted(int completed, Map<Message, Message> requestOf, Message loss) {}
+
+    /** Numbers the completing replies as the transcript shows them; where the proxy's own numbers differ, a problem. */
+    private static Counted count(List<Message> messages, int nth, List<String> problems) {
         Map<String, Message> awaited = new HashMap<>();
         Map<Message, Message> requestOf = new HashMap<>();
         int completed = 0;
@@ -221,58 +286,78 @@ public final class ProxyCheck {
                 loss = message;
             }
         }
-        document.put("completed_calls", completed);
-        ArrayNode timeline = document.putArray("timeline");
+        return new Counted(completed, requestOf, loss);
+    }
+
+    private static void timeline(List<Message> messages, ArrayNode timeline) {
         long first = messages.isEmpty() ? 0 : messages.get(0).atMs();
         for (Message message : messages) {
             ObjectNode row = timeline.addObject();
             row.put("t_ms", message.atMs() - first);
             row.put("session", message.session());
             row.put("from", message.fromClient() ? "client" : "server");
-            row.put("frame", message.resumeFrom() != null ? "GET resuming after event " + message.resumeFrom() : describe(message.frame()));
+            row.put("frame", message.resumeFrom() != null ? "GET resuming after event " + message.resumeFrom() : ProxyWords.describe(message.frame()));
             row.put("action", message.action());
         }
-        if (loss == null) {
-            document.putNull("loss");
-            ObjectNode client = document.putObject("client");
-            client.put("action", "no-loss");
-            document.put("summary", "no reply was lost: " + completed + " tool call(s) completed, and the plan loses the reply"
-                    + " completing call " + nth);
-            return problems;
-        }
-        Message request = requestOf.get(loss);
-        JsonNode params = request.frame().path("params");
-        ObjectNode lossNode = document.putObject("loss");
-        lossNode.put("session", loss.session());
-        lossNode.put("tool", params.path("name").asText());
-        lossNode.set("request_id", request.frame().get("id"));
-        lossNode.put("had_state", params.has("requestState"));
-        lossNode.put("action", loss.action());
-        ObjectNode client = after(messages, loss, request);
-        Long closed = closedAt.get(loss.session() + " " + loss.scope());
-        if (http(loss)) {
-            if (closed == null) {
-                client.putNull("closed_after_ms");
-            } else {
-                client.put("closed_after_ms", closed - loss.atMs());
-            }
-        }
-        document.set("client", client);
-        document.put("summary", summary(document));
-        return problems;
     }
 
     /** What the client did after the loss, from the frames it sent later and the replies it got. */
     private static ObjectNode after(List<Message> messages, Message loss, Message lostRequest) {
         ObjectNode client = ExactJson.mapper().createObjectNode();
-        int from = messages.indexOf(loss) + 1;
+        Followed followed = follow(messages, loss, lostRequest);
+        if (followed.cancelledAfterMs() == null) {
+            client.putNull("cancelled_after_ms");
+        } else {
+            client.put("cancelled_after_ms", followed.cancelledAfterMs());
+        }
+        followed.others().forEach(client.putArray("other_requests")::add);
+        Message resumed = followed.resumed();
+        Message redelivered = resumed == null ? null : replyOn(messages, resumed, lostRequest.frame().get("id"));
+        if (resumed != null) {
+            client.put("resumed_from", resumed.resumeFrom());
+        }
+        if (redelivered != null) {
+            client.put("action", "resumed-stream");
+            client.put("after_ms", resumed.atMs() - loss.atMs());
+            boolean same = SameResult.same(redelivered.frame().path("result"), loss.frame().path("result"), IGNORED);
+            client.put("outcome", same ? "recovered" : "different-result");
+            client.put("outcome_detail", ProxyWords.text(redelivered.frame().path("result")));
+            return client;
+        }
+        Message next = followed.next();
+        if (next == null) {
+            client.put("action", "gave-up");
+            client.putNull("after_ms");
+            client.put("outcome", "none");
+            return client;
+        }
         JsonNode lostParams = lostRequest.frame().path("params");
-        String tool = lostParams.path("name").asText();
+        JsonNode params = next.frame().path("params");
+        boolean stateless = !lostParams.has("requestState") && !params.has("requestState");
+        String action = stateless ? (params.path("arguments").equals(lostParams.path("arguments")) ? "retried-same-call" : "new-call")
+                : !params.has("requestState") || !params.path("requestState").equals(lostParams.path("requestState"))
+                ? "new-call" : params.path("inputResponses").equals(lostParams.path("inputResponses")) ? "retried-same-state"
+                : "retried-changed-answers";
+        client.put("action", action);
+        client.put("after_ms", next.atMs() - loss.atMs());
+        client.put("same_arguments", params.path("arguments").equals(lostParams.path("arguments")));
+        outcome(messages, loss, next, client);
+        return client;
+    }
+
+    /**
+     * What the client sent after the loss: the cancellation of the lost request, its first call of the same tool
+     * (null: none), a GET resuming a stream before that call (null: none), and the other requests in between.
+     */
+    private record Followed(Long cancelledAfterMs, Message next, Message resumed, Set<String> others) {}
+
+    private static Followed follow(List<Message> messages, Message loss, Message lostRequest) {
+        String tool = lostRequest.frame().path("params").path("name").asText();
         Long cancelled = null;
         Message next = null;
         Message resumed = null;
         Set<String> others = new LinkedHashSet<>();
-        for (Message message : messages.subList(from, messages.size())) {
+        for (Message message : messages.subList(messages.indexOf(loss) + 1, messages.size())) {
             if (!message.fromClient()) {
                 continue;
             }
@@ -294,72 +379,42 @@ public final class ProxyCheck {
                 others.add(method.equals("tools/call") ? "tools/call " + frame.path("params").path("name").asText() : method);
             }
         }
-        if (cancelled == null) {
-            client.putNull("cancelled_after_ms");
-        } else {
-            client.put("cancelled_after_ms", cancelled);
-        }
-        others.forEach(client.putArray("other_requests")::add);
-        Message redelivered = resumed == null ? null : replyOn(messages, resumed, lostRequest.frame().get("id"));
-        if (resumed != null) {
-            client.put("resumed_from", resumed.resumeFrom());
-        }
-        if (redelivered != null) {
-            client.put("action", "resumed-stream");
-            client.put("after_ms", resumed.atMs() - loss.atMs());
-            boolean same = SameResult.same(redelivered.frame().path("result"), loss.frame().path("result"), IGNORED);
-            client.put("outcome", same ? "recovered" : "different-result");
-            client.put("outcome_detail", text(redelivered.frame().path("result")));
-            return client;
-        }
-        if (next == null) {
-            client.put("action", "gave-up");
-            client.putNull("after_ms");
-            client.put("outcome", "none");
-            return client;
-        }
-        JsonNode params = next.frame().path("params");
-        boolean stateless = !lostParams.has("requestState") && !params.has("requestState");
-        String action = stateless ? (params.path("arguments").equals(lostParams.path("arguments")) ? "retried-same-call" : "new-call")
-                : !params.has("requestState") || !params.path("requestState").equals(lostParams.path("requestState"))
-                ? "new-call" : params.path("inputResponses").equals(lostParams.path("inputResponses")) ? "retried-same-state"
-                : "retried-changed-answers";
-        client.put("action", action);
-        client.put("after_ms", next.atMs() - loss.atMs());
-        client.put("same_arguments", params.path("arguments").equals(lostParams.path("arguments")));
-        // the call's rounds: each continuation carries the state the previous reply asked with
+        return new Followed(cancelled, next, resumed, others);
+    }
+
+    /** What the client's call after the loss came to, following its rounds: each continuation carries the state asked. */
+    private static void outcome(List<Message> messages, Message loss, Message next, ObjectNode client) {
         Message round = next;
         for (int i = 0; i < ROUNDS; i++) {
             Message reply = replyTo(messages, round);
             if (reply == null) {
                 client.put("outcome", "none");
                 client.put("outcome_detail", "no reply to the client's request " + round.frame().get("id"));
-                return client;
+                return;
             }
             JsonNode frame = reply.frame();
             if (frame.has("error") || frame.path("result").path("isError").asBoolean(false)) {
                 client.put("outcome", "refused");
                 client.put("outcome_detail", frame.has("error") ? "error " + frame.path("error").path("code").asText() + " "
-                        + frame.path("error").path("message").asText() : "isError result: " + text(frame.path("result")));
-                return client;
+                        + frame.path("error").path("message").asText() : "isError result: " + ProxyWords.text(frame.path("result")));
+                return;
             }
             if (!"input_required".equals(frame.path("result").path("resultType").asText())) {
                 boolean same = SameResult.same(frame.path("result"), loss.frame().path("result"), IGNORED);
                 client.put("outcome", same ? "recovered" : "different-result");
-                client.put("outcome_detail", text(frame.path("result")));
-                return client;
+                client.put("outcome_detail", ProxyWords.text(frame.path("result")));
+                return;
             }
             Message continuation = continuationOf(messages, reply, frame.path("result").path("requestState"));
             if (continuation == null) {
                 client.put("outcome", "none");
                 client.put("outcome_detail", "the client did not answer the new call's input request");
-                return client;
+                return;
             }
             round = continuation;
         }
         client.put("outcome", "none");
         client.put("outcome_detail", "more than " + ROUNDS + " rounds");
-        return client;
     }
 
     /** The reply to request {@code id} that came on a resumed stream (the GET's own exchange), or null. */
@@ -397,64 +452,8 @@ public final class ProxyCheck {
         return message.scope().startsWith("x");
     }
 
-    private static String summary(ObjectNode document) {
-        JsonNode loss = document.path("loss");
-        JsonNode client = document.path("client");
-        StringBuilder text = new StringBuilder("the reply completing call " + document.path("nth").asInt() + " ("
-                + loss.path("tool").asText() + ", request " + loss.path("request_id") + ") was "
-                + (loss.path("action").asText().equals("lost") || loss.path("action").asText().equals("held") ? "lost"
-                : "lost with its connection") + "; ");
-        if (!client.path("cancelled_after_ms").isNull()) {
-            text.append("the client cancelled it after ").append(client.path("cancelled_after_ms").asLong()).append(" ms; ");
-        }
-        if (client.path("closed_after_ms").isNumber()) {
-            text.append("the client closed the request's stream after ").append(client.path("closed_after_ms").asLong()).append(" ms; ");
-        }
-        switch (client.path("action").asText()) {
-            case "gave-up" -> text.append("it called the tool no more");
-            case "new-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it started a new call");
-            case "retried-same-state" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same round again");
-            case "retried-same-call" -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same call again");
-            case "resumed-stream" -> text.append(client.path("after_ms").asLong()).append(" ms later it resumed the stream from event ")
-                    .append(client.path("resumed_from").asText()).append(" (GET with Last-Event-ID)");
-            default -> text.append(client.path("after_ms").asLong()).append(" ms later it sent the same state with other answers");
-        }
-        if (!client.path("action").asText().equals("gave-up")) {
-            text.append(", which ").append(switch (client.path("outcome").asText()) {
-                case "recovered" -> "recovered the lost result";
-                case "different-result" -> "got a different result";
-                case "refused" -> "was refused (" + client.path("outcome_detail").asText() + ")";
-                default -> "got no reply";
-            });
-        }
-        return text.toString();
-    }
-
     private static boolean isLoss(String action) {
         return List.of("lost", "lost-and-closed", "held", "dropped").contains(action);
-    }
-
-    private static String describe(JsonNode frame) {
-        if (frame == null) {
-            return "(not a JSON object)";
-        }
-        if (frame.has("method")) {
-            String name = frame.path("method").asText().equals("tools/call") ? " " + frame.path("params").path("name").asText()
-                    + (frame.path("params").has("requestState") ? " (continuation)" : "") : "";
-            return (frame.has("id") ? "request " + frame.get("id") + " " : "") + frame.path("method").asText() + name;
-        }
-        String kind = frame.has("error") ? "error " + frame.path("error").path("code").asText()
-                : "input_required".equals(frame.path("result").path("resultType").asText()) ? "input_required" : "result";
-        return "reply " + frame.get("id") + " " + kind;
-    }
-
-    private static String text(JsonNode node) {
-        try {
-            String json = ExactJson.mapper().writeValueAsString(node);
-            return json.length() > 300 ? json.substring(0, 300) + "…" : json;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static String text(ObjectNode document) throws IOException {

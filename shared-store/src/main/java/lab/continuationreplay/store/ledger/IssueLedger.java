@@ -190,22 +190,7 @@ public final class IssueLedger implements AutoCloseable {
             throws SQLException {
         OperationIdentity identity = request.identity();
         requireOwnBackend(identity);
-        ApplyResult first = session.immediate(() -> {
-            OperationRecord row = rows.findByOperationId(identity.operationId());
-            if (row != null) {
-                requireSameBinding(row, request);
-                DeadlineRules.checkExisting(row, request.now());
-                if (!row.state().settled() || row.effectId() == null) {
-                    throw inProgress(identity, row);
-                }
-                return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
-            }
-            DeadlineRules.admitNewPartial(request.deadlines(), request.now());
-            rows.insertOperation(request);
-            long effectId = rows.insertIssue(request.title(), request.body());
-            rows.setEffect(identity, effectId);
-            return new ApplyResult(effectId, null, false, OperationState.IN_PROGRESS);
-        });
+        ApplyResult first = session.immediate(() -> firstEffect(request));
         if (first.replayed()) {
             return first;
         }
@@ -246,6 +231,25 @@ public final class IssueLedger implements AutoCloseable {
                 return new ApplyResult(effectId, result, false, OperationState.PARTIAL);
             });
         }
+    }
+
+    /** Case 12's first transaction: a replay of a settled operation, or the new operation and its first effect. */
+    private ApplyResult firstEffect(ApplyRequest request) throws SQLException {
+        OperationIdentity identity = request.identity();
+        OperationRecord row = rows.findByOperationId(identity.operationId());
+        if (row != null) {
+            requireSameBinding(row, request);
+            DeadlineRules.checkExisting(row, request.now());
+            if (!row.state().settled() || row.effectId() == null) {
+                throw inProgress(identity, row);
+            }
+            return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true, row.state());
+        }
+        DeadlineRules.admitNewPartial(request.deadlines(), request.now());
+        rows.insertOperation(request);
+        long effectId = rows.insertIssue(request.title(), request.body());
+        rows.setEffect(identity, effectId);
+        return new ApplyResult(effectId, null, false, OperationState.IN_PROGRESS);
     }
 
     /**

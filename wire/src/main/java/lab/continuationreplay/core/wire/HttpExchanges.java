@@ -127,6 +127,15 @@ public final class HttpExchanges {
      * @throws NoResponse when the connection ends or stalls before a whole response arrived
      */
     public Response exchange(String method, List<Header> headers, byte[] body) throws TransportFailure {
+        return exchangeAsIs(requestLine(method), wellBehaved(method, headers, body), body);
+    }
+
+    private String requestLine(String method) {
+        return method + " " + endpoint.getRawPath() + " HTTP/1.1";
+    }
+
+    /** {@code Host}, the given headers in order, {@code Content-Length} (with a body, or on POST), {@code Connection: close}. */
+    private List<Header> wellBehaved(String method, List<Header> headers, byte[] body) {
         List<Header> all = new ArrayList<>();
         all.add(new Header("Host", host()));
         all.addAll(headers);
@@ -134,7 +143,33 @@ public final class HttpExchanges {
             all.add(new Header("Content-Length", Integer.toString(body.length)));
         }
         all.add(new Header("Connection", "close"));
-        return exchangeAsIs(method + " " + endpoint.getRawPath() + " HTTP/1.1", all, body);
+        return all;
+    }
+
+    /** The request line and headers as they go over the socket. */
+    private static byte[] head(String requestLine, List<Header> headers) {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
+        for (Header header : headers) {
+            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        return head.toByteArray();
+    }
+
+    /** A connection to the endpoint, reads timing out after the read timeout. */
+    private Socket connected() throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
+                    (int) readTimeout.toMillis());
+            socket.setSoTimeout((int) readTimeout.toMillis());
+            socket.setTcpNoDelay(true);
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
     }
 
     /**
@@ -143,27 +178,14 @@ public final class HttpExchanges {
      * {@code <x} saying so.
      */
     public void cutAfterRequest(String method, List<Header> headers, byte[] body) throws TransportFailure {
-        List<Header> all = new ArrayList<>();
-        all.add(new Header("Host", host()));
-        all.addAll(headers);
-        all.add(new Header("Content-Length", Integer.toString(body.length)));
-        all.add(new Header("Connection", "close"));
-        String requestLine = method + " " + endpoint.getRawPath() + " HTTP/1.1";
+        List<Header> all = wellBehaved("POST", headers, body);
+        String requestLine = requestLine(method);
         int exchange = exchanges.incrementAndGet();
         int connection = connections.incrementAndGet();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
-        for (Header header : all) {
-            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
-        }
-        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(all)), body);
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
-                    (int) readTimeout.toMillis());
-            socket.setTcpNoDelay(true);
+        try (Socket socket = connected()) {
             OutputStream out = socket.getOutputStream();
-            out.write(head.toByteArray());
+            out.write(head(requestLine, all));
             out.write(body);
             out.flush();
         } catch (IOException e) {
@@ -180,21 +202,11 @@ public final class HttpExchanges {
     public Response exchangeAsIs(String requestLine, List<Header> headers, byte[] body) throws TransportFailure {
         int exchange = exchanges.incrementAndGet();
         int connection = connections.incrementAndGet();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
-        for (Header header : headers) {
-            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
-        }
-        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(headers)), body);
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
-                    (int) readTimeout.toMillis());
-            socket.setSoTimeout((int) readTimeout.toMillis());
-            socket.setTcpNoDelay(true);
+        try (Socket socket = connected()) {
             OutputStream out = socket.getOutputStream();
             try {
-                out.write(head.toByteArray());
+                out.write(head(requestLine, headers));
                 out.write(body);
                 out.flush();
             } catch (IOException e) {
@@ -248,84 +260,72 @@ public final class HttpExchanges {
      *              ({@link End#QUIET}), for a stream that a server keeps open
      */
     public Streamed stream(String method, List<Header> headers, byte[] body, EventSink sink, Duration quiet) throws TransportFailure {
-        List<Header> all = new ArrayList<>();
-        all.add(new Header("Host", host()));
-        all.addAll(headers);
-        if (body.length > 0 || method.equals("POST")) {
-            all.add(new Header("Content-Length", Integer.toString(body.length)));
-        }
-        all.add(new Header("Connection", "close"));
-        String requestLine = method + " " + endpoint.getRawPath() + " HTTP/1.1";
+        List<Header> all = wellBehaved(method, headers, body);
+        String requestLine = requestLine(method);
         int exchange = exchanges.incrementAndGet();
         int connection = connections.incrementAndGet();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        head.writeBytes((requestLine + "\r\n").getBytes(StandardCharsets.UTF_8));
-        for (Header header : all) {
-            head.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.UTF_8));
-        }
-        head.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         transcript.request(HttpHead.request(exchange, connection, requestLine, redacted(all)), body);
         ByteArrayOutputStream read = new ByteArrayOutputStream();
-        int status = 0;
-        List<Header> received = List.of();
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(endpoint.getHost().replace("[", "").replace("]", ""), endpoint.getPort()),
-                    (int) readTimeout.toMillis());
-            socket.setSoTimeout((int) readTimeout.toMillis());
-            socket.setTcpNoDelay(true);
+        Head answer = null;
+        try (Socket socket = connected()) {
             OutputStream out = socket.getOutputStream();
-            out.write(head.toByteArray());
+            out.write(head(requestLine, all));
             out.write(body);
             out.flush();
             BufferedInputStream in = new BufferedInputStream(socket.getInputStream());
-            String type;
-            try {
-                String statusLine = HttpMessages.line(in);
-                String[] parts = statusLine.split(" ", 3);
-                if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
-                    throw new NoResponse("not an HTTP response: " + (statusLine.length() > 80 ? statusLine.substring(0, 80) : statusLine), name);
-                }
-                status = Integer.parseInt(parts[1]);
-                received = List.copyOf(HttpMessages.headers(in));
-                type = HttpMessages.value(received, "Content-Type");
-            } catch (EOFException | java.net.SocketException e) {
-                throw new NoResponse("closed before a response", name);
-            }
+            answer = head(in);
+            String type = HttpMessages.value(answer.headers(), "Content-Type");
             if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
-                byte[] whole = status == 204 || status == 304 ? new byte[0] : HttpMessages.body(in, received, true);
-                transcript.response(HttpHead.response(exchange, connection, status, received), whole);
-                return new Streamed(new Response(status, "", received, whole), End.COMPLETE);
+                byte[] whole = answer.status() == 204 || answer.status() == 304 ? new byte[0] : HttpMessages.body(in, answer.headers(), true);
+                transcript.response(HttpHead.response(exchange, connection, answer.status(), answer.headers()), whole);
+                return new Streamed(new Response(answer.status(), "", answer.headers(), whole), End.COMPLETE);
             }
             if (quiet != null) {
                 socket.setSoTimeout((int) quiet.toMillis());
             }
-            End end = events(BodyStream.of(in, received), read, sink, quiet != null);
+            End end = events(BodyStream.of(in, answer.headers()), read, sink, quiet != null);
             String ended = switch (end) {
                 case COMPLETE -> null;
                 case CLOSED_BY_CLIENT -> "closed by the client after an event";
                 case QUIET -> "closed by the client after " + quiet.toMillis() + " ms without an event";
             };
-            transcript.response(new HttpHead(exchange, connection, null, status, ended, received), read.toByteArray());
-            return new Streamed(new Response(status, "", received, read.toByteArray()), end);
+            transcript.response(new HttpHead(exchange, connection, null, answer.status(), ended, answer.headers()), read.toByteArray());
+            return new Streamed(new Response(answer.status(), "", answer.headers(), read.toByteArray()), end);
         } catch (NoResponse e) {
-            transcribeCut(exchange, connection, status, received, read, e.ended());
+            transcribeCut(exchange, connection, answer, read, e.ended());
             throw e;
         } catch (SocketTimeoutException e) {
             String ended = "no response within " + readTimeout.toMillis() + " ms";
-            transcribeCut(exchange, connection, status, received, read, ended);
+            transcribeCut(exchange, connection, answer, read, ended);
             throw new NoResponse(ended, name);
         } catch (IOException e) {
-            String ended = (status == 0 ? "connection failed: " : "closed in the middle of the response body: ") + e.getMessage();
-            transcribeCut(exchange, connection, status, received, read, ended);
+            String ended = (answer == null ? "connection failed: " : "closed in the middle of the response body: ") + e.getMessage();
+            transcribeCut(exchange, connection, answer, read, ended);
             throw new NoResponse(ended, name);
         }
     }
 
-    private void transcribeCut(int exchange, int connection, int status, List<Header> received, ByteArrayOutputStream read, String ended) {
-        if (status == 0) {
+    /** A response's status and headers. */
+    private record Head(int status, List<Header> headers) {}
+
+    private Head head(InputStream in) throws IOException, NoResponse {
+        try {
+            String statusLine = HttpMessages.line(in);
+            String[] parts = statusLine.split(" ", 3);
+            if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
+                throw new NoResponse("not an HTTP response: " + (statusLine.length() > 80 ? statusLine.substring(0, 80) : statusLine), name);
+            }
+            return new Head(Integer.parseInt(parts[1]), List.copyOf(HttpMessages.headers(in)));
+        } catch (EOFException | java.net.SocketException e) {
+            throw new NoResponse("closed before a response", name);
+        }
+    }
+
+    private void transcribeCut(int exchange, int connection, Head answer, ByteArrayOutputStream read, String ended) {
+        if (answer == null) {
             transcript.noResponse(HttpHead.noResponse(exchange, connection, ended));
         } else {
-            transcript.response(new HttpHead(exchange, connection, null, status, ended, received), read.toByteArray());
+            transcript.response(new HttpHead(exchange, connection, null, answer.status(), ended, answer.headers()), read.toByteArray());
         }
     }
 

@@ -157,90 +157,7 @@ public final class HttpRelay implements AutoCloseable {
                 if (request == null) {
                     return; // the client closed its connection between requests
                 }
-                int exchange = exchanges.incrementAndGet();
-                HttpHead head = HttpHead.request(exchange, connection, request.line(), redacted(request.headers()));
-                ExchangePlan.Action action = plan.decide(exchange, head, request.body());
-                if (action instanceof ExchangePlan.Delay delay) {
-                    events.add(new Event(exchange, "delay", delay.delay().toMillis() + " ms"));
-                    Thread.sleep(delay.delay().toMillis());
-                }
-                if (action instanceof ExchangePlan.InspectEvents tap) {
-                    Upstream answer = forward(exchange, connection, request, head, new EventStreamRelay.Tap(client, out, tap));
-                    if (answer == null || answer.relayed() != null) {
-                        if (answer != null && answer.relayed() == EventStreamRelay.Relayed.HELD) {
-                            tap.events().ended(exchange, answer.status(), awaitClientClose(in));
-                        } else if (answer != null) {
-                            tap.events().ended(exchange, answer.status(), answer.relayed() == EventStreamRelay.Relayed.DROPPED);
-                        }
-                        return; // an event stream ends its connection (Connection: close), whatever became of it
-                    }
-                    action = tap.whole().decide(exchange, answer.status(), answer.body());
-                    if (action instanceof ExchangePlan.HoldResponse hold) {
-                        events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
-                                + " connection stays open and silent"));
-                        hold.clientLeft().accept(awaitClientClose(in));
-                        return;
-                    }
-                    if (action instanceof ExchangePlan.DropResponse) {
-                        events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
-                                + answer.status() + " response"));
-                        return;
-                    }
-                    out.write(answer.bytes(request.keepAlive()));
-                    out.flush();
-                    if (!request.keepAlive()) {
-                        return;
-                    }
-                    continue;
-                }
-                Upstream answer = forward(exchange, connection, request, head, null);
-                if (action instanceof ExchangePlan.Duplicate) {
-                    events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
-                    // one number for both records: another connection may take the next one in between
-                    int again = exchanges.incrementAndGet();
-                    answer = forward(again, connection, request,
-                            HttpHead.request(again, connection, request.line(), redacted(request.headers())), null);
-                }
-                if (answer == null) {
-                    return; // no response from the server: the client's connection ends without one too
-                }
-                if (action instanceof ExchangePlan.Inspect inspect) {
-                    action = inspect.rule().decide(exchange, answer.status(), answer.body());
-                }
-                if (action instanceof ExchangePlan.HoldResponse hold) {
-                    events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
-                            + " connection stays open and silent"));
-                    boolean clientClosed = false;
-                    try {
-                        // whatever else the client sends on this connection goes nowhere: it waits for this response
-                        while (in.read() >= 0) {
-                            continue;
-                        }
-                        clientClosed = true;
-                    } catch (IOException ended) {
-                        // the client reset it (closed too), or the relay closed it, or the read timeout passed
-                        clientClosed = !closed && !(ended instanceof java.net.SocketTimeoutException);
-                    }
-                    hold.clientLeft().accept(clientClosed);
-                    return;
-                }
-                if (action instanceof ExchangePlan.DropResponse) {
-                    events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
-                            + answer.status() + " response"));
-                    return;
-                }
-                byte[] bytes = answer.bytes(request.keepAlive());
-                if (action instanceof ExchangePlan.ResetMidResponse) {
-                    events.add(new Event(exchange, "reset_mid_response", "sent " + bytes.length / 2 + " of " + bytes.length
-                            + " bytes, then reset"));
-                    out.write(bytes, 0, bytes.length / 2);
-                    out.flush();
-                    client.setSoLinger(true, 0);
-                    return;
-                }
-                out.write(bytes);
-                out.flush();
-                if (!request.keepAlive()) {
+                if (!relay(request, new ClientSide(client, connection, in, out))) {
                     return;
                 }
             }
@@ -249,6 +166,73 @@ public final class HttpRelay implements AutoCloseable {
         } finally {
             open.remove(client);
         }
+    }
+
+    /** The client's connection: its socket, its number in the transcript, and its two streams. */
+    private record ClientSide(Socket socket, int connection, InputStream in, OutputStream out) {}
+
+    /** One exchange as the plan says; answers whether the client's connection goes on. */
+    private boolean relay(Request request, ClientSide client) throws IOException, InterruptedException {
+        int exchange = exchanges.incrementAndGet();
+        int connection = client.connection();
+        HttpHead head = HttpHead.request(exchange, connection, request.line(), redacted(request.headers()));
+        ExchangePlan.Action action = plan.decide(exchange, head, request.body());
+        if (action instanceof ExchangePlan.Delay delay) {
+            events.add(new Event(exchange, "delay", delay.delay().toMillis() + " ms"));
+            Thread.sleep(delay.delay().toMillis());
+        }
+        Upstream answer;
+        if (action instanceof ExchangePlan.InspectEvents tap) {
+            answer = forward(exchange, connection, request, head, new EventStreamRelay.Tap(client.socket(), client.out(), tap));
+            if (answer != null && answer.relayed() != null) {
+                tap.events().ended(exchange, answer.status(), answer.relayed() == EventStreamRelay.Relayed.HELD
+                        ? awaitClientClose(client.in()) : answer.relayed() == EventStreamRelay.Relayed.DROPPED);
+                return false; // an event stream ends its connection (Connection: close), whatever became of it
+            }
+            action = answer == null ? action : tap.whole().decide(exchange, answer.status(), answer.body());
+        } else {
+            answer = forward(exchange, connection, request, head, null);
+            if (action instanceof ExchangePlan.Duplicate) {
+                events.add(new Event(exchange, "duplicate", "the request went to the server twice"));
+                // one number for both records: another connection may take the next one in between
+                int again = exchanges.incrementAndGet();
+                answer = forward(again, connection, request, HttpHead.request(again, connection, request.line(),
+                        redacted(request.headers())), null);
+            }
+            if (answer != null && action instanceof ExchangePlan.Inspect inspect) {
+                action = inspect.rule().decide(exchange, answer.status(), answer.body());
+            }
+        }
+        // no response from the server: the client's connection ends without one too
+        return answer != null && respond(action, exchange, answer, request, client);
+    }
+
+    /** The server's response to the client as {@code action} says; answers whether the client's connection goes on. */
+    private boolean respond(ExchangePlan.Action action, int exchange, Upstream answer, Request request, ClientSide client)
+            throws IOException {
+        if (action instanceof ExchangePlan.HoldResponse hold) {
+            events.add(new Event(exchange, HOLD_RESPONSE, "held the " + answer.status() + " response; the client's"
+                    + " connection stays open and silent"));
+            hold.clientLeft().accept(awaitClientClose(client.in()));
+            return false;
+        }
+        if (action instanceof ExchangePlan.DropResponse) {
+            events.add(new Event(exchange, DROP_RESPONSE, "closed the client's connection without the "
+                    + answer.status() + " response"));
+            return false;
+        }
+        byte[] bytes = answer.bytes(request.keepAlive());
+        if (action instanceof ExchangePlan.ResetMidResponse) {
+            events.add(new Event(exchange, "reset_mid_response", "sent " + bytes.length / 2 + " of " + bytes.length
+                    + " bytes, then reset"));
+            client.out().write(bytes, 0, bytes.length / 2);
+            client.out().flush();
+            client.socket().setSoLinger(true, 0);
+            return false;
+        }
+        client.out().write(bytes);
+        client.out().flush();
+        return request.keepAlive();
     }
 
     /**
@@ -266,12 +250,8 @@ public final class HttpRelay implements AutoCloseable {
         }
     }
 
-    /**
-     * The server's response, recorded; null (and a no-response record) when none came. With a tap, an event stream is
-     * relayed to the client as it arrives and the answer says what became of it ({@link Upstream#relayed()}).
-     */
-    private Upstream forward(int exchange, int connection, Request request, HttpHead head, EventStreamRelay.Tap tap) {
-        transcript.request(head, request.body());
+    /** The request to the server on its own connection: the client's headers less the hop-by-hop ones, Host its own. */
+    private void send(Socket server, Request request) throws IOException {
         List<Header> headers = new ArrayList<>();
         for (Header header : request.withHost(upstreamAuthority()).headers()) {
             if (!HOP_BY_HOP.contains(header.name().toLowerCase(Locale.ROOT))) {
@@ -280,21 +260,44 @@ public final class HttpRelay implements AutoCloseable {
         }
         headers.add(new Header("Content-Length", Integer.toString(request.body().length)));
         headers.add(new Header("Connection", "close"));
+        server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstream.getPort()), (int) readTimeout.toMillis());
+        server.setSoTimeout((int) readTimeout.toMillis());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes((request.line() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        for (Header header : headers) {
+            bytes.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        }
+        bytes.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        bytes.writeBytes(request.body());
+        OutputStream out = server.getOutputStream();
+        out.write(bytes.toByteArray());
+        out.flush();
+    }
+
+    /** An event stream relayed to the client as it comes ({@link EventStreamRelay}), recorded once it ends. */
+    private Upstream streamed(int exchange, int connection, Upstream head, InputStream in, EventStreamRelay.Tap tap) {
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        EventStreamRelay.Relayed relayed = EventStreamRelay.Relayed.FORWARDED;
+        String ended = null;
+        try {
+            relayed = EventStreamRelay.relay(exchange, head.status(), head.reason(), head.headers(), in, tap, read, events::add);
+        } catch (IOException cut) {
+            ended = closed ? "closed by the relay's end" : "the stream ended early: " + cut.getMessage();
+        }
+        transcript.response(new HttpHead(exchange, connection, null, head.status(), ended, head.headers()), read.toByteArray());
+        return new Upstream(head.status(), head.reason(), head.headers(), read.toByteArray(), relayed);
+    }
+
+    /**
+     * The server's response, recorded; null (and a no-response record) when none came. With a tap, an event stream is
+     * relayed to the client as it arrives and the answer says what became of it ({@link Upstream#relayed()}).
+     */
+    private Upstream forward(int exchange, int connection, Request request, HttpHead head, EventStreamRelay.Tap tap) {
+        transcript.request(head, request.body());
         Socket server = new Socket();
         open.add(server); // so close() ends a stream the server keeps open
         try (server) {
-            server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), upstream.getPort()), (int) readTimeout.toMillis());
-            server.setSoTimeout((int) readTimeout.toMillis());
-            OutputStream out = server.getOutputStream();
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            bytes.writeBytes((request.line() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            for (Header header : headers) {
-                bytes.writeBytes((header.name() + ": " + header.value() + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            }
-            bytes.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            bytes.writeBytes(request.body());
-            out.write(bytes.toByteArray());
-            out.flush();
+            send(server, request);
             InputStream in = new BufferedInputStream(server.getInputStream());
             String status;
             try {
@@ -317,16 +320,8 @@ public final class HttpRelay implements AutoCloseable {
                 responseHeaders = HttpMessages.headers(in);
                 String type = HttpMessages.value(responseHeaders, "Content-Type");
                 if (tap != null && type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
-                    ByteArrayOutputStream read = new ByteArrayOutputStream();
-                    EventStreamRelay.Relayed relayed = EventStreamRelay.Relayed.FORWARDED;
-                    String ended = null;
-                    try {
-                        relayed = EventStreamRelay.relay(exchange, code, parts.length > 2 ? parts[2] : "", responseHeaders, in, tap, read, events::add);
-                    } catch (IOException cut) {
-                        ended = closed ? "closed by the relay's end" : "the stream ended early: " + cut.getMessage();
-                    }
-                    transcript.response(new HttpHead(exchange, connection, null, code, ended, responseHeaders), read.toByteArray());
-                    return new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders, read.toByteArray(), relayed);
+                    return streamed(exchange, connection, new Upstream(code, parts.length > 2 ? parts[2] : "", responseHeaders,
+                            new byte[0], null), in, tap);
                 }
                 body = code == 204 || code == 304 || request.line().startsWith("HEAD ") ? new byte[0] : HttpMessages.body(in, responseHeaders, true);
             } catch (EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
