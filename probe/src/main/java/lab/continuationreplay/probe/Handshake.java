@@ -60,7 +60,7 @@ final class Handshake {
                 : "it offers " + offered;
         r.legacy = true;
         if (r.again == null) {
-            // over HTTP each request names its r.version: the same server is asked r.again, with initialize
+            // over HTTP each request names its version: the same server is asked again, with initialize
             r.history.note("setup", "legacy", "server/discover: " + modern + "; initialize");
         } else {
             ((StdioConnection) r.connection).kill();

@@ -18,7 +18,7 @@ final class MultiRoundChecks {
 
     /**
      * p2b: the final round is sent and given up at once (the stream closed, or notifications/cancelled), then sent
-     * r.again. The observer reads between the two, so the checker can tell a commit from a cancellation.
+     * again. The observer reads between the two, so the checker can tell a commit from a cancellation.
      */
     void p2b(int rounds) {
         r.observe("p2b", "before");
@@ -123,7 +123,7 @@ final class MultiRoundChecks {
         List<ProbeRunner.Round> played = r.playCall(check, arguments, false);
         r.observe(check, "committed");
         if (played.size() == rounds && !played.get(played.size() - 1).params().path("requestState").isTextual()) {
-            // without a state the replay is just a new call with r.other input: nothing binds it to the first
+            // without a state the replay is just a new call with other input: nothing binds it to the first
             r.history.note(check, "not-applicable", "the final round carries no requestState to replay");
             return;
         }

@@ -19,7 +19,7 @@ final class SingleRoundChecks {
     }
 
     /**
-     * The checks on a tool that completes in one round, where the call itself is all a retry can send r.again. Those
+     * The checks on a tool that completes in one round, where the call itself is all a retry can send again. Those
      * that count new effects per call need {@code {{fresh}}} in the arguments: without it every call is the same one.
      */
     void play(JsonNode tool) {
@@ -50,7 +50,7 @@ final class SingleRoundChecks {
 
     /**
      * r1: the call's event stream closed right after its priming event, the reply unread; a second later GET with
-     * {@code Last-Event-ID} resumes it and is read until quiet for two seconds; then the same call r.again, as s2.
+     * {@code Last-Event-ID} resumes it and is read until quiet for two seconds; then the same call again, as s2.
      */
     void redelivery(String check) {
         String notApplicable = !(r.connection instanceof HttpConnection) ? "redelivery is a Streamable HTTP rule; this server speaks stdio"
