@@ -1,7 +1,6 @@
 package lab.continuationreplay.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -151,16 +150,7 @@ final class HttpConnection implements ProbeConnection {
         JsonNode frame = parse(event.data());
         if (frame instanceof ObjectNode request && request.hasNonNull("id") && request.has("method") && !request.has("result")
                 && !request.has("error")) {
-            BiFunction<String, JsonNode, JsonNode> answering = responder;
-            JsonNode result = answering == null ? null : answering.apply(request.path("method").asText(), request.path("params"));
-            ObjectNode response = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0");
-            response.set("id", request.get("id"));
-            if (result == null) {
-                response.putObject("error").put("code", -32601).put("message", "lab probe does not answer " + request.path("method").asText());
-            } else {
-                response.set("result", result);
-            }
-            post(response);
+            post(ProbeConnection.answer(request, responder));
         }
         return true;
     }

@@ -33,4 +33,22 @@ public interface ProbeConnection extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * The response to a request the server sent in the middle of a call: what {@code responder} answers for its method
+     * and params, or a method-not-found error when it answers nothing (or there is no responder).
+     */
+    static ObjectNode answer(ObjectNode request, java.util.function.BiFunction<String, com.fasterxml.jackson.databind.JsonNode,
+            com.fasterxml.jackson.databind.JsonNode> responder) {
+        com.fasterxml.jackson.databind.JsonNode result = responder == null ? null
+                : responder.apply(request.path("method").asText(), request.path("params"));
+        ObjectNode response = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0");
+        response.set("id", request.get("id"));
+        if (result == null) {
+            response.putObject("error").put("code", -32601).put("message", "lab probe does not answer " + request.path("method").asText());
+        } else {
+            response.set("result", result);
+        }
+        return response;
+    }
 }

@@ -1,7 +1,6 @@
 package lab.continuationreplay.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,15 +180,7 @@ final class StdioConnection implements ProbeConnection {
      * on its own thread, so the reader goes on reading while the answer is written.
      */
     private void answerServerRequest(ObjectNode request) {
-        java.util.function.BiFunction<String, JsonNode, JsonNode> answering = responder;
-        JsonNode result = answering == null ? null : answering.apply(request.path("method").asText(), request.path("params"));
-        ObjectNode response = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0");
-        response.set("id", request.get("id"));
-        if (result == null) {
-            response.putObject("error").put("code", -32601).put("message", "lab probe does not answer " + request.path("method").asText());
-        } else {
-            response.set("result", result);
-        }
+        ObjectNode response = ProbeConnection.answer(request, responder);
         CompletableFuture.runAsync(() -> write(response));
     }
 
