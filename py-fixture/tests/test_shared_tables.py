@@ -27,6 +27,8 @@ NOT_APPLICABLE = {
     "portable-continuation-v1.json": "the ledger's policy vectors, judged by the Java ledger behind the bridge",
     # How a status read-back settles a lost reply: the Java client rules and the Java checker's reading, not a fixture's.
     "rules/status-observation.json": "the recovery rules of a status read-back, held by the Java client code and the checker",
+    # The client drivers' script check: read by each driver's own suite (py-client/tests/test_script_rules.py here).
+    "rules/client-script.json": "the step-script refusals of the four client drivers, read by each driver's own tests",
 }
 
 

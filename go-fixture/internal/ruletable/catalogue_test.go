@@ -27,6 +27,8 @@ var notApplicable = map[string]string{
 	"portable-continuation-v1.json": "the ledger's policy vectors, judged by the Java ledger behind the bridge",
 	// how a status read-back settles a lost reply: the Java client rules and the Java checker's reading
 	"rules/status-observation.json": "the recovery rules of a status read-back, held by the Java client code and the checker",
+	// the client drivers' script check: read by each driver's own suite (go-client/internal/driver/rules_test.go)
+	"rules/client-script.json": "the step-script refusals of the four client drivers, read by each driver's own tests",
 }
 
 func sharedFiles(t *testing.T, root string) []string {

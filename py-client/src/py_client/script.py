@@ -1,7 +1,8 @@
 """The step script (client-script/1, docs/client-drivers.md), read and checked whole before anything starts.
 
 A script that only failed half-way would leave servers, databases and records half-made for evidence, so every
-check the Java and TypeScript drivers make is made here too, with the same wording after the "script error: " prefix.
+check the other drivers make is made here too, in the same order and with the same line
+(vectors/rules/client-script.json).
 """
 
 from __future__ import annotations

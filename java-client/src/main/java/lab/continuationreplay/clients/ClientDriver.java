@@ -37,7 +37,7 @@ public final class ClientDriver {
             System.err.println(e.getMessage());
             return BAD_SCRIPT;
         } catch (IOException e) {
-            System.err.println("client-script: script: cannot read " + args[0] + " (" + e + ")");
+            System.err.println(ScriptException.PREFIX + "cannot read " + args[0] + " (" + e + ")");
             return BAD_SCRIPT;
         }
         StepRunner runner = null;

@@ -19,22 +19,31 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A step script ({@code client-script/1}), read and checked as a whole before anything starts: a script that fails
- * half way would leave servers and rows behind that nobody asked for.
+ * half way would leave servers and rows behind that nobody asked for. The checks, their order and their wording are
+ * those of the other three drivers, held to one table ({@code vectors/rules/client-script.json}).
  */
 public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeout, List<Step> steps) {
     public static final String FORMAT = "client-script/1";
 
     private static final Set<String> TOP_MEMBERS = Set.of("format", "servers", "request_timeout_ms", "version_mode", "steps");
-    private static final Set<String> VERSION_MODES = Set.of("pin", "auto", "default");
-    private static final Set<String> STDIO_MEMBERS = Set.of("command", "env");
-    private static final Set<String> HTTP_MEMBERS = Set.of("url", "bearer_token_env");
+    private static final List<String> VERSION_MODES = List.of("pin", "auto", "default");
+    private static final List<String> STATE_TRANSFORMS = List.of("none", "tamper");
+    private static final List<String> TS_APIS = List.of("callTool", "request");
     // As written in the URL: 127.1 or 0x7f.0.0.1 reach the same address, but a script should say what it means.
     private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
+    private static final Pattern CONTROL_OR_SPACE = Pattern.compile("[\\x00-\\x20\\x7f]");
+    private static final Pattern SCHEME_AND_AUTHORITY = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)");
     /** The servers' own minimum for a bearer token. */
     static final int MIN_TOKEN_LENGTH = 32;
+    /** The largest timeout the TypeScript driver reads exactly (Number.MAX_SAFE_INTEGER); all four hold to it. */
+    static final long MAX_TIMEOUT_MS = (1L << 53) - 1;
 
     // Duplicate members would let the script say two things at once; trailing text means the file is not one document.
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -58,84 +67,78 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
         try {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new ScriptException("script", "not a JSON document (" + e.getOriginalMessage() + ")");
+            throw new ScriptException("", "not JSON (" + e.getOriginalMessage() + ")");
         }
-        if (root == null || !root.isObject()) {
-            throw new ScriptException("script", "not a JSON object");
+        if (root == null || root.isMissingNode()) {
+            throw new ScriptException("", "not JSON (no value)");
         }
+        if (!root.isObject()) {
+            throw new ScriptException("", "the script must be a JSON object");
+        }
+        Members top = new Members("", (ObjectNode) root, TOP_MEMBERS::contains);
+        // The tag first: a script of another format version must be named as such, not by whichever member differs.
         JsonNode format = root.get("format");
-        if (format == null || !format.isTextual() || !format.asText().equals(FORMAT)) {
-            throw new ScriptException("format", "expected \"" + FORMAT + "\", got " + (format == null ? "nothing" : format.toString()));
+        if (format == null || !format.isTextual() || !format.textValue().equals(FORMAT)) {
+            throw top.fail("format must be \"" + FORMAT + "\" (got " + (format == null ? "null" : format.toString()) + ")");
         }
-        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!TOP_MEMBERS.contains(name)) {
-                throw new ScriptException(name, "unknown member");
-            }
+        Map<String, ServerSpec> servers = servers(top.object("servers"), environment);
+        if (!top.has("request_timeout_ms")) {
+            throw top.fail("request_timeout_ms is required (null for the SDK default)");
         }
-        Map<String, ServerSpec> servers = servers(root.get("servers"), environment);
-        Duration timeout = timeout(root.get("request_timeout_ms"));
-        JsonNode versionMode = root.get("version_mode");
-        if (versionMode != null && !versionMode.isNull()
-                && !(versionMode.isTextual() && VERSION_MODES.contains(versionMode.asText()))) {
-            throw new ScriptException("version_mode", "must be \"pin\", \"auto\" or \"default\"");
+        Duration timeout = timeout(top, root.get("request_timeout_ms"));
+        if (!top.has("version_mode")) {
+            throw top.fail("version_mode is required");
         }
+        top.oneOf("version_mode", VERSION_MODES, "pin");
         JsonNode stepsNode = root.get("steps");
         if (stepsNode == null || !stepsNode.isArray()) {
-            throw new ScriptException("steps", "must be an array");
+            throw top.fail("steps must be an array");
         }
-        Checker checker = new Checker(servers.keySet());
+        Scope scope = new Scope(new HashSet<>(), new HashSet<>());
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < stepsNode.size(); i++) {
-            Step step = step(StepId.top(i), stepsNode.get(i), true);
-            checker.check(step);
-            steps.add(step);
+            steps.add(step(stepsNode.get(i), i, servers.keySet(), scope));
         }
         return new StepScript(servers, timeout, steps);
     }
 
-    private static Map<String, ServerSpec> servers(JsonNode node, Map<String, String> environment) throws ScriptException {
-        if (node == null || !node.isObject()) {
-            throw new ScriptException("servers", "must be an object");
-        }
+    private static Map<String, ServerSpec> servers(ObjectNode node, Map<String, String> environment) throws ScriptException {
         Map<String, ServerSpec> servers = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
-            String where = "servers." + entry.getKey();
-            JsonNode spec = entry.getValue();
-            if (!spec.isObject()) {
+            String where = "servers." + entry.getKey() + ": ";
+            if (!entry.getValue().isObject()) {
                 throw new ScriptException(where, "must be an object");
             }
+            ObjectNode spec = (ObjectNode) entry.getValue();
             servers.put(entry.getKey(), spec.has("url") ? httpServer(where, spec, environment) : stdioServer(where, spec));
         }
         return servers;
     }
 
-    private static ServerSpec.Stdio stdioServer(String where, JsonNode spec) throws ScriptException {
-        onlyMembers(where, spec, STDIO_MEMBERS);
+    private static ServerSpec.Stdio stdioServer(String where, ObjectNode spec) throws ScriptException {
+        Members members = new Members(where, spec, Set.of("command", "env")::contains);
         JsonNode command = spec.get("command");
         if (command == null || !command.isArray() || command.isEmpty()) {
-            throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
+            throw members.fail("command must be a non-empty array of strings");
         }
         List<String> argv = new ArrayList<>();
         for (JsonNode arg : command) {
-            if (!arg.isTextual()) {
-                throw new ScriptException(where, "\"command\" must be a non-empty array of strings");
+            // An empty program names nothing to start; an empty argument after it is an argument.
+            if (!arg.isTextual() || (argv.isEmpty() && arg.textValue().isEmpty())) {
+                throw members.fail("command must be a non-empty array of strings");
             }
-            argv.add(arg.asText());
+            argv.add(arg.textValue());
         }
         Map<String, String> env = new LinkedHashMap<>();
-        JsonNode envNode = spec.get("env");
+        ObjectNode envNode = members.optionalObject("env");
         if (envNode != null) {
-            if (!envNode.isObject()) {
-                throw new ScriptException(where, "\"env\" must be an object of strings");
-            }
             for (Iterator<Map.Entry<String, JsonNode>> vars = envNode.fields(); vars.hasNext(); ) {
                 Map.Entry<String, JsonNode> var = vars.next();
                 if (!var.getValue().isTextual()) {
-                    throw new ScriptException(where, "\"env\" must be an object of strings");
+                    throw members.fail("env." + var.getKey() + " must be a string");
                 }
-                env.put(var.getKey(), var.getValue().asText());
+                env.put(var.getKey(), var.getValue().textValue());
             }
         }
         return new ServerSpec.Stdio(argv, env);
@@ -145,233 +148,285 @@ public record StepScript(Map<String, ServerSpec> servers, Duration requestTimeou
      * The token is read here, while the script is checked, so that a missing or unusable one stops the driver before
      * any request is sent. No message ever holds the token, and none repeats a URL that might carry a password.
      */
-    private static ServerSpec.Http httpServer(String where, JsonNode spec, Map<String, String> environment) throws ScriptException {
-        onlyMembers(where, spec, HTTP_MEMBERS);
-        JsonNode urlNode = spec.get("url");
-        if (!urlNode.isTextual() || urlNode.asText().isEmpty()) {
-            throw new ScriptException(where, "\"url\" must be a non-empty string");
-        }
-        URI url = loopbackUrl(where, urlNode.asText());
-        JsonNode variable = spec.get("bearer_token_env");
-        if (variable == null || !variable.isTextual() || variable.asText().isEmpty()) {
-            throw new ScriptException(where, "\"bearer_token_env\" must name an environment variable of the driver");
-        }
-        String name = variable.asText();
+    private static ServerSpec.Http httpServer(String where, ObjectNode spec, Map<String, String> environment) throws ScriptException {
+        Members members = new Members(where, spec, Set.of("url", "bearer_token_env")::contains);
+        URI url = loopbackUrl(members, members.string("url"));
+        String name = members.string("bearer_token_env");
         String token = environment.get(name);
         if (token == null) {
-            throw new ScriptException(where, "bearer_token_env " + name + " is not set in the driver's environment");
+            throw members.fail("bearer_token_env " + name + " is not set in the driver's environment");
         }
         if (token.length() < MIN_TOKEN_LENGTH) {
-            throw new ScriptException(where, "bearer_token_env " + name + " holds a token shorter than " + MIN_TOKEN_LENGTH + " characters");
+            throw members.fail("bearer_token_env " + name + " holds a token shorter than " + MIN_TOKEN_LENGTH + " characters");
         }
         // Both servers accept only such tokens; anything else could break the header line or land in an SDK message.
         for (int i = 0; i < token.length(); i++) {
             char c = token.charAt(i);
             if (c < 0x21 || c > 0x7e) {
-                throw new ScriptException(where, "bearer_token_env " + name + " holds a character other than printable ASCII (no spaces)");
+                throw members.fail("bearer_token_env " + name + " holds a character other than printable ASCII (no spaces)");
             }
         }
         return new ServerSpec.Http(url, name, token);
     }
 
-    /** Loopback only: a script must never send a token, or drive a write, to another machine. */
-    private static URI loopbackUrl(String where, String text) throws ScriptException {
-        URI url;
+    /**
+     * Loopback only: a script must never send a token, or drive a write, to another machine. The host is checked as
+     * written, as the other drivers check it (a URL parser may rewrite 127.1 to 127.0.0.1, or refuse it).
+     */
+    private static URI loopbackUrl(Members members, String text) throws ScriptException {
+        if (CONTROL_OR_SPACE.matcher(text).find()) {
+            throw members.fail("url is not a URL");
+        }
+        Matcher written = SCHEME_AND_AUTHORITY.matcher(text);
+        if (!written.find() || !written.group(1).equalsIgnoreCase("http")) {
+            throw members.fail("url must be an http:// URL");
+        }
+        String authority = written.group(2);
+        if (authority.contains("@")) {
+            throw members.fail("url must not carry user information");
+        }
+        String host;
+        String rest;
+        if (authority.startsWith("[")) {
+            int end = authority.indexOf(']');
+            host = authority.substring(0, end + 1);
+            rest = end < 0 ? "" : authority.substring(end + 1);
+        } else {
+            int colon = authority.indexOf(':');
+            host = colon < 0 ? authority : authority.substring(0, colon);
+            rest = colon < 0 ? "" : authority.substring(colon);
+        }
+        if (!LOOPBACK_HOSTS.contains(host.toLowerCase(Locale.ROOT))) {
+            throw members.fail("url must name a loopback host (127.0.0.1, localhost or [::1])"
+                    + (host.isEmpty() ? "" : ", not " + host));
+        }
+        if (!rest.isEmpty()) {
+            String port = rest.substring(1);
+            if (!rest.startsWith(":") || port.isEmpty() || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw members.fail("url is not a URL");
+            }
+            String digits = port.replaceFirst("^0+(?=.)", "");
+            if (digits.length() > 5 || Integer.parseInt(digits) > 65535) {
+                throw members.fail("url is not a URL");
+            }
+            if (Integer.parseInt(digits) == 0) {
+                throw members.fail("url has port 0, outside 1..65535");
+            }
+        }
         try {
-            url = new URI(text);
+            URI url = new URI(text);
+            if (url.getHost() == null) {
+                throw members.fail("url is not a URL");
+            }
+            return url;
         } catch (URISyntaxException e) {
-            throw new ScriptException(where, "\"url\" is not a URL");
-        }
-        if (!"http".equalsIgnoreCase(url.getScheme())) {
-            throw new ScriptException(where, "\"url\" must be an http:// URL");
-        }
-        if (url.getRawUserInfo() != null) {
-            throw new ScriptException(where, "\"url\" must not carry user information");
-        }
-        // No host means an authority Java could not read as host[:port]; it may hold anything, so it is not quoted.
-        if (url.getHost() == null) {
-            throw new ScriptException(where, "\"url\" must name a loopback host (127.0.0.1, localhost or [::1])");
-        }
-        if (!LOOPBACK_HOSTS.contains(url.getHost().toLowerCase(Locale.ROOT))) {
-            throw new ScriptException(where, "\"url\" must name a loopback host (127.0.0.1, localhost or [::1]), not "
-                    + url.getHost());
-        }
-        if (url.getPort() == 0 || url.getPort() > 65535) {
-            throw new ScriptException(where, "\"url\" has port " + url.getPort() + ", outside 1..65535");
-        }
-        return url;
-    }
-
-    private static void onlyMembers(String where, JsonNode spec, Set<String> allowed) throws ScriptException {
-        for (Iterator<String> names = spec.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!allowed.contains(name)) {
-                throw new ScriptException(where, "unknown member \"" + name + "\"");
-            }
+            throw members.fail("url is not a URL");
         }
     }
 
-    private static Duration timeout(JsonNode node) throws ScriptException {
-        if (node == null || node.isNull()) {
+    private static Duration timeout(Members top, JsonNode node) throws ScriptException {
+        if (node.isNull()) {
             return null;
         }
-        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() <= 0) {
-            throw new ScriptException("request_timeout_ms", "must be a positive whole number of milliseconds or null");
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() <= 0 || node.longValue() > MAX_TIMEOUT_MS) {
+            throw top.fail("request_timeout_ms must be null or a positive whole number of milliseconds");
         }
-        return Duration.ofMillis(node.asLong());
+        return Duration.ofMillis(node.longValue());
     }
 
-    private static Step step(StepId id, JsonNode node, boolean topLevel) throws ScriptException {
-        if (node == null || !node.isObject()) {
-            throw ScriptException.atStep(id, "not an object");
+    /** What the steps before a given step leave behind, for the "used before" checks. */
+    private record Scope(Set<String> open, Set<String> saved) {
+        Scope copy() {
+            return new Scope(new HashSet<>(open), new HashSet<>(saved));
         }
-        JsonNode opNode = node.get("op");
-        if (opNode == null) {
-            throw ScriptException.atStep(id, "missing \"op\"");
+    }
+
+    private static Step step(JsonNode raw, int index, Set<String> servers, Scope scope) throws ScriptException {
+        if (!raw.isObject()) {
+            throw new ScriptException("step " + index + ": ", "must be an object");
         }
-        Op op = opNode.isTextual() ? Op.byWireName(opNode.asText()) : null;
-        if (op == null) {
-            throw ScriptException.atStep(id, "unknown op " + opNode);
+        ObjectNode object = (ObjectNode) raw;
+        if ("parallel".equals(object.path("op").textValue())) {
+            return parallel(object, index, servers, scope);
         }
-        if (op == Op.PARALLEL && !topLevel) {
-            throw ScriptException.atStep(id, "a parallel step cannot hold another parallel step");
+        return inner(object, StepId.top(index), servers, scope, scope);
+    }
+
+    /**
+     * Inner steps of one parallel step run at the same time, so each sees only what the steps before the parallel step
+     * left ({@code before}); what they open, close or save counts from the next step on ({@code after}).
+     */
+    private static Step parallel(ObjectNode raw, int index, Set<String> servers, Scope after) throws ScriptException {
+        Members members = new Members("step " + index + " (parallel): ", raw, Op.PARALLEL::allows);
+        JsonNode steps = raw.get("steps");
+        if (steps == null || !steps.isArray() || steps.isEmpty()) {
+            throw members.fail("steps must be a non-empty array");
         }
-        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!op.allows(name)) {
-                throw ScriptException.atStep(id, op.wireName() + " has no member \"" + name + "\"");
-            }
-        }
-        for (String member : op.required()) {
-            if (!node.has(member) || node.get(member).isNull()) {
-                throw ScriptException.atStep(id, op.wireName() + " needs \"" + member + "\"");
-            }
-        }
+        Scope before = after.copy();
+        Map<String, StepId> connections = new HashMap<>();
+        Map<String, StepId> savedStates = new HashMap<>();
         List<Step> inner = new ArrayList<>();
-        if (op == Op.PARALLEL) {
-            JsonNode steps = node.get("steps");
-            if (!steps.isArray() || steps.isEmpty()) {
-                throw ScriptException.atStep(id, "\"steps\" must be a non-empty array");
+        for (int i = 0; i < steps.size(); i++) {
+            StepId id = StepId.top(index).inside(i);
+            JsonNode child = steps.get(i);
+            if (!child.isObject()) {
+                throw new ScriptException("step " + id + ": ", "must be an object");
             }
-            for (int i = 0; i < steps.size(); i++) {
-                inner.add(step(id.inside(i), steps.get(i), false));
+            if ("parallel".equals(child.path("op").textValue())) {
+                throw new ScriptException("step " + id + " (parallel): ", "a parallel step cannot contain another one");
             }
-        }
-        String state = text(id, node, "state");
-        StateTransform transform = null;
-        if (node.has("state_transform")) {
-            String name = text(id, node, "state_transform");
-            transform = StateTransform.byWireName(name);
-            if (transform == null) {
-                throw ScriptException.atStep(id, "\"state_transform\" must be \"none\" or \"tamper\"");
+            Step step = inner((ObjectNode) child, id, servers, before, after);
+            String where = "step " + id + " (" + step.op().wireName() + "): ";
+            StepId earlier = connections.putIfAbsent(step.connection(), id);
+            if (earlier != null) {
+                throw new ScriptException(where, "connection \"" + step.connection() + "\" is already used by step "
+                        + earlier + " of this parallel step");
             }
-            if (state == null) {
-                throw ScriptException.atStep(id, "\"state_transform\" needs \"state\"");
+            // Java only (the other drivers let the later save win): which sibling's state is kept would be chance.
+            StepId saver = step.saveState() == null ? null : savedStates.putIfAbsent(step.saveState(), id);
+            if (saver != null) {
+                throw new ScriptException(where, "state \"" + step.saveState() + "\" is already saved by step "
+                        + saver + " of this parallel step");
             }
+            inner.add(step);
         }
-        if (state != null && transform == null) {
-            transform = StateTransform.NONE;
-        }
-        if (node.has("ts_api")) {
-            text(id, node, "ts_api");
-        }
-        return new Step(id, op,
-                text(id, node, "connection"),
-                text(id, node, "server"),
-                text(id, node, "tool"),
-                object(id, node, "arguments"),
-                object(id, node, "answer"),
-                object(id, node, "input_responses"),
-                state,
-                transform,
-                text(id, node, "save_state"),
-                text(id, node, "operation_id"),
-                inner);
+        return new Step(StepId.top(index), Op.PARALLEL, null, null, null, null, null, null, null, null, null, null, inner);
     }
 
-    private static String text(StepId id, JsonNode step, String member) throws ScriptException {
-        JsonNode value = step.get(member);
-        if (value == null || value.isNull()) {
-            return null;
+    private static Step inner(ObjectNode raw, StepId id, Set<String> servers, Scope before, Scope after) throws ScriptException {
+        if (!raw.has("op")) {
+            throw new ScriptException("step " + id + ": ", "op is required");
         }
-        if (!value.isTextual() || value.asText().isEmpty()) {
-            throw ScriptException.atStep(id, "\"" + member + "\" must be a non-empty string");
+        JsonNode opNode = raw.get("op");
+        Op op = opNode.isTextual() ? Op.byWireName(opNode.textValue()) : null;
+        if (op == null || op == Op.PARALLEL) {
+            throw new ScriptException("step " + id + ": ", "unknown op " + opNode);
         }
-        return value.asText();
+        Members members = new Members("step " + id + " (" + op.wireName() + "): ", raw, op::allows);
+        String connection = members.string("connection");
+        if (op == Op.CONNECT) {
+            String server = members.string("server");
+            if (!servers.contains(server)) {
+                throw members.fail("unknown server \"" + server + "\"");
+            }
+            if (before.open().contains(connection)) {
+                throw members.fail("connection \"" + connection + "\" is already connected");
+            }
+            after.open().add(connection);
+            return new Step(id, op, connection, server, null, null, null, null, null, null, null, null, List.of());
+        }
+        if (!before.open().contains(connection)) {
+            throw members.fail("connection \"" + connection + "\" is used before it is connected");
+        }
+        return switch (op) {
+            case LIST_TOOLS -> new Step(id, op, connection, null, null, null, null, null, null, null, null, null, List.of());
+            case CLOSE -> {
+                after.open().remove(connection);
+                yield new Step(id, op, connection, null, null, null, null, null, null, null, null, null, List.of());
+            }
+            case STATUS -> new Step(id, op, connection, null, null, null, null, null, null, null, null,
+                    members.string("operation_id"), List.of());
+            case CALL -> {
+                String tool = members.string("tool");
+                ObjectNode arguments = members.object("arguments");
+                yield new Step(id, op, connection, null, tool, arguments, members.optionalObject("answer"),
+                        null, null, null, null, null, List.of());
+            }
+            case CALL_ONCE -> callOnce(members, id, connection, before, after);
+            case CONNECT, PARALLEL -> throw new IllegalStateException(op + " is read above");
+        };
     }
 
-    private static ObjectNode object(StepId id, JsonNode step, String member) throws ScriptException {
-        JsonNode value = step.get(member);
-        if (value == null || value.isNull()) {
-            return null;
+    private static Step callOnce(Members members, StepId id, String connection, Scope before, Scope after)
+            throws ScriptException {
+        String tool = members.string("tool");
+        ObjectNode arguments = members.object("arguments");
+        ObjectNode inputResponses = members.optionalObject("input_responses");
+        String state = members.optionalString("state");
+        if (state != null && !before.saved().contains(state)) {
+            throw members.fail("state \"" + state + "\" is used before it is saved");
         }
-        if (!value.isObject()) {
-            throw ScriptException.atStep(id, "\"" + member + "\" must be an object");
+        if (state == null && members.has("state_transform")) {
+            throw members.fail("state_transform needs a state");
         }
-        return (ObjectNode) value.deepCopy();
+        StateTransform transform = StateTransform.byWireName(members.oneOf("state_transform", STATE_TRANSFORMS, "none"));
+        String saveState = members.optionalString("save_state");
+        members.oneOf("ts_api", TS_APIS, "callTool");
+        if (saveState != null) {
+            after.saved().add(saveState);
+        }
+        return new Step(id, Op.CALL_ONCE, connection, null, tool, arguments, null, inputResponses, state,
+                state == null ? null : transform, saveState, null, List.of());
     }
 
-    /** Follows connections and saved states through the script in order, as the run will. */
-    private static final class Checker {
-        private final Set<String> serverNames;
-        private final Set<String> open = new HashSet<>();
-        private final Map<String, StepId> closedAt = new HashMap<>();
-        private final Set<String> saved = new HashSet<>();
+    /**
+     * One JSON object's members, any it does not know refused first: a misspelt optional member would otherwise
+     * silently change what a step sends. A member given as null is present, and refused as the wrong type.
+     */
+    private static final class Members {
+        private final String where;
+        private final ObjectNode node;
 
-        Checker(Set<String> serverNames) {
-            this.serverNames = serverNames;
-        }
-
-        void check(Step step) throws ScriptException {
-            if (step.op() != Op.PARALLEL) {
-                checkOne(step, saved);
-                return;
-            }
-            // Inner steps run at the same moment: each needs its own connection, and none can use a state a
-            // sibling saves, because nothing orders the two.
-            Set<String> before = Set.copyOf(saved);
-            Set<String> connections = new HashSet<>();
-            Set<String> savedHere = new HashSet<>();
-            for (Step inner : step.inner()) {
-                if (!connections.add(inner.connection())) {
-                    throw ScriptException.atStep(inner.id(), "connection \"" + inner.connection()
-                            + "\" is used by two steps of one parallel step");
+        Members(String where, ObjectNode node, Predicate<String> allowed) throws ScriptException {
+            this.where = where;
+            this.node = node;
+            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!allowed.test(name)) {
+                    throw fail("unknown member \"" + name + "\"");
                 }
-                if (inner.saveState() != null && !savedHere.add(inner.saveState())) {
-                    throw ScriptException.atStep(inner.id(), "state \"" + inner.saveState()
-                            + "\" is saved by two steps of one parallel step");
-                }
-                checkOne(inner, before);
             }
         }
 
-        private void checkOne(Step step, Set<String> usableStates) throws ScriptException {
-            String connection = step.connection();
-            if (step.op() == Op.CONNECT) {
-                if (!serverNames.contains(step.server())) {
-                    throw ScriptException.atStep(step.id(), "unknown server \"" + step.server() + "\"");
-                }
-                if (open.contains(connection)) {
-                    throw ScriptException.atStep(step.id(), "connection \"" + connection + "\" is already connected");
-                }
-                open.add(connection);
-                closedAt.remove(connection);
-            } else if (!open.contains(connection)) {
-                StepId closed = closedAt.get(connection);
-                throw ScriptException.atStep(step.id(), closed == null
-                        ? "connection \"" + connection + "\" is used before connect"
-                        : "connection \"" + connection + "\" is used after its close at step " + closed);
+        ScriptException fail(String problem) {
+            return new ScriptException(where, problem);
+        }
+
+        boolean has(String name) {
+            return node.has(name);
+        }
+
+        String string(String name) throws ScriptException {
+            if (!has(name)) {
+                throw fail(name + " is required");
             }
-            if (step.op() == Op.CLOSE) {
-                open.remove(connection);
-                closedAt.put(connection, step.id());
+            JsonNode value = node.get(name);
+            if (!value.isTextual() || value.textValue().isEmpty()) {
+                throw fail(name + " must be a non-empty string");
             }
-            if (step.state() != null && !usableStates.contains(step.state())) {
-                throw ScriptException.atStep(step.id(), "state \"" + step.state() + "\" is used before a step saves it");
+            return value.textValue();
+        }
+
+        String optionalString(String name) throws ScriptException {
+            return has(name) ? string(name) : null;
+        }
+
+        /** A copy, so that what is sent is exactly what the script gave. */
+        ObjectNode object(String name) throws ScriptException {
+            if (!has(name)) {
+                throw fail(name + " is required");
             }
-            if (step.saveState() != null) {
-                saved.add(step.saveState());
+            JsonNode value = node.get(name);
+            if (!value.isObject()) {
+                throw fail(name + " must be an object");
             }
+            return (ObjectNode) value.deepCopy();
+        }
+
+        ObjectNode optionalObject(String name) throws ScriptException {
+            return has(name) ? object(name) : null;
+        }
+
+        String oneOf(String name, List<String> allowed, String fallback) throws ScriptException {
+            if (!has(name)) {
+                return fallback;
+            }
+            JsonNode value = node.get(name);
+            if (!value.isTextual() || !allowed.contains(value.textValue())) {
+                throw fail(name + " must be one of "
+                        + allowed.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", ")));
+            }
+            return value.textValue();
         }
     }
 }

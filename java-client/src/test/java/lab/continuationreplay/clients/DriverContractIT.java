@@ -25,16 +25,16 @@ class DriverContractIT {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            {"op": "frobnicate", "connection": "a"}                                         | client-script: step 1: unknown op "frobnicate"
-            {"op": "call_once", "connection": "a", "arguments": {}}                         | client-script: step 1: call_once needs "tool"
-            {"op": "list_tools", "connection": "b"}                                         | client-script: step 1: connection "b" is used before connect
-            {"op": "connect", "connection": "b", "server": "elsewhere"}                     | client-script: step 1: unknown server "elsewhere"
-            {"op": "call_once", "connection": "a", "tool": "t", "arguments": {}, "state": "s"} | client-script: step 1: state "s" is used before a step saves it
+            {"op": "frobnicate", "connection": "a"}                                         | script error: step 1: unknown op "frobnicate"
+            {"op": "call_once", "connection": "a", "arguments": {}}                         | script error: step 1 (call_once): tool is required
+            {"op": "list_tools", "connection": "b"}                                         | script error: step 1 (list_tools): connection "b" is used before it is connected
+            {"op": "connect", "connection": "b", "server": "elsewhere"}                     | script error: step 1 (connect): unknown server "elsewhere"
+            {"op": "call_once", "connection": "a", "tool": "t", "arguments": {}, "state": "s"} | script error: step 1 (call_once): state "s" is used before it is saved
             """)
     void aBadStepStopsTheDriverBeforeAnythingStarts(String badStep, String expected) throws Exception {
         Path mark = dir.resolve("started");
         String script = "{\"format\": \"client-script/1\", " + MARKING_SERVER.formatted(mark) + " \"request_timeout_ms\": 1000,"
-                + " \"steps\": [{\"op\": \"connect\", \"connection\": \"a\", \"server\": \"marker\"}, " + badStep + "]}";
+                + " \"version_mode\": \"pin\", \"steps\": [{\"op\": \"connect\", \"connection\": \"a\", \"server\": \"marker\"}, " + badStep + "]}";
 
         DriverProcess.Run run = DriverProcess.run(dir, script, Map.of());
 
@@ -50,7 +50,7 @@ class DriverContractIT {
         DriverProcess.Run run = DriverProcess.run(dir, "{\"format\": \"client-script/2\", \"servers\": {}, \"steps\": []}", Map.of());
 
         assertEquals(2, run.exit());
-        assertEquals("client-script: format: expected \"client-script/1\", got \"client-script/2\"\n", run.stderr());
+        assertEquals("script error: format must be \"client-script/1\" (got \"client-script/2\")\n", run.stderr());
         assertFalse(run.wroteRecords());
     }
 
@@ -59,7 +59,7 @@ class DriverContractIT {
         Path mark = dir.resolve("started");
         Files.createDirectory(dir.resolve("records.jsonl"));
         String script = "{\"format\": \"client-script/1\", " + MARKING_SERVER.formatted(mark) + " \"request_timeout_ms\": 1000,"
-                + " \"steps\": [{\"op\": \"connect\", \"connection\": \"a\", \"server\": \"marker\"}]}";
+                + " \"version_mode\": \"pin\", \"steps\": [{\"op\": \"connect\", \"connection\": \"a\", \"server\": \"marker\"}]}";
 
         DriverProcess.Run run = DriverProcess.run(dir, script, Map.of());
 
@@ -76,7 +76,7 @@ class DriverContractIT {
                 {"format": "client-script/1",
                  "servers": {"silent": {"command": ["sh", "-c", "echo \\"$FROM_DRIVER $FROM_SCRIPT $SHARED\\" > \\"$SEEN\\"; while read line; do :; done"],
                                         "env": {"FROM_SCRIPT": "script", "SHARED": "script wins", "SEEN": "%s"}}},
-                 "request_timeout_ms": 1000,
+                 "request_timeout_ms": 1000, "version_mode": "pin",
                  "steps": [{"op": "connect", "connection": "a", "server": "silent"},
                            {"op": "call_once", "connection": "a", "tool": "t", "arguments": {}},
                            {"op": "close", "connection": "a"}]}""".formatted(seen);

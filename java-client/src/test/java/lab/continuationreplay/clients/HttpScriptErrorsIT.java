@@ -26,14 +26,14 @@ class HttpScriptErrorsIT {
         return """
                 {"format": "client-script/1",
                  "servers": {"web": {"url": "%s", "bearer_token_env": "%s"}},
-                 "request_timeout_ms": 1000,
+                 "request_timeout_ms": 1000, "version_mode": "pin",
                  "steps": [{"op": "connect", "connection": "a", "server": "web"},
                            {"op": "status", "connection": "a", "operation_id": "never-sent"}]}""".formatted(url, tokenEnv);
     }
 
     private static void assertRefusedBeforeAnyRequest(DriverProcess.Run run, String problem, ServerSocket listener) throws Exception {
         assertEquals(2, run.exit(), run::describe);
-        assertEquals("client-script: servers.web: " + problem + "\n", run.stderr(), "exactly one line on stderr");
+        assertEquals("script error: servers.web: " + problem + "\n", run.stderr(), "exactly one line on stderr");
         assertEquals("", run.stdout());
         assertFalse(run.wroteRecords(), "no records file for a script that never ran");
         // The driver has ended: a connection it made would be waiting in the backlog by now.
@@ -64,11 +64,11 @@ class HttpScriptErrorsIT {
     /** 127.0.0.2 and 127.1 reach this machine too, but only the three names the contract lists are accepted. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            127.0.0.2 | http://127.0.0.2:%d/mcp            | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not 127.0.0.2
-            127.0.0.1 | http://127.1:%d/mcp                | "url" must name a loopback host (127.0.0.1, localhost or [::1])
-            127.0.0.1 | http://example.com:%d/mcp          | "url" must name a loopback host (127.0.0.1, localhost or [::1]), not example.com
-            127.0.0.1 | https://127.0.0.1:%d/mcp           | "url" must be an http:// URL
-            127.0.0.1 | http://alice:pw@127.0.0.1:%d/mcp   | "url" must not carry user information
+            127.0.0.2 | http://127.0.0.2:%d/mcp            | url must name a loopback host (127.0.0.1, localhost or [::1]), not 127.0.0.2
+            127.0.0.1 | http://127.1:%d/mcp                | url must name a loopback host (127.0.0.1, localhost or [::1]), not 127.1
+            127.0.0.1 | http://example.com:%d/mcp          | url must name a loopback host (127.0.0.1, localhost or [::1]), not example.com
+            127.0.0.1 | https://127.0.0.1:%d/mcp           | url must be an http:// URL
+            127.0.0.1 | http://alice:pw@127.0.0.1:%d/mcp   | url must not carry user information
             """)
     void aUrlOffTheListedLoopbackNamesIsAScriptErrorAndNoRequestIsSent(String address, String url, String problem) throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName(address))) {
