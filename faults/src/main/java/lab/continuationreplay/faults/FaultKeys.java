@@ -16,13 +16,13 @@ public final class FaultKeys {
 
     private FaultKeys() {}
 
-    static Map<String, String> all() {
+    public static Map<String, String> all() {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("other state key", OTHER_STATE_KEY_HEX);
         return keys;
     }
 
-    static String sha256Hex(String text) {
+    public static String sha256Hex(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

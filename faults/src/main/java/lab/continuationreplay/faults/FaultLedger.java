@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults.common;
+package lab.continuationreplay.faults;
 
 import java.io.IOException;
 import java.nio.file.Path;

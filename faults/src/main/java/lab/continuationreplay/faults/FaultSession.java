@@ -9,16 +9,16 @@ import java.util.Random;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.Transport;
-import lab.continuationreplay.faults.common.FaultLedger;
+import lab.continuationreplay.faults.FaultLedger;
 
 /**
  * What every experiment of one {@code lab faults} run shares: the built repository, the output folder, the size
  * (quick or full), the seed that makes random choices reproducible, the SDKs under test, the transports chosen, the
  * one the current experiment runs over, the run's bearer tokens (HTTP only; null when no HTTP is chosen), and where
- * the servers keep their ledgers (SQLite files, or schemas of a PostgreSQL).
+ * the servers keep their ledgers (SQLite files, or schemas of a PostgreSQL), and the history the experiment writes.
  */
 public record FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress,
-        List<Transport> transports, Transport transport, BearerCredentials credentials, FaultLedger ledger) {
+        List<Transport> transports, Transport transport, BearerCredentials credentials, FaultLedger ledger, FaultRecorder history) {
     public FaultSession {
         sdks = List.copyOf(sdks);
         transports = List.copyOf(transports);
@@ -26,6 +26,13 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
             throw new IllegalArgumentException("a fault run over HTTP needs bearer credentials");
         }
         java.util.Objects.requireNonNull(ledger, "ledger");
+        java.util.Objects.requireNonNull(history, "history");
+    }
+
+    /** A session whose history goes to {@code out/fault-history.jsonl}. */
+    public FaultSession(Path home, Path out, boolean quick, long seed, List<ServerKind> sdks, PrintStream progress,
+            List<Transport> transports, Transport transport, BearerCredentials credentials, FaultLedger ledger) {
+        this(home, out, quick, seed, sdks, progress, transports, transport, credentials, ledger, FaultRecorder.start(out));
     }
 
     /** A session whose servers keep their ledgers in SQLite files. */
@@ -41,7 +48,13 @@ public record FaultSession(Path home, Path out, boolean quick, long seed, List<S
 
     /** The same session with the experiments that follow running over {@code next}. */
     public FaultSession over(Transport next) {
-        return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials, ledger);
+        return new FaultSession(home, out, quick, seed, sdks, progress, transports, next, credentials, ledger, history);
+    }
+
+    /** The same session, its history lines under {@code experiment} over {@code transportLabel}. */
+    public FaultSession recording(String experiment, String transportLabel) {
+        return new FaultSession(home, out, quick, seed, sdks, progress, transports, transport, credentials, ledger,
+                history.of(experiment, transportLabel));
     }
 
     /** True when the servers' ledgers are schemas of a PostgreSQL rather than SQLite files. */

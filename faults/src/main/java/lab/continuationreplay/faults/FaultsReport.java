@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.history.FaultHistory;
 import lab.continuationreplay.history.Format;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -20,15 +21,17 @@ public final class FaultsReport {
     private FaultsReport() {}
 
     public static ObjectNode toJson(FaultSession session, List<ExperimentReport> reports) {
-        return toJson(session, reports, Map.of());
+        return toJson(session, reports, Map.of(), Map.of());
     }
 
     /**
      * As above, with the parts of experiments that do not apply to the run's ledger ({@code notApplicable}: experiment
-     * name → part → reason), listed as {@code not_applicable} so nothing is dropped silently.
+     * name → part → reason), listed as {@code not_applicable} so nothing is dropped silently, and the problems the
+     * faults checker derived from the run's history ({@code derived}: {@code experiment (transport)} → problems), which
+     * decide each verdict with the experiment's own findings.
      */
     public static ObjectNode toJson(FaultSession session, List<ExperimentReport> reports,
-            Map<String, Map<String, String>> notApplicable) {
+            Map<String, Map<String, String>> notApplicable, Map<String, List<String>> derived) {
         ObjectNode root = Format.FAULTS.document();
         root.put("quick", session.quick());
         root.put("seed", session.seed());
@@ -40,21 +43,30 @@ public final class FaultsReport {
         ArrayNode skipped = root.putArray("not_applicable");
         notApplicable.forEach((experiment, parts) -> parts.forEach((part, reason) -> skipped.addObject()
                 .put("experiment", experiment).put("part", part).put("reason", reason)));
-        root.put("passed", reports.stream().allMatch(ExperimentReport::passed));
+        root.put("history", FaultHistory.FILE);
+        // set again below, in this place, once every experiment's problems are known
+        root.put("passed", false);
+        boolean passed = true;
         ArrayNode experiments = root.putArray("experiments");
         for (ExperimentReport report : reports) {
+            List<String> problems = derived.getOrDefault(report.name() + " (" + report.transport() + ")", List.of());
             ObjectNode node = experiments.addObject();
             node.put("name", report.name());
             node.put("title", report.title());
             node.put("transport", report.transport());
-            node.put("passed", report.passed());
+            node.put("passed", report.passed() && problems.isEmpty());
+            passed &= report.passed() && problems.isEmpty();
             node.put("millis", report.millis());
             node.set("figures", report.figures());
             ArrayNode findings = node.putArray("findings");
             report.findings().forEach(findings::add);
+            problems.forEach(findings::add);
+            ArrayNode fromHistory = node.putArray("history_problems");
+            problems.forEach(fromHistory::add);
             ArrayNode observations = node.putArray("observations");
             report.observations().forEach(observations::add);
         }
+        root.put("passed", passed);
         return root;
     }
 

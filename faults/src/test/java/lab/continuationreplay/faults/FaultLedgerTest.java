@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults.common;
+package lab.continuationreplay.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

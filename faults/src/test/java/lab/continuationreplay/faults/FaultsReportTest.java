@@ -1,10 +1,14 @@
 package lab.continuationreplay.faults;
 
+import lab.continuationreplay.faults.crash.DatabaseKiller;
+import lab.continuationreplay.faults.run.FaultExperiments;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -27,7 +31,7 @@ class FaultsReportTest {
                 new ExperimentReport("soak", "kills", true, perSdk, List.of(), 10),
                 new ExperimentReport("scan", "secrets", false, flat, List.of("found a key in x.log"), 20)));
         assertEquals("format", json.fieldNames().next(), "the format comes first");
-        assertEquals("faults/1", json.path("format").asText());
+        assertEquals("faults/2", json.path("format").asText());
         assertFalse(json.path("passed").asBoolean());
         assertEquals(7, json.path("seed").asLong());
         String table = FaultsReport.table(json);
@@ -43,10 +47,33 @@ class FaultsReportTest {
     }
 
     @Test
+    void aProblemTheCheckerDerivedFailsItsExperimentAndOnlyThatOne() {
+        ObjectNode json = FaultsReport.toJson(SESSION, List.of(
+                new ExperimentReport("cut-points", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1),
+                new ExperimentReport("kill-soak", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)),
+                java.util.Map.of(), java.util.Map.of("cut-points (stdio)", List.of("java store.sqlite3: duplicate: title 't' has 2 issues"),
+                        "kill-soak (stdio)", List.of()));
+        assertFalse(json.path("passed").asBoolean());
+        assertEquals(List.of("format", "quick", "seed", "sdks", "transports", "ledger", "not_applicable", "history", "passed",
+                "experiments"), iterable(json.fieldNames()), "passed keeps its place before the experiments");
+        JsonNode cuts = json.path("experiments").path(0);
+        assertFalse(cuts.path("passed").asBoolean());
+        assertEquals("[\"java store.sqlite3: duplicate: title 't' has 2 issues\"]", cuts.path("history_problems").toString());
+        assertEquals(cuts.path("history_problems"), cuts.path("findings"));
+        assertTrue(json.path("experiments").path(1).path("passed").asBoolean());
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> list = new java.util.ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+
+    @Test
     void theLedgerIsNamedAndWhatDoesNotApplyIsListedWithItsReason() {
         ObjectNode json = FaultsReport.toJson(SESSION, List.of(
                 new ExperimentReport("storage", "t", true, ExactJson.mapper().createObjectNode(), List.of(), 1)),
-                java.util.Map.of("storage", java.util.Map.of("disk_full", "no file of its own")));
+                java.util.Map.of("storage", java.util.Map.of("disk_full", "no file of its own")), java.util.Map.of());
         assertEquals("sqlite", json.path("ledger").asText());
         assertEquals("[{\"experiment\":\"storage\",\"part\":\"disk_full\",\"reason\":\"no file of its own\"}]",
                 json.path("not_applicable").toString());

@@ -1,5 +1,7 @@
 package lab.continuationreplay.faults;
 
+import lab.continuationreplay.faults.run.FaultExperiments;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -47,7 +47,11 @@ public enum Format {
     /** {@code lab bench}'s {@code bench.json}. */
     BENCH("bench", 1, "lab bench"),
     /** {@code lab faults}'s {@code faults.json}. */
-    FAULTS("faults", 1, "lab faults"),
+    FAULTS("faults", 2, "lab faults"),
+    /** One line of a fault run's history ({@code fault-history.jsonl}): what was sent, answered, killed or cut, and when. */
+    FAULT_EVENT("fault-event", 1, "lab faults"),
+    /** SHA-256 of a fault run's history and of every ledger it names ({@code fault-hashes.json}). */
+    FAULT_HASHES("fault-hashes", 1, "lab faults"),
     /** {@code lab matrix --in-container}'s {@code runtimes.json}. */
     RUNTIMES("runtimes", 1, "lab matrix --in-container"),
     /** A recording relay's {@code <name>.relay.jsonl}: the reply it kept from the client on purpose. */

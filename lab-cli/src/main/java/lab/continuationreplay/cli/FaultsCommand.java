@@ -4,16 +4,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import lab.continuationreplay.checker.faults.FaultsCheck;
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.history.FaultHistory;
 import lab.continuationreplay.core.ledger.PostgresRunLedger;
-import lab.continuationreplay.faults.common.FaultLedger;
+import lab.continuationreplay.faults.FaultLedger;
 import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.faults.ExperimentReport;
 import lab.continuationreplay.faults.FaultExperiment;
-import lab.continuationreplay.faults.FaultExperiments;
+import lab.continuationreplay.faults.run.FaultExperiments;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.FaultsReport;
 import lab.continuationreplay.core.servers.BearerCredentials;
@@ -31,8 +35,10 @@ import picocli.CommandLine.Option;
                     + " fuzzing, requestState attacks, storage faults and a secrets scan, against each SDK's server as"
                     + " real processes on real SQLite files (--ledger postgres: on PostgreSQL); over HTTP (--transport http) also HTTP request fuzzing,"
                     + " bearer attacks and stalled clients. Every random choice comes from --seed.",
-            "Writes OUT/faults.json, OUT/FAULTS.md and each experiment's evidence in OUT/<experiment>/. Exit 0 only if"
-                    + " every invariant holds: no duplicate, no lost effect, nothing accepted that must be refused."
+            "Writes OUT/fault-history.jsonl (what was sent, answered, killed and cut), OUT/faults.json, OUT/FAULTS.md and each"
+                    + " experiment's evidence in OUT/<experiment>/. The faults checker derives every invariant from the history"
+                    + " and the ledgers it names (lab verify OUT does it again). Exit 0 only if every invariant holds: no"
+                    + " duplicate, no lost effect, nothing accepted that must be refused, a clear error for every refusal."
         })
 final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Smaller sizes (under 3 minutes); what the test command runs.")
@@ -68,17 +74,7 @@ final class FaultsCommand implements Callable<Integer> {
         List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
                 : List.of(Transport.fromLabel(transport));
         List<FaultExperiments.Planned> plan = FaultExperiments.plan(only, transports);
-        List<ServerKind> kinds = new ArrayList<>();
-        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
-            ServerKind kind = ServerKind.fromLabel(label);
-            if (kind == ServerKind.UNGUARDED) {
-                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
-            }
-            if (kinds.contains(kind)) {
-                throw new IllegalArgumentException("--sdk names " + label + " twice");
-            }
-            kinds.add(kind);
-        }
+        List<ServerKind> kinds = chosenSdks();
         if (!ledgerChoice.equals("sqlite") && !ledgerChoice.equals("postgres")) {
             throw new IllegalArgumentException("--ledger is sqlite or postgres, not " + ledgerChoice);
         }
@@ -94,46 +90,79 @@ final class FaultsCommand implements Callable<Integer> {
             FaultSession session = new FaultSession(home, folder, quick, seed, kinds, Streams.stderr(), transports, transports.get(0),
                     credentials, ledger);
             List<ExperimentReport> reports = new ArrayList<>();
-            java.util.Map<String, java.util.Map<String, String>> notApplicable = new java.util.LinkedHashMap<>();
+            Map<String, Map<String, String>> notApplicable = new LinkedHashMap<>();
             for (FaultExperiments.Planned planned : plan) {
-                FaultExperiment experiment = planned.experiment();
-                FaultSession over = session.over(planned.over().get(planned.over().size() - 1));
-                String label = experiment.name() + " (" + planned.transportLabel() + ")";
-                session.log(label + ": " + experiment.title());
-                long started = System.nanoTime();
-                ExperimentReport report;
-                try {
-                    report = experiment.run(over);
-                } catch (Exception | AssertionError e) {
-                    // An experiment that cannot finish is a failed experiment, not a reason to skip the others.
-                    report = new ExperimentReport(experiment.name(), experiment.title(), false,
-                            ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
-                }
-                try {
-                    // each PostgreSQL ledger's rows as evidence beside it, before the secrets scan reads the folder
-                    ledger.sealAll();
-                } catch (Exception e) {
-                    report = new ExperimentReport(report.name(), report.title(), false, report.figures(),
-                            java.util.stream.Stream.concat(report.findings().stream(),
-                                    java.util.stream.Stream.of("the ledgers' rows could not be sealed: " + e)).toList(),
-                            report.observations(), report.transport(), report.millis());
-                }
-                if (!experiment.notApplicable(over).isEmpty()) {
-                    notApplicable.put(experiment.name(), experiment.notApplicable(over));
-                }
-                report = report.over(planned.transportLabel()).withMillis((System.nanoTime() - started) / 1_000_000);
-                session.log(label + ": " + (report.passed() ? "pass" : "FAIL") + " in " + report.millis() + " ms");
-                reports.add(report);
+                reports.add(runOne(planned, session, notApplicable));
             }
-            ObjectNode json = FaultsReport.toJson(session, reports, notApplicable);
-            FaultsReport.write(folder, json);
-            Streams.stdout().print(FaultsReport.table(json));
-            Streams.stdout().println();
-            Streams.stdout().println("faults     " + (json.path("passed").asBoolean() ? "every invariant holds" : "INVARIANTS VIOLATED (see FAULTS.md)"));
-            Streams.stdout().println("evidence   " + folder);
-            Streams.stdout().flush();
-            return json.path("passed").asBoolean() ? 0 : 1;
+            return judgeAndReport(folder, session, reports, notApplicable);
         }
+    }
+
+    /** The SDKs of {@code --sdk}, in the matrix's order for {@code all}; the control and a repeated name refused. */
+    private List<ServerKind> chosenSdks() {
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
+            ServerKind kind = ServerKind.fromLabel(label);
+            if (kind == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            if (kinds.contains(kind)) {
+                throw new IllegalArgumentException("--sdk names " + label + " twice");
+            }
+            kinds.add(kind);
+        }
+        return kinds;
+    }
+
+    /** One experiment over its transport, its history lines under its name; one that cannot finish is a failed one. */
+    private static ExperimentReport runOne(FaultExperiments.Planned planned, FaultSession session,
+            Map<String, Map<String, String>> notApplicable) {
+        FaultExperiment experiment = planned.experiment();
+        FaultSession over = session.over(planned.over().get(planned.over().size() - 1))
+                .recording(experiment.name(), planned.transportLabel());
+        String label = experiment.name() + " (" + planned.transportLabel() + ")";
+        session.log(label + ": " + experiment.title());
+        long started = System.nanoTime();
+        ExperimentReport report;
+        try {
+            report = experiment.run(over);
+        } catch (Exception | AssertionError e) {
+            // not a reason to skip the others
+            report = new ExperimentReport(experiment.name(), experiment.title(), false,
+                    ExactJson.mapper().createObjectNode(), List.of("did not finish: " + e), 0);
+        }
+        try {
+            // each PostgreSQL ledger's rows as evidence beside it, before the secrets scan reads the folder
+            session.ledger().sealAll();
+        } catch (Exception e) {
+            report = new ExperimentReport(report.name(), report.title(), false, report.figures(),
+                    Stream.concat(report.findings().stream(), Stream.of("the ledgers' rows could not be sealed: " + e)).toList(),
+                    report.observations(), report.transport(), report.millis());
+        }
+        if (!experiment.notApplicable(over).isEmpty()) {
+            notApplicable.put(experiment.name(), experiment.notApplicable(over));
+        }
+        report = report.over(planned.transportLabel()).withMillis((System.nanoTime() - started) / 1_000_000);
+        session.log(label + ": finished in " + report.millis() + " ms" + (report.passed() ? "" : ", FAILED"));
+        return report;
+    }
+
+    /** Every verdict from the history alone (as lab verify derives it again), then the hashes, the reports and stdout. */
+    private static int judgeAndReport(Path folder, FaultSession session, List<ExperimentReport> reports,
+            Map<String, Map<String, String>> notApplicable) throws Exception {
+        Map<String, List<String>> derived = Map.of();
+        if (FaultHistory.in(folder)) {
+            derived = FaultsCheck.derive(folder);
+            FaultHistory.seal(folder);
+        }
+        ObjectNode json = FaultsReport.toJson(session, reports, notApplicable, derived);
+        FaultsReport.write(folder, json);
+        Streams.stdout().print(FaultsReport.table(json));
+        Streams.stdout().println();
+        Streams.stdout().println("faults     " + (json.path("passed").asBoolean() ? "every invariant holds" : "INVARIANTS VIOLATED (see FAULTS.md)"));
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        return json.path("passed").asBoolean() ? 0 : 1;
     }
 
     /** The database of WIRE_LEDGER_URL, or one started for the run, exactly as {@code lab matrix --ledger postgres}. */

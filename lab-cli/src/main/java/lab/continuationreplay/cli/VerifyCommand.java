@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
+import lab.continuationreplay.checker.faults.FaultsCheck;
+import lab.continuationreplay.history.FaultHistory;
 import lab.continuationreplay.checker.NetworkCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.RuntimeCell;
@@ -21,13 +23,13 @@ import picocli.CommandLine.Parameters;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = {
-            "Derives a matrix run's (or a clients or replicas run's) verdicts again from its history alone (requested cases, hashes, databases read-only,"
+            "Derives a matrix run's (or a clients, replicas, faults, probe or proxy run's) verdicts again from its history alone (requested cases, hashes, databases read-only,"
                     + " transcripts, exit statuses) and checks that the results, summaries and control witnesses the folder"
                     + " holds say the same. Prints a JSON report; exit 0 only if all agree and every case passes."
         })
 final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "A folder written by `lab matrix --out DIR` (with or without"
-            + " --in-container).")
+            + " --in-container), lab clients, lab replicas, lab faults, lab probe or lab proxy.")
     Path folder;
 
     @Override
@@ -38,6 +40,9 @@ final class VerifyCommand implements Callable<Integer> {
         ObjectNode report = ExactJson.mapper().createObjectNode();
         if (lab.continuationreplay.probe.cli.ProbeVerify.handles(folder)) {
             return probe();
+        }
+        if (FaultHistory.in(folder)) {
+            return faults();
         }
         boolean ok = true;
         Map<String, Verdict> verdicts = new LinkedHashMap<>(matrixFolder(folder, ""));
@@ -74,6 +79,21 @@ final class VerifyCommand implements Callable<Integer> {
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         Streams.stdout().flush();
         return ok ? 0 : 1;
+    }
+
+    /** A lab faults run: its hashes, every verdict derived again from its history, and whether faults.json says the same. */
+    private Integer faults() throws Exception {
+        FaultsCheck.Verification verified = FaultsCheck.verify(folder);
+        ObjectNode report = ExactJson.mapper().createObjectNode();
+        report.set("hashes", ExactJson.mapper().valueToTree(verified.hashProblems()));
+        ObjectNode units = report.putObject("experiments");
+        verified.derived().forEach((unit, problems) -> units.set(unit, ExactJson.mapper().valueToTree(problems)));
+        report.set("disagreements", ExactJson.mapper().valueToTree(verified.disagreements()));
+        report.put("all_passed", verified.allPassed());
+        report.put("ok", verified.ok());
+        Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        Streams.stdout().flush();
+        return verified.ok() ? 0 : 1;
     }
 
     /** A lab probe or lab proxy run: derived again, and whether probe.json or proxy.json says the same. */

@@ -3,19 +3,23 @@ package lab.continuationreplay.cli;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Dependencies between the lab's modules point one way: vectors ← history ← lab-core ← matrix ← bench; cases ← matrix;
- * {history, cases, vectors} ← checker ← containers; {matrix, containers} ← replicas (never the checker); lab-core ← faults; lab-core ← conformance; everything ← lab-cli. The runner (matrix)
+ * {history, cases, vectors} ← checker ← containers; {matrix, containers} ← replicas (never the checker); lab-core ← faults (never the checker: faults → history → checker, no cycle between its packages); lab-core ← conformance; everything ← lab-cli. The runner (matrix)
  * and the checker never meet: the history is the only thing between them. Maven already refuses an import of a module
  * a pom does not name; these rules also refuse a pom that names one the wrong way. One more rule keeps child processes
  * in one place: only {@code core.exec} constructs a {@link ProcessBuilder}. They read the main classes of
@@ -45,6 +49,21 @@ class ModuleDirectionTest {
     private static final String CLIENT_DRIVER = "lab.continuationreplay.clients..";
     private static final String EXEC = "lab.continuationreplay.core.exec..";
 
+    /** Each package of the fault lab its own slice, the root package included (a pattern with a capture would leave it out). */
+    private static final SliceAssignment FAULT_PACKAGES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String name = javaClass.getPackageName();
+            return name.equals("lab.continuationreplay.faults") || name.startsWith("lab.continuationreplay.faults.")
+                    ? SliceIdentifier.of(name) : SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+            return "the fault lab's packages";
+        }
+    };
+
     static List<ArchRule> rules() {
         return List.of(
                 noClasses().that().resideInAPackage(HISTORY).should().dependOnClassesThat(
@@ -58,8 +77,12 @@ class ModuleDirectionTest {
                         .because("the runner writes history and judges nothing; the fault lab, the benchmarks and the"
                                 + " containers build on it, not it on them"),
                 noClasses().that().resideInAPackage(FAULTS).should().dependOnClassesThat()
-                        .resideInAnyPackage(BENCH, CONTAINERS, CLI)
-                        .because("the fault lab is its own job"),
+                        .resideInAnyPackage(BENCH, CONTAINERS, CLI, CHECKER)
+                        .because("the fault lab is its own job, and like the matrix's runner it writes history and judges"
+                                + " nothing: faults -> history -> checker"),
+                slices().assignedFrom(FAULT_PACKAGES).should().beFreeOfCycles()
+                        .because("the fault lab's packages stand on one another one way: the base (session, recorder,"
+                                + " report), common, each family of experiments, the run's list"),
                 noClasses().that().resideInAPackage(BENCH).should().dependOnClassesThat()
                         .resideInAnyPackage(FAULTS, CONTAINERS, CLI)
                         .because("the benchmarks are their own job"),
@@ -131,7 +154,7 @@ class ModuleDirectionTest {
 
     @Test
     void theCheckerReachingIntoTheDriverIsCaught() throws Exception {
-        assertCaught("lab.continuationreplay.checker.wrongway.TrustsTheDriver", 8, "ToolClient",
+        assertCaught("lab.continuationreplay.checker.wrongway.TrustsTheDriver", 9, "ToolClient",
                 "the checker reading replies through the runner's client must violate the checker rule");
     }
 
@@ -143,8 +166,21 @@ class ModuleDirectionTest {
 
     @Test
     void aProcessStartedOutsideExecIsCaught() throws Exception {
-        assertCaught("lab.continuationreplay.core.wrongway.StartsItsOwnProcess", 10, "ProcessBuilder",
+        assertCaught("lab.continuationreplay.core.wrongway.StartsItsOwnProcess", 11, "ProcessBuilder",
                 "a ProcessBuilder constructed outside core.exec must violate the one-place-for-processes rule");
+    }
+
+    @Test
+    void theFaultLabJudgingItsOwnHistoryIsCaught() throws Exception {
+        assertCaught("lab.continuationreplay.faults.wrongway.JudgesItsOwnFaults", 3, "FaultsCheck",
+                "an experiment calling the faults checker must violate the faults rule");
+    }
+
+    @Test
+    void aCycleBetweenTwoPackagesOfTheFaultLabIsCaught() {
+        EvaluationResult result = rules().get(4).evaluate(new ClassFileImporter().importClasses(
+                lab.continuationreplay.faults.wrongway.up.CallsDown.class, lab.continuationreplay.faults.wrongway.down.CallsUp.class));
+        assertTrue(result.hasViolation(), "two packages of the fault lab importing each other must violate the cycle rule");
     }
 
     /** Rule number {@code rule} judges the one planted class and names the class it must not reach. */

@@ -1,4 +1,9 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
+
+import lab.continuationreplay.faults.FaultRecorder;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.ExperimentReport;
+import lab.continuationreplay.faults.FaultExperiment;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
@@ -25,7 +30,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * the same continuation afterwards must not add a second effect. Over HTTP also {@code close-after-commit}: the
  * connection closed without a response after the commit, the server still serving and settling it itself.
  */
-final class CutPointsExperiment implements FaultExperiment {
+public final class CutPointsExperiment implements FaultExperiment {
     private static final String STILL_SERVING = "still serving";
 
     /**
@@ -85,37 +90,24 @@ final class CutPointsExperiment implements FaultExperiment {
     @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         int repetitions = session.size(1, 3);
         for (ServerKind sdk : session.sdks()) {
             int runs = 0;
-            int matched = 0;
-            long duplicates = 0;
             ObjectNode outcomes = ExactJson.mapper().createObjectNode();
             for (Cut cut : cuts(session.transport())) {
                 for (int rep = 1; rep <= repetitions; rep++) {
                     runs++;
                     Path folder = session.folder(name(), session.scope(sdk), cut.fault() + "-" + rep);
-                    List<String> problems = new ArrayList<>();
-                    String outcome = once(session, sdk, cut, folder, problems);
-                    LedgerInvariants rows = LedgerInvariants.of(session.ledger(), folder.resolve("store.sqlite3"));
-                    problems.addAll(rows.violations());
-                    duplicates += rows.duplicateEffects() + rows.orphanIssues() + Math.max(0, rows.issues() - 1);
-                    if (problems.isEmpty()) {
-                        matched++;
-                    } else {
-                        findings.add(sdk.label() + " " + cut.fault() + " #" + rep + ": " + String.join("; ", problems));
-                    }
-                    outcomes.put(cut.fault(), outcome);
+                    outcomes.put(cut.fault(), once(session, session.scope(sdk) + " " + cut.fault() + " #" + rep, sdk, cut, folder));
                 }
             }
-            figures.putObject(sdk.label()).put("runs", runs).put("matched", matched).put("duplicates", duplicates)
-                    .setAll(outcomes);
+            figures.putObject(sdk.label()).put("runs", runs).setAll(outcomes);
         }
-        return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
+        return new ExperimentReport(name(), title(), true, figures, List.of(), 0);
     }
 
-    private String once(FaultSession session, ServerKind sdk, Cut cut, Path folder, List<String> problems) throws Exception {
+    private String once(FaultSession session, String scope, ServerKind sdk, Cut cut, Path folder) throws Exception {
+        FaultRecorder history = session.history();
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         String operationId = cut.operationId();
@@ -124,23 +116,24 @@ final class CutPointsExperiment implements FaultExperiment {
         String exit;
         ToolClient faulty = FaultServers.client(session, sdk, settings.withFault(cut.fault()), folder, "faulty");
         ToolClient recovery = null;
+        history.ledger(scope, database, operationId);
         try {
             state = faulty.roundOne(arguments);
+            history.cut(scope, cut.fault());
+            history.sent(scope, database, operationId);
             exit = lostReply(faulty, arguments, state, sdk, cut);
-            String expected = cut.keepsServing() ? STILL_SERVING : Integer.toString(cut.exitStatus());
-            if (!exit.equals(expected)) {
-                problems.add("exit " + exit + ", expected " + expected);
+            history.lost(scope, database, operationId, "the reply lost at " + cut.fault() + ": " + exit);
+            if (!cut.keepsServing()) {
+                history.kill(scope, "server", "exited " + exit + " at " + cut.fault());
             }
+            history.expect(scope, "exit", cut.keepsServing() ? STILL_SERVING : Integer.toString(cut.exitStatus()), exit);
+            // the rows between the cut and the recovery, which the final rows cannot show
             long issuesAfterCut = session.ledger().count(database, "issues");
-            if (issuesAfterCut != cut.issues()) {
-                problems.add("issues after the cut " + issuesAfterCut + ", expected " + cut.issues());
-            }
+            history.expect(scope, "issues after the cut", cut.issues(), issuesAfterCut);
             List<Map<String, Object>> operation = session.ledger().rows(database,
                     "SELECT state, result FROM operations WHERE operation_id = ?", operationId);
             String rowState = operation.isEmpty() ? null : (String) operation.get(0).get("state");
-            if (!java.util.Objects.equals(rowState, cut.operationState())) {
-                problems.add("operation row state " + rowState + ", expected " + cut.operationState());
-            }
+            history.expect(scope, "operation row state after the cut", cut.operationState(), rowState);
             // A server that kept serving settles its own lost reply; one that exited is replaced by a fresh one.
             if (cut.keepsServing()) {
                 recovery = faulty;
@@ -150,23 +143,17 @@ final class CutPointsExperiment implements FaultExperiment {
             }
             RecoveryState settled = StatusRecovery.settle(recovery, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
                     new TransportFailure("reply lost at " + cut.fault()));
+            if (settled.action() == RecoveryAction.RETURN_STORED_RESULT) {
+                // the status said applied and handed the stored result back: the row must hold it
+                history.succeeded(scope, database, operationId, settled.storedResult());
+            }
             Reply again = recovery.commit(arguments, state, "fault body");
+            history.answer(scope, database, operationId, again);
             String retry = again.refused() ? again.mechanism()
                     : again.structured().path("replayed").asBoolean() ? "replayed" : "created";
-            if (settled.effect() != cut.effect() || settled.action() != cut.action()) {
-                problems.add("consumer " + settled.effect().wire() + "/" + settled.action() + ", expected "
-                        + cut.effect().wire() + "/" + cut.action());
-            }
-            if (settled.action() == RecoveryAction.RETURN_STORED_RESULT
-                    && !settled.storedResult().equals(operation.isEmpty() ? null : operation.get(0).get("result"))) {
-                problems.add("stored result " + settled.storedResult() + " does not match the row " + operation);
-            }
-            if (settled.freshWriteAuthorized()) {
-                problems.add("recovery authorised a fresh write");
-            }
-            if (!retry.equals(cut.retry())) {
-                problems.add("retry of the same continuation: " + retry + ", expected " + cut.retry());
-            }
+            history.expect(scope, "consumer", cut.effect().wire() + "/" + cut.action(), settled.effect().wire() + "/" + settled.action());
+            history.expect(scope, "recovery authorises a fresh write", false, settled.freshWriteAuthorized());
+            history.expect(scope, "retry of the same continuation", cut.retry(), retry);
             return (cut.keepsServing() ? "no reply, " + exit : "exit " + exit) + "; rows " + issuesAfterCut + " issue(s), operation "
                     + rowState + "; consumer " + settled.effect().wire() + ", " + settled.action().wire() + "; retry " + retry;
         } finally {

@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import lab.continuationreplay.store.postgres.EmbeddedPostgres;
  * and port. Every server's ledger must then open a new session; a commit acknowledged before the kill must survive
  * it (the WAL was flushed before COMMIT returned).
  */
-final class DatabaseKiller implements AutoCloseable {
+public final class DatabaseKiller implements AutoCloseable {
     /** At most this long from the driver's signal to the kill: about one continuation's time on a busy machine. */
     private static final int MAX_DELAY_MS = 60;
     /** At most this long down before the restart begins, so calls meet a server that is gone, not only a new one. */
@@ -27,16 +27,21 @@ final class DatabaseKiller implements AutoCloseable {
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private Thread pending;
     private int kills;
+    private final java.util.function.Consumer<String> onKill;
 
-    /** Kills {@code count} times at distinct operations in {@code [0, operations)}, chosen from {@code random}. */
-    DatabaseKiller(EmbeddedPostgres server, Random random, int operations, int count) {
+    /**
+     * Kills {@code count} times at distinct operations in {@code [0, operations)}, chosen from {@code random};
+     * {@code onKill} hears each kill as it happens.
+     */
+    DatabaseKiller(EmbeddedPostgres server, Random random, int operations, int count, java.util.function.Consumer<String> onKill) {
         this.server = server;
+        this.onKill = onKill;
         this.random = random;
         this.at = choose(random, operations, count);
     }
 
     /** The operations the database is killed during, in order: drawn from the seed, away from the first and last few. */
-    static Set<Integer> choose(Random random, int operations, int count) {
+    public static Set<Integer> choose(Random random, int operations, int count) {
         int margin = Math.min(3, operations / 4);
         int span = operations - 2 * margin;
         if (count > span) {
@@ -69,6 +74,7 @@ final class DatabaseKiller implements AutoCloseable {
             synchronized (this) {
                 kills++;
             }
+            onKill.accept("SIGKILL, down " + downMs + " ms before the restart");
             Thread.sleep(downMs);
         } catch (Exception e) {
             failures.add("killing the database failed: " + e);

@@ -1,4 +1,9 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
+
+import lab.continuationreplay.faults.FaultRecorder;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.ExperimentReport;
+import lab.continuationreplay.faults.FaultExperiment;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,7 +32,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * PostgreSQL the database server is killed too ({@link DatabaseKiller}): a call that meets it gone gets a storage error,
  * which settles nothing (the session may have ended at COMMIT), so it is settled by status like a lost reply.
  */
-final class KillSoakExperiment implements FaultExperiment {
+public final class KillSoakExperiment implements FaultExperiment {
     private static final int ATTEMPTS = 40;
     /**
      * On PostgreSQL a status asked while the database restarts is refused until it is back (after a SIGKILL it replays
@@ -66,68 +71,33 @@ final class KillSoakExperiment implements FaultExperiment {
     @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         for (ServerKind sdk : session.sdks()) {
-            figures.set(sdk.label(), soak(session, sdk, findings));
+            figures.set(sdk.label(), soak(session, sdk));
         }
-        return new ExperimentReport(name(), title(), findings.isEmpty(), figures, findings, 0);
+        return new ExperimentReport(name(), title(), true, figures, List.of(), 0);
     }
 
-    private ObjectNode soak(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
+    private ObjectNode soak(FaultSession session, ServerKind sdk) throws Exception {
         Path folder = session.folder(name(), session.scope(sdk));
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         int operations = session.size(40, 300);
-        Map<String, String> reported = new LinkedHashMap<>();
-        int lostReplies = 0;
-        int storageRefusals = 0;
-        int reconciledApplied = 0;
-        int reconciledAbsent = 0;
-        int starts = 0;
-        int attempts = session.onPostgres() ? ATTEMPTS_ON_POSTGRES : ATTEMPTS;
+        FaultRecorder history = session.history();
+        String scope = session.scope(sdk);
+        history.ledger(scope, database, "soak-");
         Server server = new Server(session, sdk, settings, folder);
         java.util.Optional<EmbeddedPostgres> databaseServer = embedded(session);
-        try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700);
+        try (Killer killer = new Killer(session.random(name() + sdk.label()), 50, 700, (what, how) -> history.kill(scope, what, how));
                 DatabaseKiller databaseKiller = databaseServer.isEmpty() ? null
                         : new DatabaseKiller(databaseServer.get(), session.random(name() + sdk.label() + " database"), operations,
-                                session.size(3, 12))) {
+                                session.size(3, 12), how -> history.kill(scope, "database", how))) {
+            Soak soak = new Soak(history, scope, database, server, killer, session.onPostgres() ? ATTEMPTS_ON_POSTGRES : ATTEMPTS,
+                    session.onPostgres());
             for (int i = 0; i < operations; i++) {
-                String operationId = "soak-" + i;
-                ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, "atomic");
-                String state = roundOne(server, killer, arguments, attempts);
-                if (databaseKiller != null) {
-                    databaseKiller.maybeDuring(i);
-                }
-                Reply reply;
-                try {
-                    reply = server.ready(killer).commit(arguments, state, "soak body " + i);
-                } catch (TransportFailure lost) {
-                    reply = null;
-                }
-                if (reply != null && !reply.refused()) {
-                    reported.put(operationId, reply.structured().path("result").asText());
-                    continue;
-                }
-                boolean storage = reply != null && session.onPostgres() && StorageFaultsExperiment.isStorageError(reply);
-                if (reply != null && !isMachineryFailure(reply) && !storage) {
-                    findings.add(sdk.label() + " " + operationId + ": unexpected refusal " + reply.refusalText());
-                    continue;
-                }
-                if (storage && !isMachineryFailure(reply)) {
-                    storageRefusals++;
-                }
-                lostReplies++;
-                RecoveryState settled = settle(server, killer, new OperationIdentity(operationId, "alice", WireSettings.BACKEND),
-                        attempts);
-                if (settled.effect() == EffectState.APPLIED) {
-                    reconciledApplied++;
-                    reported.put(operationId, settled.storedResult());
-                } else {
-                    reconciledAbsent++;
-                }
+                soak.operate(i, databaseKiller);
             }
             killer.aimAt(null);
-            starts = server.starts;
+            int starts = server.starts;
             server.close();
             ObjectNode sdkFigures = JsonNodeFactory.instance.objectNode();
             sdkFigures.put("operations", operations).put("kills", killer.serverKills() + killer.bridgeKills());
@@ -138,35 +108,92 @@ final class KillSoakExperiment implements FaultExperiment {
                 // the rows are read from the database: it must be up again first
                 databaseKiller.awaitUp();
                 sdkFigures.put("database_kills", databaseKiller.kills());
-                databaseKiller.failures().forEach(f -> findings.add(sdk.label() + ": " + f));
+                history.expect(scope, "database kills that failed", "none",
+                        databaseKiller.failures().isEmpty() ? "none" : String.join("; ", databaseKiller.failures()));
             } else if (session.onPostgres()) {
                 sdkFigures.put("database_kills", "not applicable (see not_applicable)");
             }
             if (session.onPostgres()) {
-                sdkFigures.put("storage_refusals", storageRefusals);
+                sdkFigures.put("storage_refusals", soak.storageRefusals);
             }
             server.awaitOrphans(killer.orphans());
-            LedgerInvariants rows = LedgerInvariants.of(session.ledger(), database);
-            long lostEffects = 0;
-            for (Map.Entry<String, String> success : reported.entrySet()) {
-                List<Map<String, Object>> row = session.ledger().rows(database,
-                        "SELECT state, result FROM operations WHERE operation_id = ?", success.getKey());
-                if (row.isEmpty() || !"applied".equals(row.get(0).get("state"))) {
-                    lostEffects++;
-                    findings.add(sdk.label() + " " + success.getKey() + ": reported " + success.getValue() + " but the row is " + row);
-                } else if (!success.getValue().equals(row.get(0).get("result"))) {
-                    findings.add(sdk.label() + " " + success.getKey() + ": reported " + success.getValue()
-                            + " but the stored result is " + row.get(0).get("result"));
-                }
-            }
-            rows.violations().forEach(v -> findings.add(sdk.label() + ": " + v));
-            sdkFigures.put("starts", starts).put("lost_replies", lostReplies).put("reconciled", reconciledApplied + reconciledAbsent)
-                    .put("reconciled_applied", reconciledApplied).put("reconciled_absent", reconciledAbsent)
-                    .put("issues", rows.issues()).put("applied", rows.appliedOrPartial())
-                    .put("duplicates", rows.duplicateEffects() + rows.orphanIssues()).put("lost_effects", lostEffects);
+            sdkFigures.put("starts", starts).put("lost_replies", soak.lostReplies)
+                    .put("reconciled", soak.reconciledApplied + soak.reconciledAbsent)
+                    .put("reconciled_applied", soak.reconciledApplied).put("reconciled_absent", soak.reconciledAbsent)
+                    .put("reported_applied", soak.reported);
             return sdkFigures;
         } finally {
             server.close();
+        }
+    }
+
+    /** The soak's operations one after another, each written down as it goes; the counts are figures, not verdicts. */
+    private static final class Soak {
+        private final FaultRecorder history;
+        private final String scope;
+        private final Path database;
+        private final Server server;
+        private final Killer killer;
+        private final int attempts;
+        private final boolean onPostgres;
+        int reported;
+        int lostReplies;
+        int storageRefusals;
+        int reconciledApplied;
+        int reconciledAbsent;
+
+        Soak(FaultRecorder history, String scope, Path database, Server server, Killer killer, int attempts, boolean onPostgres) {
+            this.history = history;
+            this.scope = scope;
+            this.database = database;
+            this.server = server;
+            this.killer = killer;
+            this.attempts = attempts;
+            this.onPostgres = onPostgres;
+        }
+
+        /** Operation {@code i}: round one, its continuation under the killers, and a lost reply settled by status alone. */
+        void operate(int i, DatabaseKiller databaseKiller) throws Exception {
+            String operationId = "soak-" + i;
+            ObjectNode arguments = ToolClient.arguments(operationId, "fault " + operationId, "atomic");
+            String state = roundOne(server, killer, arguments, attempts);
+            if (databaseKiller != null) {
+                databaseKiller.maybeDuring(i);
+            }
+            Reply reply;
+            history.sent(scope, database, operationId);
+            try {
+                reply = server.ready(killer).commit(arguments, state, "soak body " + i);
+            } catch (TransportFailure lost) {
+                reply = null;
+                history.lost(scope, database, operationId, lost.getMessage());
+            }
+            if (reply != null && !reply.refused()) {
+                reported++;
+                history.succeeded(scope, database, operationId, reply.structured().path("result").asText());
+                return;
+            }
+            boolean storage = reply != null && onPostgres && StorageScenario.isStorageError(reply);
+            if (reply != null && !isMachineryFailure(reply) && !storage) {
+                history.refused(scope, database, operationId, reply.refusalText());
+                history.expect(scope, operationId + " refused only as a lost reply", "a bridge machinery failure or a storage error",
+                        reply.refusalText());
+                return;
+            }
+            if (reply != null) {
+                // a bridge child killed mid-call, or the database gone: the client cannot know whether it committed
+                history.lost(scope, database, operationId, reply.refusalText());
+                storageRefusals += storage && !isMachineryFailure(reply) ? 1 : 0;
+            }
+            lostReplies++;
+            RecoveryState settled = settle(server, killer, new OperationIdentity(operationId, "alice", WireSettings.BACKEND), attempts);
+            if (settled.effect() == EffectState.APPLIED) {
+                reconciledApplied++;
+                reported++;
+                history.succeeded(scope, database, operationId, settled.storedResult());
+            } else {
+                reconciledAbsent++;
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
 
 import java.util.List;
 import java.util.Random;
@@ -19,9 +19,12 @@ final class Killer implements AutoCloseable {
     private final List<ProcessHandle> orphans = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile ServerWire target;
     private volatile boolean stopped;
+    private final java.util.function.BiConsumer<String, String> onKill;
 
-    Killer(Random random, int minDelayMs, int maxDelayMs) {
+    /** {@code onKill} hears each kill as it happens: what was killed ({@code server} or {@code bridge}) and how. */
+    Killer(Random random, int minDelayMs, int maxDelayMs, java.util.function.BiConsumer<String, String> onKill) {
         this.random = random;
+        this.onKill = onKill;
         this.minDelayMs = minDelayMs;
         this.maxDelayMs = maxDelayMs;
         this.thread = new Thread(this::loop, "killer");
@@ -58,12 +61,14 @@ final class Killer implements AutoCloseable {
             if (!bridges.isEmpty() && random.nextBoolean()) {
                 bridges.forEach(ProcessHandle::destroyForcibly);
                 bridgeKills.incrementAndGet();
+                onKill.accept("bridge", "SIGKILL to " + bridges.size() + " bridge process(es)");
             } else {
                 // A killed server cannot be aimed at again until the driver has restarted and marked a new one.
                 target = null;
                 orphans.addAll(aimed.handle().descendants().toList());
                 aimed.handle().destroyForcibly();
                 serverKills.incrementAndGet();
+                onKill.accept("server", "SIGKILL to pid " + aimed.handle().pid());
             }
         }
     }

@@ -1,4 +1,8 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
+
+import lab.continuationreplay.faults.FaultRecorder;
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.ExperimentReport;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,8 +23,7 @@ import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.core.wire.ServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;
-import lab.continuationreplay.faults.common.FaultLedger;
-import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.faults.FaultLedger;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.store.config.TrustedEnvironment;
 import lab.continuationreplay.store.postgres.EmbeddedPostgres;
@@ -64,24 +67,22 @@ final class PostgresStorageFaults {
         return parts;
     }
 
-    static ExperimentReport run(StorageFaultsExperiment experiment, FaultSession session) throws Exception {
+    static ExperimentReport run(String name, FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         Map<String, String> notApplicable = notApplicable(session);
         for (ServerKind sdk : session.sdks()) {
             ObjectNode sdkFigures = figures.putObject(sdk.label());
-            sdkFigures.put("connection_refused", connectionRefused(session, sdk, findings));
-            sdkFigures.put("statement_timeout", statementTimeout(session, sdk, findings));
+            sdkFigures.put("connection_refused", connectionRefused(session, sdk));
+            sdkFigures.put("statement_timeout", statementTimeout(session, sdk));
             Optional<EmbeddedPostgres> server = embedded(session);
             if (server.isPresent()) {
-                sdkFigures.put("database_restarted", databaseRestarted(session, sdk, server.get(), findings));
+                sdkFigures.put("database_restarted", databaseRestarted(session, sdk, server.get()));
             }
             // the reasons are listed once, in faults.json's not_applicable and FAULTS.md
             notApplicable.keySet().forEach(part -> sdkFigures.put(part, "not applicable on PostgreSQL"));
         }
-        return new ExperimentReport(experiment.name(), "on PostgreSQL: connection refused, statement timeout, database"
-                + " restarted: clear wire error, no partial rows, service resumes, no duplicate", findings.isEmpty(), figures,
-                findings, 0);
+        return new ExperimentReport(name, "on PostgreSQL: connection refused, statement timeout, database"
+                + " restarted: clear wire error, no partial rows, service resumes, no duplicate", true, figures, List.of(), 0);
     }
 
     private static Optional<EmbeddedPostgres> embedded(FaultSession session) {
@@ -89,8 +90,9 @@ final class PostgresStorageFaults {
     }
 
     /** A URL to a loopback port with nothing listening: every call that needs the ledger must fail clearly, harmlessly. */
-    private static String connectionRefused(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
-        String label = sdk.label() + " connection refused";
+    private static String connectionRefused(FaultSession session, ServerKind sdk) throws Exception {
+        String scope = sdk.label() + " connection refused";
+        FaultRecorder history = session.history();
         Path folder = session.folder("storage", sdk.label(), "connection-refused");
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
@@ -98,9 +100,14 @@ final class PostgresStorageFaults {
         int port = deadPort();
         environment.put(TrustedEnvironment.LEDGER_URL,
                 environment.get(TrustedEnvironment.LEDGER_URL).replaceFirst("^jdbc:postgresql://[^/]+/", "jdbc:postgresql://127.0.0.1:" + port + "/"));
-        ObjectNode arguments = ToolClient.arguments(label.replace(' ', '-'), "fault " + label, "atomic");
+        String operation = scope.replace(' ', '-');
+        ObjectNode arguments = ToolClient.arguments(operation, "fault " + scope, "atomic");
+        // every row of this ledger would be one nothing should have written
+        history.ledger(scope, database, "");
+        history.cut(scope, "ledger URL to port " + port + ", where nothing listens");
         List<String> answers = new ArrayList<>();
         try (ToolClient client = client(session, sdk, environment, folder)) {
+            history.sent(scope, database, operation);
             Reply first = client.firstRound(arguments);
             Reply write;
             if (first.inputRequired()) {
@@ -109,33 +116,30 @@ final class PostgresStorageFaults {
             } else {
                 write = first; // a server that opens its ledger before round one refuses it there
             }
-            answers.add(judgeRefusal(write, first.inputRequired() ? "the write" : "round one", label, findings));
-            answers.add(judgeRefusal(client.status(arguments.path("operation_id").asText()), "the status", label, findings));
+            history.answer(scope, database, operation, write);
+            answers.add(refusal(history, scope, write, first.inputRequired() ? "the write" : "round one"));
+            answers.add(refusal(history, scope, client.status(operation), "the status"));
             // still serving: a second write is refused the same way, and a request that needs no ledger is answered
             Reply again = first.inputRequired() ? client.commit(arguments, first.requestState(), "while nothing listens") : client.firstRound(arguments);
-            judgeRefusal(again, "the write asked again", label, findings);
+            history.answer(scope, database, operation, again);
+            refusal(history, scope, again, "the write asked again");
             client.process().request("tools/list", JsonNodeFactory.instance.objectNode());
-            if (!client.isAlive()) {
-                findings.add(label + ": the server ended");
-            }
+            history.expect(scope, "the server after the refusals", "still serving", client.isAlive() ? "still serving" : "ended");
             answers.add("still serving");
         } catch (TransportFailure e) {
-            findings.add(label + ": no answer on the wire: " + e.getMessage());
+            history.lost(scope, database, operation, e.getMessage());
+            history.expect(scope, "an answer on the wire", "answered", "none: " + e.getMessage());
             answers.add("no answer");
         }
-        LedgerRows.Counts rows = LedgerRows.count(session.ledger(), database);
-        if (rows.issues() != 0 || rows.operations() != 0) {
-            findings.add(label + ": rows appeared in the ledger's schema: " + rows);
-        }
-        return String.join("; ", answers) + "; no rows (port " + port + ")";
+        return String.join("; ", answers) + " (port " + port + ")";
     }
 
     /**
      * The lab holds an exclusive lock on the ledger's {@code operations} table; the server's {@code statement_timeout}
      * must cancel the continuation's statement with a clear error, and the same continuation must commit once released.
      */
-    private static String statementTimeout(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
-        String label = sdk.label() + " statement timeout";
+    private static String statementTimeout(FaultSession session, ServerKind sdk) throws Exception {
+        String scope = sdk.label() + " statement timeout";
         Path folder = session.folder("storage", sdk.label(), "statement-timeout");
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
@@ -146,7 +150,7 @@ final class PostgresStorageFaults {
         PostgresRunLedger run = session.ledger().postgres().orElseThrow();
         String schema = run.schema(database).orElseThrow();
         Connection[] holder = new Connection[1];
-        StorageFaultsExperiment.Fault lock = new StorageFaultsExperiment.Fault() {
+        StorageScenario.Fault lock = new StorageScenario.Fault() {
             @Override
             public void on() throws Exception {
                 holder[0] = run.database().connect();
@@ -167,12 +171,10 @@ final class PostgresStorageFaults {
         };
         try (ToolClient client = client(session, sdk, environment, folder)) {
             long started = System.nanoTime();
-            String outcome = StorageFaultsExperiment.scenario(session.ledger(), client, database, lock, label, findings);
+            String outcome = new StorageScenario(session.history(), scope, session.ledger(), client, database, database).play(lock);
             long waitedMs = (System.nanoTime() - started) / 1_000_000;
-            if (waitedMs >= 5000) {
-                findings.add(label + ": the scenario took " + waitedMs + " ms: the statement timeout ("
-                        + STATEMENT_TIMEOUT_MS + " ms) did not end the wait before the ledger's 5 s lock timeout");
-            }
+            // the statement timeout, not the ledger's own 5 s lock timeout, must end the wait
+            session.history().expect(scope, "the scenario's time", "under 5000 ms", waitedMs < 5000 ? "under 5000 ms" : waitedMs + " ms");
             return outcome + " (statement_timeout " + STATEMENT_TIMEOUT_MS + " ms)";
         } finally {
             if (holder[0] != null && !holder[0].isClosed()) {
@@ -182,109 +184,91 @@ final class PostgresStorageFaults {
     }
 
     /** The run's PostgreSQL stopped and started between calls, then stopped during a call; the same server process throughout. */
-    private static String databaseRestarted(FaultSession session, ServerKind sdk, EmbeddedPostgres server, List<String> findings)
-            throws Exception {
-        String label = sdk.label() + " database restarted";
+    private static String databaseRestarted(FaultSession session, ServerKind sdk, EmbeddedPostgres server) throws Exception {
+        String scope = sdk.label() + " database restarted";
         String tag = sdk.label() + "-restart";
+        FaultRecorder history = session.history();
         Path folder = session.folder("storage", sdk.label(), "database-restarted");
         Path database = folder.resolve("store.sqlite3");
         WireSettings settings = WireSettings.matrix(database, "alice");
         FaultLedger ledger = session.ledger();
+        history.ledger(scope, database, tag);
         List<String> steps = new ArrayList<>();
-        Map<String, String> committed = new LinkedHashMap<>();
         try (ToolClient client = client(session, sdk, ledger.environment(settings), folder)) {
             ObjectNode before = ToolClient.arguments(tag + "-before", "fault " + tag + "-before", "atomic");
-            committed.put(tag + "-before", created(client.commit(before, client.roundOne(before), "before"), label + " before", findings));
+            history.sent(scope, database, tag + "-before");
+            expectCreated(history, scope, database, tag + "-before", client.commit(before, client.roundOne(before), "before"));
 
-            // between calls: the next call meets a session the restart ended
-            ObjectNode between = ToolClient.arguments(tag + "-between", "fault " + tag + "-between", "atomic");
-            String betweenState = client.roundOne(between);
-            server.stop();
-            server.restart();
-            Reply next = client.commit(between, betweenState, "after the restart");
-            if (next.isSuccess()) {
-                steps.add("restarted between calls: the next call " + outcome(next) + " on a new session");
-            } else if (StorageFaultsExperiment.isStorageError(next)) {
-                steps.add("restarted between calls: the next call refused \"" + next.refusalText() + "\"");
-                next = client.commit(between, betweenState, "after the restart");
-                steps.add("then " + outcome(next));
-            } else {
-                findings.add(label + ": after the restart the next call was neither a success nor a storage error: " + next.raw());
-            }
-            committed.put(tag + "-between", created(next, label + " between", findings));
+            steps.addAll(restartBetweenCalls(history, scope, database, client, server, tag));
 
             // during a call: the server is down when the continuation arrives
             ObjectNode during = ToolClient.arguments(tag + "-during", "fault " + tag + "-during", "atomic");
             String duringState = client.roundOne(during);
             long issuesBefore = ledger.count(database, "issues");
+            history.sent(scope, database, tag + "-during");
             server.stop();
+            history.kill(scope, "database", "stopped during a call");
             Reply down;
             try {
                 down = client.commit(during, duringState, "while the database is down");
             } finally {
                 server.restart();
             }
-            steps.add("stopped during a call: " + judgeRefusal(down, "the write", label, findings));
+            history.answer(scope, database, tag + "-during", down);
+            steps.add("stopped during a call: " + refusal(history, scope, down, "the write"));
             long rowsOfRefused = ledger.rows(database, "SELECT 1 FROM operations WHERE operation_id = ?", tag + "-during").size();
-            if (ledger.count(database, "issues") != issuesBefore || rowsOfRefused != 0) {
-                findings.add(label + ": the write refused while the database was down left rows");
-            }
+            history.expect(scope, "rows left by the write refused while the database was down", "issues " + issuesBefore + ", ledger rows 0",
+                    "issues " + ledger.count(database, "issues") + ", ledger rows " + rowsOfRefused);
             Reply back = client.commit(during, duringState, "while the database is down");
-            steps.add("started again: " + outcome(back));
-            committed.put(tag + "-during", created(back, label + " during", findings));
+            steps.add("started again: " + StorageScenario.outcome(back));
+            expectCreated(history, scope, database, tag + "-during", back);
             Reply replay = client.commit(during, duringState, "while the database is down");
-            steps.add("the same continuation again: " + outcome(replay));
-            if (!"replayed".equals(outcome(replay))) {
-                findings.add(label + ": the same continuation again was " + outcome(replay));
-            }
+            history.answer(scope, database, tag + "-during", replay);
+            steps.add("the same continuation again: " + StorageScenario.outcome(replay));
+            history.expect(scope, "the same continuation again", "replayed", StorageScenario.outcome(replay));
         } catch (TransportFailure e) {
-            findings.add(label + ": no answer on the wire: " + e.getMessage());
+            history.expect(scope, "an answer on the wire", "answered", "none: " + e.getMessage());
         }
-        // nothing lost: every effect the client was told of is applied with the result it was told
-        for (Map.Entry<String, String> told : committed.entrySet()) {
-            List<Map<String, Object>> row = ledger.rows(database, "SELECT state, result FROM operations WHERE operation_id = ?",
-                    told.getKey());
-            if (told.getValue() != null && (row.isEmpty() || !"applied".equals(row.get(0).get("state"))
-                    || !told.getValue().equals(row.get(0).get("result")))) {
-                findings.add(label + ": " + told.getKey() + " was answered " + told.getValue() + " but its row is " + row);
-            }
-        }
-        Map<String, Long> byTitle = LedgerRows.issuesByTitle(ledger, database);
-        byTitle.forEach((title, count) -> {
-            if (count > 1) {
-                findings.add(label + ": title '" + title + "' has " + count + " issues");
-            }
-        });
-        LedgerInvariants.of(ledger, database).violations().forEach(v -> findings.add(label + ": " + v));
-        return String.join("; ", steps) + "; " + byTitle.size() + " effects, no duplicate";
+        return String.join("; ", steps);
     }
 
-    /** A storage error is the one acceptable answer; anything else is a finding. Returns how it was answered. */
-    private static String judgeRefusal(Reply reply, String what, String label, List<String> findings) {
-        if (!reply.refused()) {
-            findings.add(label + ": " + what + " succeeded: " + reply.raw());
-            return what + " NOT refused";
+    /** The database stopped and started between round one and its continuation: the next call meets a session it ended. */
+    private static List<String> restartBetweenCalls(FaultRecorder history, String scope, Path database, ToolClient client,
+            EmbeddedPostgres server, String tag) throws Exception {
+        List<String> steps = new ArrayList<>();
+        ObjectNode between = ToolClient.arguments(tag + "-between", "fault " + tag + "-between", "atomic");
+        String betweenState = client.roundOne(between);
+        history.sent(scope, database, tag + "-between");
+        server.stop();
+        history.kill(scope, "database", "stopped and started between calls");
+        server.restart();
+        Reply next = client.commit(between, betweenState, "after the restart");
+        history.answer(scope, database, tag + "-between", next);
+        history.expect(scope, "the next call after a restart between calls", "a success or a storage error",
+                next.isSuccess() || StorageScenario.isStorageError(next) ? "a success or a storage error" : next.raw());
+        if (next.isSuccess()) {
+            steps.add("restarted between calls: the next call " + StorageScenario.outcome(next) + " on a new session");
+        } else if (StorageScenario.isStorageError(next)) {
+            steps.add("restarted between calls: the next call refused \"" + next.refusalText() + "\"");
+            next = client.commit(between, betweenState, "after the restart");
+            steps.add("then " + StorageScenario.outcome(next));
         }
-        if (!StorageFaultsExperiment.isStorageError(reply)) {
-            findings.add(label + ": " + what + " refused, but not as a storage error: " + reply.refusalText());
-        }
-        return what + " refused \"" + reply.refusalText() + "\"";
+        expectCreated(history, scope, database, tag + "-between", next);
+        return steps;
     }
 
-    /** The stored result of a reply that must be a fresh effect; null (and a finding) otherwise. */
-    private static String created(Reply reply, String label, List<String> findings) {
-        if (!"created".equals(outcome(reply))) {
-            findings.add(label + ": expected a new effect, got " + reply.raw());
-            return null;
-        }
-        return reply.structured().path("result").asText();
+    /** A storage error is the one acceptable answer. Returns how it was answered, in words. */
+    private static String refusal(FaultRecorder history, String scope, Reply reply, String what) {
+        String observed = !reply.refused() ? "succeeded: " + reply.raw()
+                : StorageScenario.isStorageError(reply) ? "refused as a storage error" : "refused: " + reply.refusalText();
+        history.expect(scope, what, "refused as a storage error", observed);
+        return reply.refused() ? what + " refused \"" + reply.refusalText() + "\"" : what + " NOT refused";
     }
 
-    private static String outcome(Reply reply) {
-        if (reply.refused()) {
-            return "refused: " + reply.refusalText();
-        }
-        return reply.structured().path("replayed").asBoolean() ? "replayed" : "created";
+    /** A reply that must be a fresh effect. */
+    private static void expectCreated(FaultRecorder history, String scope, Path database, String operation, Reply reply) {
+        history.answer(scope, database, operation, reply);
+        history.expect(scope, operation, "created", StorageScenario.outcome(reply));
     }
 
     /** A stdio server with exactly {@code environment}: the storage experiment runs over stdio only. */

@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
 
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;

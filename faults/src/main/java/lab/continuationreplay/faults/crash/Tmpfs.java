@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
 
 import java.io.IOException;
 import java.nio.file.Files;

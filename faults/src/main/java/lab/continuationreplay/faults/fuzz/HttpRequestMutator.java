@@ -63,93 +63,121 @@ public final class HttpRequestMutator {
         String line = "POST /mcp HTTP/1.1";
         return switch (kind) {
             case PROTOCOL_VERSION_MISSING -> of(kind, "no header", base, line, HttpCall.without(headers, "MCP-Protocol-Version"), body);
-            case PROTOCOL_VERSION_DUPLICATED -> {
-                String second = pick("2026-07-28", "2025-06-18", "2025-11-25", "garbage");
-                yield of(kind, "then " + second, base, line, HttpCall.plus(headers, "MCP-Protocol-Version",
-                        new Header("MCP-Protocol-Version", second)), body);
-            }
-            case PROTOCOL_VERSION_GARBAGE -> {
-                String value = pick("", "garbage", "2026-07-29", "9999-99-99", "2026-07-28x", "2026_07_28", "2026-07-28, 2025-06-18");
-                yield of(kind, quoted(value), base, line, HttpCall.with(headers, "MCP-Protocol-Version", value), body);
-            }
+            case PROTOCOL_VERSION_DUPLICATED -> protocolVersionDuplicated(kind, base, line, headers, body);
+            case PROTOCOL_VERSION_GARBAGE -> protocolVersionGarbage(kind, base, line, headers, body);
             case MCP_METHOD_MISSING -> of(kind, "no header", base, line, HttpCall.without(headers, "Mcp-Method"), body);
-            case MCP_METHOD_DUPLICATED -> {
-                String second = pick("tools/call", "tools/list", "resources/read");
-                yield of(kind, "then " + second, base, line, HttpCall.plus(headers, "Mcp-Method", new Header("Mcp-Method", second)), body);
-            }
-            case MCP_METHOD_GARBAGE -> {
-                String value = pick("", "tools/list", "resources/read", "TOOLS/CALL", "tools/call/x", "garbage");
-                yield of(kind, quoted(value), base, line, HttpCall.with(headers, "Mcp-Method", value), body);
-            }
+            case MCP_METHOD_DUPLICATED -> mcpMethodDuplicated(kind, base, line, headers, body);
+            case MCP_METHOD_GARBAGE -> mcpMethodGarbage(kind, base, line, headers, body);
             case MCP_NAME_MISSING -> of(kind, "no header", base, line, HttpCall.without(headers, "Mcp-Name"), body);
-            case MCP_NAME_DUPLICATED -> {
-                String second = pick(TOOL, "get_operation_status");
-                yield of(kind, "then " + second, base, line, HttpCall.plus(headers, "Mcp-Name", new Header("Mcp-Name", second)), body);
-            }
-            case MCP_NAME_OTHER_TOOL -> {
-                String value = pick("get_operation_status", "create_issue", "", "CREATE_GUARDED_ISSUE", "create_guarded_issue2");
-                yield of(kind, quoted(value), base, line, HttpCall.with(headers, "Mcp-Name", value), body);
-            }
+            case MCP_NAME_DUPLICATED -> mcpNameDuplicated(kind, base, line, headers, body);
+            case MCP_NAME_OTHER_TOOL -> mcpNameOtherTool(kind, base, line, headers, body);
             case CONTENT_TYPE_MISSING -> of(kind, "no header", base, line, HttpCall.without(headers, "Content-Type"), body);
-            case CONTENT_TYPE_WRONG -> {
-                String value = pick("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                        "application/jsonx", "text/json", "application/xml", "");
-                yield of(kind, quoted(value), base, line, HttpCall.with(headers, "Content-Type", value), body);
-            }
-            case CONTENT_TYPE_PARAMETERS -> {
-                String value = pick("application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON",
-                        "application/json; charset=iso-8859-1", "application/json ; x=y");
-                yield of(kind, quoted(value), base, line, HttpCall.with(headers, "Content-Type", value), body);
-            }
+            case CONTENT_TYPE_WRONG -> contentTypeWrong(kind, base, line, headers, body);
+            case CONTENT_TYPE_PARAMETERS -> contentTypeParameters(kind, base, line, headers, body);
             case HTTP_METHOD -> httpMethod(base, headers, body);
             case OTHER_PATH -> otherPath(base, headers, body);
-            case CHUNKED_VALID -> {
-                String extension = random.nextBoolean() ? "" : ";x=y";
-                boolean upper = random.nextBoolean();
-                byte[] chunked = chunked(body, extension, upper, true);
-                yield of(kind, "chunks" + extension + (upper ? ", upper-case sizes" : ""), base, line, chunkedHeaders(headers), chunked);
-            }
-            case CHUNKED_TRUNCATED -> {
-                byte[] chunked = chunked(body, "", false, true);
-                boolean midChunk = random.nextBoolean();
-                int cut = midChunk ? 1 + random.nextInt(Math.max(1, chunked.length - 6)) : chunked.length - 5;
-                yield unanswerable(kind, midChunk ? "cut inside a chunk" : "no last chunk", base, line, chunkedHeaders(headers),
-                        Arrays.copyOf(chunked, cut));
-            }
+            case CHUNKED_VALID -> chunkedValid(kind, base, line, headers, body);
+            case CHUNKED_TRUNCATED -> chunkedTruncated(kind, base, line, headers, body);
             case CHUNKED_BAD_SIZE -> badChunkSize(base, line, headers, body);
-            case CONTENT_LENGTH_SHORTER -> {
-                int declared = random.nextInt(body.length);
-                yield of(kind, "declared " + declared + " of " + body.length, base, line,
-                        HttpCall.with(headers, "Content-Length", Integer.toString(declared)), body);
-            }
-            case CONTENT_LENGTH_LONGER -> {
-                int more = 1 + random.nextInt(100);
-                yield unanswerable(kind, "declared " + more + " more", base, line,
-                        HttpCall.with(headers, "Content-Length", Integer.toString(body.length + more)), body);
-            }
+            case CONTENT_LENGTH_SHORTER -> contentLengthShorter(kind, base, line, headers, body);
+            case CONTENT_LENGTH_LONGER -> contentLengthLonger(kind, base, line, headers, body);
             case CONTENT_LENGTH_INVALID -> contentLengthInvalid(base, line, headers, body);
             case OVERSIZE_BODY -> oversize(base, line, headers);
             case INVALID_UTF8 -> invalidUtf8(base, line);
-            case NOT_JSON -> {
-                String text = pick("", "not json", "{", "null", "42", "\"text\"", "<xml/>", "{\"jsonrpc\":\"2.0\"} trailing",
-                        new String(body, StandardCharsets.UTF_8) + " {}");
-                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-                yield of(kind, quoted(text.length() > 30 ? text.substring(0, 12) + "…" + text.substring(text.length() - 5) : text), base,
-                        line, HttpCall.with(headers, "Content-Length", Integer.toString(bytes.length)), bytes);
-            }
-            case BATCH -> {
-                ArrayNode batch = JsonNodeFactory.instance.arrayNode();
-                int size = random.nextInt(3);
-                for (int i = 0; i < size; i++) {
-                    batch.add(base.frame().deepCopy().put("id", base.frame().path("id").asLong() + i * 1_000_000L));
-                }
-                byte[] bytes = batch.toString().getBytes(StandardCharsets.UTF_8);
-                yield of(kind, size + " request(s) in an array", base, line,
-                        HttpCall.with(headers, "Content-Length", Integer.toString(bytes.length)), bytes);
-            }
+            case NOT_JSON -> notJson(kind, base, line, headers, body);
+            case BATCH -> batch(kind, base, line, headers, body);
             case HEADER_INJECTION -> headerInjection(base, line, headers, body);
             case HUGE_HEADER -> hugeHeader(base, line, headers, body);
         };
+    }
+
+    private HttpFuzzCase protocolVersionDuplicated(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String second = pick("2026-07-28", "2025-06-18", "2025-11-25", "garbage");
+        return of(kind, "then " + second, base, line, HttpCall.plus(headers, "MCP-Protocol-Version",
+                new Header("MCP-Protocol-Version", second)), body);
+    }
+
+    private HttpFuzzCase protocolVersionGarbage(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String value = pick("", "garbage", "2026-07-29", "9999-99-99", "2026-07-28x", "2026_07_28", "2026-07-28, 2025-06-18");
+        return of(kind, quoted(value), base, line, HttpCall.with(headers, "MCP-Protocol-Version", value), body);
+    }
+
+    private HttpFuzzCase mcpMethodDuplicated(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String second = pick("tools/call", "tools/list", "resources/read");
+        return of(kind, "then " + second, base, line, HttpCall.plus(headers, "Mcp-Method", new Header("Mcp-Method", second)), body);
+    }
+
+    private HttpFuzzCase mcpMethodGarbage(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String value = pick("", "tools/list", "resources/read", "TOOLS/CALL", "tools/call/x", "garbage");
+        return of(kind, quoted(value), base, line, HttpCall.with(headers, "Mcp-Method", value), body);
+    }
+
+    private HttpFuzzCase mcpNameDuplicated(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String second = pick(TOOL, "get_operation_status");
+        return of(kind, "then " + second, base, line, HttpCall.plus(headers, "Mcp-Name", new Header("Mcp-Name", second)), body);
+    }
+
+    private HttpFuzzCase mcpNameOtherTool(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String value = pick("get_operation_status", "create_issue", "", "CREATE_GUARDED_ISSUE", "create_guarded_issue2");
+        return of(kind, quoted(value), base, line, HttpCall.with(headers, "Mcp-Name", value), body);
+    }
+
+    private HttpFuzzCase contentTypeWrong(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String value = pick("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                "application/jsonx", "text/json", "application/xml", "");
+        return of(kind, quoted(value), base, line, HttpCall.with(headers, "Content-Type", value), body);
+    }
+
+    private HttpFuzzCase contentTypeParameters(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String value = pick("application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON",
+                "application/json; charset=iso-8859-1", "application/json ; x=y");
+        return of(kind, quoted(value), base, line, HttpCall.with(headers, "Content-Type", value), body);
+    }
+
+    private HttpFuzzCase chunkedValid(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String extension = random.nextBoolean() ? "" : ";x=y";
+        boolean upper = random.nextBoolean();
+        byte[] chunked = chunked(body, extension, upper, true);
+        return of(kind, "chunks" + extension + (upper ? ", upper-case sizes" : ""), base, line, chunkedHeaders(headers), chunked);
+    }
+
+    private HttpFuzzCase chunkedTruncated(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        byte[] chunked = chunked(body, "", false, true);
+        boolean midChunk = random.nextBoolean();
+        int cut = midChunk ? 1 + random.nextInt(Math.max(1, chunked.length - 6)) : chunked.length - 5;
+        return unanswerable(kind, midChunk ? "cut inside a chunk" : "no last chunk", base, line, chunkedHeaders(headers),
+                Arrays.copyOf(chunked, cut));
+    }
+
+    private HttpFuzzCase contentLengthShorter(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        int declared = random.nextInt(body.length);
+        return of(kind, "declared " + declared + " of " + body.length, base, line,
+                HttpCall.with(headers, "Content-Length", Integer.toString(declared)), body);
+    }
+
+    private HttpFuzzCase contentLengthLonger(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        int more = 1 + random.nextInt(100);
+        return unanswerable(kind, "declared " + more + " more", base, line,
+                HttpCall.with(headers, "Content-Length", Integer.toString(body.length + more)), body);
+    }
+
+    private HttpFuzzCase notJson(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        String text = pick("", "not json", "{", "null", "42", "\"text\"", "<xml/>", "{\"jsonrpc\":\"2.0\"} trailing",
+                new String(body, StandardCharsets.UTF_8) + " {}");
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return of(kind, quoted(text.length() > 30 ? text.substring(0, 12) + "…" + text.substring(text.length() - 5) : text), base,
+                line, HttpCall.with(headers, "Content-Length", Integer.toString(bytes.length)), bytes);
+    }
+
+    private HttpFuzzCase batch(HttpFuzzClass kind, Base base, String line, List<Header> headers, byte[] body) {
+        ArrayNode batch = JsonNodeFactory.instance.arrayNode();
+        int size = random.nextInt(3);
+        for (int i = 0; i < size; i++) {
+            batch.add(base.frame().deepCopy().put("id", base.frame().path("id").asLong() + i * 1_000_000L));
+        }
+        byte[] bytes = batch.toString().getBytes(StandardCharsets.UTF_8);
+        return of(kind, size + " request(s) in an array", base, line,
+                HttpCall.with(headers, "Content-Length", Integer.toString(bytes.length)), bytes);
     }
 
     private HttpFuzzCase httpMethod(Base base, List<Header> headers, byte[] body) {

@@ -68,212 +68,244 @@ public final class RequestMutator {
     private FuzzCase mutateAnyId(String kind, ObjectNode base, String operationId) {
         ObjectNode frame = base.deepCopy();
         return switch (kind) {
-            case "type-swap" -> {
-                Slot slot = anySlot(frame);
-                JsonNode value = otherType(slot.get());
-                slot.set(value);
-                yield text(kind, slot.path() + " -> " + value.getNodeType(), frame, operationId, essential(slot.path()));
-            }
-            case "missing-field" -> {
-                Slot slot = anyMember(frame);
-                slot.remove();
-                boolean must = essential(slot.path()) || slot.path().equals("/params") || slot.path().equals("/params/arguments")
-                        || slot.path().equals("/params/_meta");
-                yield text(kind, slot.path(), frame, operationId, must);
-            }
-            case "extra-field" -> {
-                List<ObjectNode> objects = new ArrayList<>();
-                collectObjects(frame, objects);
-                ObjectNode target = objects.get(random.nextInt(objects.size()));
-                target.set("x-fuzz-" + random.nextInt(1000), randomValue(2));
-                yield text(kind, "an unknown member", frame, operationId, false);
-            }
-            case "long-string" -> {
-                Slot slot = anySlot(frame);
-                int length = LONG_STRING_BYTES + random.nextInt(LONG_STRING_BYTES / 4);
-                slot.set(JSON.textNode("L".repeat(length)));
-                yield text(kind, slot.path() + " " + length + " bytes", frame, operationId, essential(slot.path()) && !slot.path().equals("/params/_meta"));
-            }
-            case "deep-nesting" -> {
-                Slot slot = anySlot(frame);
-                boolean arrays = random.nextBoolean();
-                StringBuilder deep = new StringBuilder();
-                for (int i = 0; i < DEEP_NESTING; i++) {
-                    deep.append(arrays ? "[" : "{\"d\":");
-                }
-                deep.append("0");
-                for (int i = 0; i < DEEP_NESTING; i++) {
-                    deep.append(arrays ? "]" : "}");
-                }
-                yield spliced(kind, slot.path() + (arrays ? " arrays" : " objects") + " depth " + DEEP_NESTING, frame, slot,
-                        deep.toString().getBytes(StandardCharsets.US_ASCII), operationId, false);
-            }
-            case "invalid-utf8" -> {
-                Slot slot = anyString(frame);
-                byte[][] bad = {{(byte) 0xff}, {(byte) 0xc3, 0x28}, {(byte) 0x80}, {(byte) 0xc0, (byte) 0xaf},
-                    {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
-                    {(byte) 0xe2, (byte) 0x82}};
-                int which = random.nextInt(bad.length);
-                String original = slot.get().textValue();
-                byte[] value = concat(quote(original.substring(0, original.length() / 2)), bad[which],
-                        quote(original.substring(original.length() / 2)));
-                value = concat(new byte[] {'"'}, value, new byte[] {'"'});
-                // Not UTF-8, so not JSON text (RFC 8259 §8.1): no server may apply it, wherever the bad bytes sit.
-                yield spliced(kind, slot.path() + " sequence " + which, frame, slot, value, operationId, true);
-            }
-            case "nul-bytes" -> {
-                Slot slot = anyString(frame);
-                String original = slot.get().textValue();
-                if (random.nextBoolean()) {
-                    slot.set(JSON.textNode(original + "\u0000"));
-                    // An escaped NUL is a valid character: only a changed binding (arguments, state, method) must fail.
-                    boolean binding = essential(slot.path()) && !slot.path().startsWith("/params/inputResponses") && !slot.path().equals("/id");
-                    yield text(kind, slot.path() + " escaped \\u0000", frame, operationId, binding);
-                }
-                byte[] value = concat(new byte[] {'"'}, quote(original), new byte[] {0}, new byte[] {'"'});
-                yield spliced(kind, slot.path() + " raw NUL byte", frame, slot, value, operationId, true);
-            }
-            case "huge-number" -> {
-                Slot slot = random.nextInt(3) == 0 ? new Slot(frame, "id", "/id") : anySlot(frame);
-                String[] numbers = {"1e400", "-1e400", "18446744073709551616", "123456789012345678901234567890", "1e-400",
-                    "9007199254740993", "-0", "1.0"};
-                String number = numbers[random.nextInt(numbers.length)];
-                // An id of -0 is still a valid id; a huge number anywhere essential breaks the request.
-                yield spliced(kind, slot.path() + " = " + number, frame, slot, number.getBytes(StandardCharsets.US_ASCII),
-                        operationId, false);
-            }
-            case "duplicate-key" -> {
-                Slot slot = anyMember(frame);
-                ObjectNode parent = (ObjectNode) slot.parent();
-                boolean before = random.nextBoolean();
-                String key = slot.key();
-                JsonNode decoy = otherType(slot.get());
-                // Rebuild the parent with the key twice: the decoy first (the real value wins) or last (the decoy wins).
-                ObjectNode rebuilt = JSON.objectNode();
-                parent.fields().forEachRemaining(e -> {
-                    if (e.getKey().equals(key) && before) {
-                        rebuilt.set(PLACEHOLDER, JSON.textNode(PLACEHOLDER));
-                    }
-                    rebuilt.set(e.getKey(), e.getValue());
-                    if (e.getKey().equals(key) && !before) {
-                        rebuilt.set(PLACEHOLDER, JSON.textNode(PLACEHOLDER));
-                    }
-                });
-                parent.removeAll();
-                parent.setAll(rebuilt);
-                String member = "\"" + PLACEHOLDER + "\":\"" + PLACEHOLDER + "\"";
-                String replacement = JSON.textNode(key) + ":" + decoy;
-                byte[] bytes = replaceOnce(serialise(frame), member.getBytes(StandardCharsets.UTF_8),
-                        replacement.getBytes(StandardCharsets.UTF_8));
-                yield new FuzzCase(kind, slot.path() + (before ? " decoy first" : " decoy last"), bytes, operationId,
-                        !before && essential(slot.path()));
-            }
-            case "meta-envelope" -> {
-                ObjectNode params = frame.path("params").isObject() ? (ObjectNode) frame.get("params") : frame.putObject("params");
-                ObjectNode meta = params.path("_meta").isObject() ? (ObjectNode) params.get("_meta") : params.putObject("_meta");
-                String variant;
-                switch (random.nextInt(9)) {
-                    case 0 -> { params.remove("_meta"); variant = "no _meta"; }
-                    case 1 -> { meta.remove("io.modelcontextprotocol/protocolVersion"); variant = "no protocol version"; }
-                    case 2 -> { meta.put("io.modelcontextprotocol/protocolVersion", "2025-06-18"); variant = "version 2025-06-18"; }
-                    case 3 -> { meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-29"); variant = "version 2026-07-29"; }
-                    case 4 -> { meta.put("io.modelcontextprotocol/protocolVersion", 20260728); variant = "version as a number"; }
-                    case 5 -> { params.put("_meta", "2026-07-28"); variant = "_meta a string"; }
-                    case 6 -> { params.set("_meta", JSON.arrayNode().add(meta)); variant = "_meta an array"; }
-                    case 7 -> { params.set("_meta", JSON.nullNode()); variant = "_meta null"; }
-                    default -> { params.put("_meta", 7); variant = "_meta a number"; }
-                }
-                yield text(kind, variant, frame, operationId, true);
-            }
-            case "jsonrpc-version" -> {
-                String variant;
-                switch (random.nextInt(6)) {
-                    case 0 -> { frame.put("jsonrpc", "1.0"); variant = "1.0"; }
-                    case 1 -> { frame.put("jsonrpc", "2"); variant = "\"2\""; }
-                    case 2 -> { frame.put("jsonrpc", 2.0); variant = "2.0 as a number"; }
-                    case 3 -> { frame.remove("jsonrpc"); variant = "missing"; }
-                    case 4 -> { frame.putNull("jsonrpc"); variant = "null"; }
-                    default -> { frame.put("jsonrpc", "2.0 "); variant = "\"2.0 \""; }
-                }
-                yield text(kind, variant, frame, operationId, true);
-            }
-            case "id-type" -> {
-                long n = Math.abs(random.nextInt());
-                String variant;
-                boolean valid = false;
-                switch (random.nextInt(12)) {
-                    case 0 -> { frame.put("id", "fz-ü-" + n + "-\u2028"); variant = "unicode string"; valid = true; }
-                    case 1 -> { frame.put("id", ""); variant = "empty string"; valid = true; }
-                    case 2 -> { frame.put("id", -n - 1); variant = "negative"; valid = true; }
-                    case 3 -> { frame.put("id", 0); variant = "zero"; valid = true; }
-                    case 4 -> { frame.put("id", 9007199254740991L); variant = "2^53-1"; valid = true; }
-                    case 5 -> { frame.put("id", n + 0.5); variant = "fraction"; }
-                    case 6 -> { frame.put("id", random.nextBoolean()); variant = "boolean"; }
-                    case 7 -> { frame.putNull("id"); variant = "null"; }
-                    case 8 -> { frame.putObject("id").put("n", n); variant = "object"; }
-                    case 9 -> { frame.putArray("id").add(n); variant = "array"; }
-                    case 10 -> { frame.put("id", "x".repeat(10_000) + n); variant = "10,000-character string"; valid = true; }
-                    default -> { frame.put("id", new java.math.BigInteger("18446744073709551616").add(java.math.BigInteger.valueOf(n))); variant = "above 2^64"; }
-                }
-                yield text(kind, variant, frame, operationId, !valid);
-            }
-            case "notification" -> {
-                String variant;
-                switch (random.nextInt(4)) {
-                    case 0 -> { frame.remove("id"); variant = "request without id"; }
-                    case 1 -> {
-                        frame.remove("id");
-                        frame.put("method", "notifications/cancelled");
-                        ObjectNode params = frame.path("params").isObject() ? (ObjectNode) frame.get("params") : frame.putObject("params");
-                        params.put("requestId", random.nextInt(100));
-                        variant = "notifications/cancelled";
-                    }
-                    case 2 -> { frame.remove("id"); frame.put("method", "notifications/initialized"); variant = "notifications/initialized"; }
-                    default -> { frame.remove("id"); frame.put("method", "notifications/x-fuzz"); variant = "unknown notification"; }
-                }
-                yield text(kind, variant, frame, operationId, true);
-            }
-            case "batch" -> {
-                ArrayNode batch = JSON.arrayNode();
-                String variant;
-                switch (random.nextInt(4)) {
-                    case 0 -> { batch.add(frame); variant = "one request"; }
-                    case 1 -> { batch.add(frame); batch.add(frame.deepCopy().put("id", "batch-second")); variant = "two requests"; }
-                    case 2 -> variant = "empty";
-                    default -> { batch.add(1).add("x"); variant = "scalars"; }
-                }
-                yield new FuzzCase(kind, variant, serialise(batch), operationId, true);
-            }
-            case "not-json" -> {
-                byte[] text = serialise(frame);
-                String variant;
-                byte[] bytes;
-                switch (random.nextInt(5)) {
-                    case 0 -> { bytes = java.util.Arrays.copyOf(text, Math.max(1, random.nextInt(text.length))); variant = "truncated"; }
-                    case 1 -> {
-                        bytes = new byte[1 + random.nextInt(200)];
-                        random.nextBytes(bytes);
-                        for (int i = 0; i < bytes.length; i++) {
-                            if (bytes[i] == '\n' || bytes[i] == '\r') {
-                                bytes[i] = ' ';
-                            }
-                        }
-                        variant = "random bytes";
-                    }
-                    case 2 -> { bytes = "   ".getBytes(StandardCharsets.US_ASCII); variant = "blank"; }
-                    case 3 -> { bytes = concat(text, "}".getBytes(StandardCharsets.US_ASCII)); variant = "trailing brace"; }
-                    default -> { bytes = ("{'jsonrpc':'2.0','id':1,'method':'tools/list'}").getBytes(StandardCharsets.US_ASCII); variant = "single quotes"; }
-                }
-                yield new FuzzCase(kind, variant, bytes, operationId, true);
-            }
-            case "method" -> {
-                String[] methods = {"tools/cal", "TOOLS/CALL", "", "tools/call/", "initialize", "x-fuzz/unknown", "tools/list\u0000"};
-                String method = methods[random.nextInt(methods.length)];
-                frame.put("method", method);
-                yield text(kind, JSON.textNode(method).toString(), frame, operationId, true);
-            }
+            case "type-swap" -> typeSwap(kind, frame, operationId);
+            case "missing-field" -> missingField(kind, frame, operationId);
+            case "extra-field" -> extraField(kind, frame, operationId);
+            case "long-string" -> longString(kind, frame, operationId);
+            case "deep-nesting" -> deepNesting(kind, frame, operationId);
+            case "invalid-utf8" -> invalidUtf8(kind, frame, operationId);
+            case "nul-bytes" -> nulBytes(kind, frame, operationId);
+            case "huge-number" -> hugeNumber(kind, frame, operationId);
+            case "duplicate-key" -> duplicateKey(kind, frame, operationId);
+            case "meta-envelope" -> metaEnvelope(kind, frame, operationId);
+            case "jsonrpc-version" -> jsonrpcVersion(kind, frame, operationId);
+            case "id-type" -> idType(kind, frame, operationId);
+            case "notification" -> notification(kind, frame, operationId);
+            case "batch" -> batch(kind, frame, operationId);
+            case "not-json" -> notJson(kind, frame, operationId);
+            case "method" -> otherMethod(kind, frame, operationId);
             default -> throw new IllegalArgumentException("unknown mutation kind " + kind);
         };
+    }
+
+    private FuzzCase typeSwap(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anySlot(frame);
+        JsonNode value = otherType(slot.get());
+        slot.set(value);
+        return text(kind, slot.path() + " -> " + value.getNodeType(), frame, operationId, essential(slot.path()));
+    }
+
+    private FuzzCase missingField(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anyMember(frame);
+        slot.remove();
+        boolean must = essential(slot.path()) || slot.path().equals("/params") || slot.path().equals("/params/arguments")
+                || slot.path().equals("/params/_meta");
+        return text(kind, slot.path(), frame, operationId, must);
+    }
+
+    private FuzzCase extraField(String kind, ObjectNode frame, String operationId) {
+        List<ObjectNode> objects = new ArrayList<>();
+        collectObjects(frame, objects);
+        ObjectNode target = objects.get(random.nextInt(objects.size()));
+        target.set("x-fuzz-" + random.nextInt(1000), randomValue(2));
+        return text(kind, "an unknown member", frame, operationId, false);
+    }
+
+    private FuzzCase longString(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anySlot(frame);
+        int length = LONG_STRING_BYTES + random.nextInt(LONG_STRING_BYTES / 4);
+        slot.set(JSON.textNode("L".repeat(length)));
+        return text(kind, slot.path() + " " + length + " bytes", frame, operationId, essential(slot.path()) && !slot.path().equals("/params/_meta"));
+    }
+
+    private FuzzCase deepNesting(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anySlot(frame);
+        boolean arrays = random.nextBoolean();
+        StringBuilder deep = new StringBuilder();
+        for (int i = 0; i < DEEP_NESTING; i++) {
+            deep.append(arrays ? "[" : "{\"d\":");
+        }
+        deep.append("0");
+        for (int i = 0; i < DEEP_NESTING; i++) {
+            deep.append(arrays ? "]" : "}");
+        }
+        return spliced(kind, slot.path() + (arrays ? " arrays" : " objects") + " depth " + DEEP_NESTING, frame, slot,
+                deep.toString().getBytes(StandardCharsets.US_ASCII), operationId, false);
+    }
+
+    private FuzzCase invalidUtf8(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anyString(frame);
+        byte[][] bad = {{(byte) 0xff}, {(byte) 0xc3, 0x28}, {(byte) 0x80}, {(byte) 0xc0, (byte) 0xaf},
+            {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xe2, (byte) 0x82}};
+        int which = random.nextInt(bad.length);
+        String original = slot.get().textValue();
+        byte[] value = concat(quote(original.substring(0, original.length() / 2)), bad[which],
+                quote(original.substring(original.length() / 2)));
+        value = concat(new byte[] {'"'}, value, new byte[] {'"'});
+        // Not UTF-8, so not JSON text (RFC 8259 §8.1): no server may apply it, wherever the bad bytes sit.
+        return spliced(kind, slot.path() + " sequence " + which, frame, slot, value, operationId, true);
+    }
+
+    private FuzzCase nulBytes(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anyString(frame);
+        String original = slot.get().textValue();
+        if (random.nextBoolean()) {
+            slot.set(JSON.textNode(original + "\u0000"));
+            // An escaped NUL is a valid character: only a changed binding (arguments, state, method) must fail.
+            boolean binding = essential(slot.path()) && !slot.path().startsWith("/params/inputResponses") && !slot.path().equals("/id");
+            return text(kind, slot.path() + " escaped \\u0000", frame, operationId, binding);
+        }
+        byte[] value = concat(new byte[] {'"'}, quote(original), new byte[] {0}, new byte[] {'"'});
+        return spliced(kind, slot.path() + " raw NUL byte", frame, slot, value, operationId, true);
+    }
+
+    private FuzzCase hugeNumber(String kind, ObjectNode frame, String operationId) {
+        Slot slot = random.nextInt(3) == 0 ? new Slot(frame, "id", "/id") : anySlot(frame);
+        String[] numbers = {"1e400", "-1e400", "18446744073709551616", "123456789012345678901234567890", "1e-400",
+            "9007199254740993", "-0", "1.0"};
+        String number = numbers[random.nextInt(numbers.length)];
+        // An id of -0 is still a valid id; a huge number anywhere essential breaks the request.
+        return spliced(kind, slot.path() + " = " + number, frame, slot, number.getBytes(StandardCharsets.US_ASCII),
+                operationId, false);
+    }
+
+    private FuzzCase duplicateKey(String kind, ObjectNode frame, String operationId) {
+        Slot slot = anyMember(frame);
+        ObjectNode parent = (ObjectNode) slot.parent();
+        boolean before = random.nextBoolean();
+        String key = slot.key();
+        JsonNode decoy = otherType(slot.get());
+        // Rebuild the parent with the key twice: the decoy first (the real value wins) or last (the decoy wins).
+        ObjectNode rebuilt = JSON.objectNode();
+        parent.fields().forEachRemaining(e -> {
+            if (e.getKey().equals(key) && before) {
+                rebuilt.set(PLACEHOLDER, JSON.textNode(PLACEHOLDER));
+            }
+            rebuilt.set(e.getKey(), e.getValue());
+            if (e.getKey().equals(key) && !before) {
+                rebuilt.set(PLACEHOLDER, JSON.textNode(PLACEHOLDER));
+            }
+        });
+        parent.removeAll();
+        parent.setAll(rebuilt);
+        String member = "\"" + PLACEHOLDER + "\":\"" + PLACEHOLDER + "\"";
+        String replacement = JSON.textNode(key) + ":" + decoy;
+        byte[] bytes = replaceOnce(serialise(frame), member.getBytes(StandardCharsets.UTF_8),
+                replacement.getBytes(StandardCharsets.UTF_8));
+        return new FuzzCase(kind, slot.path() + (before ? " decoy first" : " decoy last"), bytes, operationId,
+                !before && essential(slot.path()));
+    }
+
+    private FuzzCase metaEnvelope(String kind, ObjectNode frame, String operationId) {
+        ObjectNode params = frame.path("params").isObject() ? (ObjectNode) frame.get("params") : frame.putObject("params");
+        ObjectNode meta = params.path("_meta").isObject() ? (ObjectNode) params.get("_meta") : params.putObject("_meta");
+        String variant;
+        switch (random.nextInt(9)) {
+            case 0 -> { params.remove("_meta"); variant = "no _meta"; }
+            case 1 -> { meta.remove("io.modelcontextprotocol/protocolVersion"); variant = "no protocol version"; }
+            case 2 -> { meta.put("io.modelcontextprotocol/protocolVersion", "2025-06-18"); variant = "version 2025-06-18"; }
+            case 3 -> { meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-29"); variant = "version 2026-07-29"; }
+            case 4 -> { meta.put("io.modelcontextprotocol/protocolVersion", 20260728); variant = "version as a number"; }
+            case 5 -> { params.put("_meta", "2026-07-28"); variant = "_meta a string"; }
+            case 6 -> { params.set("_meta", JSON.arrayNode().add(meta)); variant = "_meta an array"; }
+            case 7 -> { params.set("_meta", JSON.nullNode()); variant = "_meta null"; }
+            default -> { params.put("_meta", 7); variant = "_meta a number"; }
+        }
+        return text(kind, variant, frame, operationId, true);
+    }
+
+    private FuzzCase jsonrpcVersion(String kind, ObjectNode frame, String operationId) {
+        String variant;
+        switch (random.nextInt(6)) {
+            case 0 -> { frame.put("jsonrpc", "1.0"); variant = "1.0"; }
+            case 1 -> { frame.put("jsonrpc", "2"); variant = "\"2\""; }
+            case 2 -> { frame.put("jsonrpc", 2.0); variant = "2.0 as a number"; }
+            case 3 -> { frame.remove("jsonrpc"); variant = "missing"; }
+            case 4 -> { frame.putNull("jsonrpc"); variant = "null"; }
+            default -> { frame.put("jsonrpc", "2.0 "); variant = "\"2.0 \""; }
+        }
+        return text(kind, variant, frame, operationId, true);
+    }
+
+    private FuzzCase idType(String kind, ObjectNode frame, String operationId) {
+        long n = Math.abs(random.nextInt());
+        String variant;
+        boolean valid = false;
+        switch (random.nextInt(12)) {
+            case 0 -> { frame.put("id", "fz-ü-" + n + "-\u2028"); variant = "unicode string"; valid = true; }
+            case 1 -> { frame.put("id", ""); variant = "empty string"; valid = true; }
+            case 2 -> { frame.put("id", -n - 1); variant = "negative"; valid = true; }
+            case 3 -> { frame.put("id", 0); variant = "zero"; valid = true; }
+            case 4 -> { frame.put("id", 9007199254740991L); variant = "2^53-1"; valid = true; }
+            case 5 -> { frame.put("id", n + 0.5); variant = "fraction"; }
+            case 6 -> { frame.put("id", random.nextBoolean()); variant = "boolean"; }
+            case 7 -> { frame.putNull("id"); variant = "null"; }
+            case 8 -> { frame.putObject("id").put("n", n); variant = "object"; }
+            case 9 -> { frame.putArray("id").add(n); variant = "array"; }
+            case 10 -> { frame.put("id", "x".repeat(10_000) + n); variant = "10,000-character string"; valid = true; }
+            default -> { frame.put("id", new java.math.BigInteger("18446744073709551616").add(java.math.BigInteger.valueOf(n))); variant = "above 2^64"; }
+        }
+        return text(kind, variant, frame, operationId, !valid);
+    }
+
+    private FuzzCase notification(String kind, ObjectNode frame, String operationId) {
+        String variant;
+        switch (random.nextInt(4)) {
+            case 0 -> { frame.remove("id"); variant = "request without id"; }
+            case 1 -> {
+                frame.remove("id");
+                frame.put("method", "notifications/cancelled");
+                ObjectNode params = frame.path("params").isObject() ? (ObjectNode) frame.get("params") : frame.putObject("params");
+                params.put("requestId", random.nextInt(100));
+                variant = "notifications/cancelled";
+            }
+            case 2 -> { frame.remove("id"); frame.put("method", "notifications/initialized"); variant = "notifications/initialized"; }
+            default -> { frame.remove("id"); frame.put("method", "notifications/x-fuzz"); variant = "unknown notification"; }
+        }
+        return text(kind, variant, frame, operationId, true);
+    }
+
+    private FuzzCase batch(String kind, ObjectNode frame, String operationId) {
+        ArrayNode batch = JSON.arrayNode();
+        String variant;
+        switch (random.nextInt(4)) {
+            case 0 -> { batch.add(frame); variant = "one request"; }
+            case 1 -> { batch.add(frame); batch.add(frame.deepCopy().put("id", "batch-second")); variant = "two requests"; }
+            case 2 -> variant = "empty";
+            default -> { batch.add(1).add("x"); variant = "scalars"; }
+        }
+        return new FuzzCase(kind, variant, serialise(batch), operationId, true);
+    }
+
+    private FuzzCase notJson(String kind, ObjectNode frame, String operationId) {
+        byte[] text = serialise(frame);
+        String variant;
+        byte[] bytes;
+        switch (random.nextInt(5)) {
+            case 0 -> { bytes = java.util.Arrays.copyOf(text, Math.max(1, random.nextInt(text.length))); variant = "truncated"; }
+            case 1 -> {
+                bytes = new byte[1 + random.nextInt(200)];
+                random.nextBytes(bytes);
+                for (int i = 0; i < bytes.length; i++) {
+                    if (bytes[i] == '\n' || bytes[i] == '\r') {
+                        bytes[i] = ' ';
+                    }
+                }
+                variant = "random bytes";
+            }
+            case 2 -> { bytes = "   ".getBytes(StandardCharsets.US_ASCII); variant = "blank"; }
+            case 3 -> { bytes = concat(text, "}".getBytes(StandardCharsets.US_ASCII)); variant = "trailing brace"; }
+            default -> { bytes = ("{'jsonrpc':'2.0','id':1,'method':'tools/list'}").getBytes(StandardCharsets.US_ASCII); variant = "single quotes"; }
+        }
+        return new FuzzCase(kind, variant, bytes, operationId, true);
+    }
+
+    private FuzzCase otherMethod(String kind, ObjectNode frame, String operationId) {
+        String[] methods = {"tools/cal", "TOOLS/CALL", "", "tools/call/", "initialize", "x-fuzz/unknown", "tools/list\u0000"};
+        String method = methods[random.nextInt(methods.length)];
+        frame.put("method", method);
+        return text(kind, JSON.textNode(method).toString(), frame, operationId, true);
     }
 
     // ---- places in the tree ----

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import lab.continuationreplay.faults.FaultRecorder;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.common.FaultServers;
-import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.history.FaultEvent;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.ServerKind;
@@ -34,10 +36,6 @@ final class WireFuzzRun {
     private static final Duration REPLY_GRACE = Duration.ofSeconds(3);
     /** How long a frame that is not a request, and whose id comes again, may still be answered with that id. */
     private static final Duration REPEATED_ID_QUIET = Duration.ofMillis(200);
-    private static final int MAX_FINDINGS = 25;
-
-    /** What happened to one case's operation id: was the case certainly invalid, and did it get a success. */
-    private record Touch(int n, String kind, boolean mustFail, boolean success) {}
 
     private final FaultSession session;
     private final ServerKind sdk;
@@ -45,12 +43,12 @@ final class WireFuzzRun {
     private final Random random;
     private final RequestMutator mutator;
     private final Path database;
-    private final List<String> findings = new ArrayList<>();
+    private final List<String> labErrors = new ArrayList<>();
+    private int linesNotJson;
     private final Map<String, Integer> byKind = new TreeMap<>();
     private final Map<String, Integer> errorsByCode = new TreeMap<>();
     private final Map<String, Integer> ignoredByClass = new TreeMap<>();
     private final Map<String, Integer> appliedByKind = new TreeMap<>();
-    private final Map<String, Touch> touched = new HashMap<>();
     private final Map<Integer, Pending> pendingByCase = new TreeMap<>();
     private final Map<String, Pending> pendingById = new HashMap<>();
     private ServerProcess server;
@@ -73,12 +71,13 @@ final class WireFuzzRun {
         this.database = folder.resolve("fuzz.sqlite3");
     }
 
-    List<String> findings() {
-        return findings;
+    private String scope() {
+        return session.scope(sdk);
     }
 
     ObjectNode fuzz(int count) throws Exception {
         WireSettings settings = WireSettings.matrix(database, "alice");
+        session.history().ledger(scope(), database, "fz-" + sdk.label() + "-");
         server = startServer(settings);
         for (int n = 0; n < count; n++) {
             {
@@ -89,6 +88,11 @@ final class WireFuzzRun {
                     base = base(n, operationId);
                 }
                 FuzzCase fuzzCase = mutator.mutate(base, operationId);
+                if (fuzzCase.mustFail()) {
+                    session.history().sentMustRefuse(scope(), database, fuzzCase.operationId());
+                } else {
+                    session.history().sent(scope(), database, fuzzCase.operationId());
+                }
                 exchange(n, fuzzCase, base.get("id"), settings);
                 byKind.merge(fuzzCase.kind(), 1, Integer::sum);
                 if (n > 0 && n % 2000 == 0) {
@@ -98,6 +102,21 @@ final class WireFuzzRun {
         }
         readUntil(null, REPLY_GRACE); // late replies (a bridge call after the last sync)
         settle();
+        writeCases();
+        boolean stillServing = finalCall();
+        server.close();
+        session.history().expect(scope(), "lines on stdout that are not JSON", 0, linesNotJson);
+        session.history().expect(scope(), "errors of the lab while fuzzing", "none", labErrors.isEmpty() ? "none" : String.join("; ", labErrors));
+
+        ObjectNode figures = figures(count);
+        figures.put("still_serving", stillServing);
+        session.history().expect(scope(), "a valid round one, continuation and status at the end", "served",
+                stillServing ? "served" : "not served");
+        return figures;
+    }
+
+    /** One line per case: what was sent, how the frame classes, and what came back. */
+    private void writeCases() throws IOException {
         try (BufferedWriter log = Files.newBufferedWriter(folder.resolve("cases.jsonl"), StandardCharsets.UTF_8)) {
             for (Pending p : pendingByCase.values()) {
                 log.write(JsonNodeFactory.instance.objectNode().put("n", p.n).put("kind", p.fuzzCase.kind()).put("variant", p.fuzzCase.variant())
@@ -106,10 +125,10 @@ final class WireFuzzRun {
                 log.write('\n');
             }
         }
-        boolean stillServing = finalCall();
-        server.close();
-        long effectsFromInvalid = accountRows();
+    }
 
+    /** The run's counts, for the table: figures only; the verdicts come from the history. */
+    private ObjectNode figures(int count) {
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         figures.put("requests_sent", count);
         ObjectNode kinds = figures.putObject("by_kind");
@@ -128,11 +147,6 @@ final class WireFuzzRun {
         figures.put("server_processes", serverNumber);
         ObjectNode applied = figures.putObject("mutated_continuations_applied");
         appliedByKind.forEach(applied::put);
-        figures.put("effects_from_invalid_requests", effectsFromInvalid);
-        figures.put("still_serving", stillServing);
-        if (!stillServing) {
-            finding("the final valid call did not succeed");
-        }
         return figures;
     }
 
@@ -157,7 +171,7 @@ final class WireFuzzRun {
             try {
                 token = roundOne(n, arguments);
             } catch (Exception e) {
-                finding("round one before case " + n + " failed: " + e.getMessage());
+                labErrors.add("round one before case " + n + " failed: " + e.getMessage());
                 return null;
             }
             frame.put("method", "tools/call");
@@ -289,7 +303,7 @@ final class WireFuzzRun {
         try {
             parsed = ExactJson.parse(line.get());
         } catch (IllegalArgumentException notJson) {
-            finding("the server wrote a line that is not JSON on stdout");
+            linesNotJson++;
             return Optional.of(Optional.empty());
         }
         String id = FrameClass.key(parsed.get("id"));
@@ -327,16 +341,18 @@ final class WireFuzzRun {
                     try {
                         saveReproducer(pending.n, fuzzCase, "unanswered");
                     } catch (Exception e) {
-                        finding("cannot save a reproducer: " + e.getMessage());
+                        labErrors.add("cannot save a reproducer: " + e.getMessage());
                     }
-                    finding("case " + pending.n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant() + "): a well-formed request got no reply");
+                    session.history().expect(scope(), "case " + pending.n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant()
+                            + "), a well-formed request", "a reply", "none");
                 }
             } else {
                 answered++;
                 JsonNode reply = pending.replies.get(0);
                 if (pending.verdict.kind() == FrameClass.Kind.NOTIFICATION) {
                     answeredNotifications++;
-                    finding("case " + pending.n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant() + "): a notification was answered");
+                    session.history().expect(scope(), "case " + pending.n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant()
+                            + "), a notification", "no reply", "a reply");
                 }
                 if (reply.has("error")) {
                     errorsByCode.merge(String.valueOf(reply.path("error").path("code").asInt()), 1, Integer::sum);
@@ -353,9 +369,7 @@ final class WireFuzzRun {
                 }
             }
             pending.outcome = outcome;
-            boolean answeredWithSuccess = success;
-            touched.merge(fuzzCase.operationId(), new Touch(pending.n, fuzzCase.kind(), fuzzCase.mustFail(), answeredWithSuccess),
-                    (a, b) -> new Touch(a.n(), a.kind(), a.mustFail() || b.mustFail(), a.success() || b.success()));
+            record(pending, success);
         }
     }
 
@@ -384,7 +398,10 @@ final class WireFuzzRun {
             hangs++;
         }
         Path reproducer = saveReproducer(n, fuzzCase, died ? "crash" : "hang");
-        finding("case " + n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant() + "): " + what + "; reproducer " + folder.relativize(reproducer));
+        session.history().kill(scope(), "server", "case " + n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant() + "): " + what
+                + "; reproducer " + folder.relativize(reproducer));
+        session.history().expect(scope(), "case " + n + " (" + fuzzCase.kind() + ", " + fuzzCase.variant() + ")",
+                "answered or ignored", (died ? "crashed: " : "hung: ") + what);
         server = restart(settings, what);
         Pending pending = pendingByCase.get(n);
         if (pending != null) {
@@ -418,46 +435,31 @@ final class WireFuzzRun {
         try {
             ObjectNode arguments = ToolClient.arguments("fz-" + sdk.label() + "-final", "fuzz final", "atomic");
             String token = ToolClient.on(server).roundOne(arguments);
+            session.history().sent(scope(), database, "fz-" + sdk.label() + "-final");
             Reply commit = ToolClient.on(server).continuation(ToolClient.CREATE, arguments, JsonNodeFactory.instance.textNode(token), "final body");
+            session.history().answer(scope(), database, "fz-" + sdk.label() + "-final", commit);
             Reply status = ToolClient.on(server).status("fz-" + sdk.label() + "-final");
             return commit.isSuccess() && "applied".equals(status.structured().path("state").asText());
         } catch (TransportFailure | IllegalStateException e) {
-            finding("final call: " + e.getMessage());
+            labErrors.add("final call: " + e.getMessage());
             return false;
         }
     }
 
-    /** Every ledger row must belong to a case that got a success and was not certainly invalid. */
-    private long accountRows() throws Exception {
-        long bad = 0;
-        Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
-        long effects = 0;
-        for (Map.Entry<String, String> row : rows.entrySet()) {
-            String state = row.getValue();
-            if (state.equals("applied") || state.equals("partial")) {
-                effects++;
-            }
-            if (row.getKey().equals("fz-" + sdk.label() + "-final")) {
-                continue;
-            }
-            Touch touch = touched.get(row.getKey());
-            if (touch == null || touch.mustFail() || !touch.success()) {
-                bad++;
-                finding("row for " + row.getKey() + " (" + state + ") from "
-                        + (touch == null ? "no case" : "case " + touch.n() + " " + touch.kind() + (touch.mustFail() ? ", certainly invalid" : ", not answered with success")));
-            }
-        }
-        long issues = LedgerRows.count(session.ledger(), database).issues();
-        if (issues != effects) {
-            finding("issues " + issues + " != applied or partial operations " + effects);
-            bad += Math.abs(issues - effects);
-        }
-        return bad;
-    }
-
-    private void finding(String text) {
-        if (findings.size() < MAX_FINDINGS) {
-            findings.add(sdk.label() + ": " + text);
+    /** What came back for one case, for the faults checker. */
+    private void record(Pending pending, boolean success) {
+        String operation = pending.fuzzCase.operationId();
+        if (pending.lost) {
+            session.history().lost(scope(), database, operation, "the server crashed or hung");
+        } else if (pending.replies.isEmpty()) {
+            session.history().answered(scope(), database, operation, FaultEvent.Outcome.IGNORED, null);
+        } else if (success) {
+            session.history().answered(scope(), database, operation, FaultRecorder.outcomeOf(pending.replies.get(0).path("result")), null);
+        } else {
+            JsonNode reply = pending.replies.get(0);
+            String text = reply.has("error") ? reply.path("error").path("code").asInt() + " " + reply.path("error").path("message").asText()
+                    : reply.path("result").path("content").path(0).path("text").asText();
+            session.history().refused(scope(), database, operation, text);
         }
     }
 }

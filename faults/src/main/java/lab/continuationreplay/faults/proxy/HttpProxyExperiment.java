@@ -22,7 +22,6 @@ import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.faults.common.HttpCall;
-import lab.continuationreplay.faults.common.LedgerRows;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.history.Transcript;
 import lab.continuationreplay.vectors.ExactJson;
@@ -58,12 +57,11 @@ public final class HttpProxyExperiment implements FaultExperiment {
     @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         java.util.Random random = session.random(NAME);
         for (ServerKind sdk : session.sdks()) {
-            figures.set(sdk.label(), new Run(session, sdk, random.nextLong(), findings).drive(session.size(25, 200)));
+            figures.set(sdk.label(), new Run(session, sdk, random.nextLong()).drive(session.size(25, 200)));
         }
-        return new ExperimentReport(NAME, title(), findings.isEmpty(), figures, findings, List.of(), Transport.HTTP.label(), 0);
+        return new ExperimentReport(NAME, title(), true, figures, List.of(), List.of(), Transport.HTTP.label(), 0);
     }
 
     /** One SDK behind the relay. */
@@ -71,7 +69,7 @@ public final class HttpProxyExperiment implements FaultExperiment {
         private final FaultSession session;
         private final ServerKind sdk;
         private final long seed;
-        private final List<String> findings;
+        private Path database;
         private HttpExchanges client;
         private List<lab.continuationreplay.history.HttpHead.Header> createHeaders;
         private List<lab.continuationreplay.history.HttpHead.Header> statusHeaders;
@@ -84,16 +82,20 @@ public final class HttpProxyExperiment implements FaultExperiment {
         private int restarts;
         private int unresolved;
 
-        Run(FaultSession session, ServerKind sdk, long seed, List<String> findings) {
+        Run(FaultSession session, ServerKind sdk, long seed) {
             this.session = session;
             this.sdk = sdk;
             this.seed = seed;
-            this.findings = findings;
+        }
+
+        private String scope() {
+            return session.scope(sdk);
         }
 
         ObjectNode drive(int operations) throws Exception {
             Path folder = session.folder(NAME, sdk.label());
-            Path database = folder.resolve("store.sqlite3");
+            database = folder.resolve("store.sqlite3");
+            session.history().ledger(scope(), database, "hp-" + sdk.label() + "-");
             RelayPlan plan = new RelayPlan(new java.util.Random(seed));
             List<String> toldApplied = new ArrayList<>();
             boolean stillServing;
@@ -112,6 +114,7 @@ public final class HttpProxyExperiment implements FaultExperiment {
                 for (int k = 0; k < operations; k++) {
                     ObjectNode arguments = ToolClient.arguments("hp-" + sdk.label() + "-" + k, "http proxy " + k,
                             k % 5 == 4 ? "partial" : "atomic");
+                    session.history().sent(scope(), database, arguments.path("operation_id").asText());
                     if (operate(arguments)) {
                         toldApplied.add(arguments.path("operation_id").asText());
                     }
@@ -120,27 +123,8 @@ public final class HttpProxyExperiment implements FaultExperiment {
                 // Straight to the server, past the relay: is it still serving after all that?
                 stillServing = ToolClient.on(server).status("hp-" + sdk.label() + "-0").isSuccess();
             }
-            Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
-            Map<String, Long> byTitle = LedgerRows.issuesByTitle(session.ledger(), database);
-            long duplicates = byTitle.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
-            long lost = toldApplied.stream().filter(id -> !isEffect(rows.get(id))).count();
-            long effects = rows.values().stream().filter(Run::isEffect).count();
-            long issues = LedgerRows.count(session.ledger(), database).issues();
-            if (duplicates != 0) {
-                findings.add(sdk.label() + ": duplicate effects " + duplicates + " " + byTitle);
-            }
-            if (lost != 0) {
-                findings.add(sdk.label() + ": lost effects " + lost + " (told applied, no applied row)");
-            }
-            if (issues != effects) {
-                findings.add(sdk.label() + ": issues " + issues + " != applied or partial operations " + effects);
-            }
-            if (!stillServing) {
-                findings.add(sdk.label() + ": the server stopped serving");
-            }
-            if (unresolved != 0) {
-                findings.add(sdk.label() + ": " + unresolved + " operation(s) the client could not settle in " + ATTEMPTS + " attempts");
-            }
+            session.history().expect(scope(), "the server, asked past the relay at the end", "serving", stillServing ? "serving" : "not serving");
+            session.history().expect(scope(), "operations the client could not settle in " + ATTEMPTS + " attempts", 0, unresolved);
             ObjectNode figures = JsonNodeFactory.instance.objectNode();
             Map<RelayPlan.Kind, Integer> counts = plan.counts();
             figures.put("exchanges", counts.values().stream().mapToInt(Integer::intValue).sum())
@@ -149,10 +133,10 @@ public final class HttpProxyExperiment implements FaultExperiment {
                     .put("reset_mid_response", events.stream().filter(e -> e.action().equals("reset_mid_response")).count())
                     .put("delayed", events.stream().filter(e -> e.action().equals("delay")).count())
                     .put("duplicated", events.stream().filter(e -> e.action().equals("duplicate")).count())
-                    .put("operations", operations).put("applied_rows", effects).put("lost_replies", lostReplies)
+                    .put("operations", operations).put("told_applied", toldApplied.size()).put("lost_replies", lostReplies)
                     .put("recovered_by_status", recoveredByStatus).put("recovered_by_replay", recoveredByReplay)
                     .put("replayed_replies_seen", replayedRepliesSeen).put("restarts", restarts).put("unresolved", unresolved)
-                    .put("duplicates", duplicates).put("lost_effects", lost).put("still_serving", stillServing);
+                    .put("still_serving", stillServing);
             return figures;
         }
 
@@ -166,6 +150,13 @@ public final class HttpProxyExperiment implements FaultExperiment {
                 }
                 for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                     Reply reply = call(createHeaders, HttpCall.createParams(arguments, state, "relay answer"));
+                    if (reply == null) {
+                        session.history().lost(scope(), database, operationId, "no reply through the relay");
+                    } else if (reply.isSuccess()) {
+                        session.history().succeeded(scope(), database, operationId);
+                    } else {
+                        session.history().refused(scope(), database, operationId, reply.refusalText());
+                    }
                     if (reply != null && reply.isSuccess()) {
                         if (reply.structured().path("replayed").asBoolean(false)) {
                             replayedRepliesSeen++;
@@ -179,14 +170,15 @@ public final class HttpProxyExperiment implements FaultExperiment {
                         restarts++;
                         break;
                     }
-                    if (reply != null && !"operation_in_progress".equals(reply.mechanism())) {
-                        findings.add(sdk.label() + ": " + operationId + " refused: " + reply.refusalText());
+                    if (reply != null && !session.history().expect(scope(), operationId + ": a refusal", "operation_in_progress",
+                            "operation_in_progress".equals(reply.mechanism()) ? reply.mechanism() : reply.mechanism() + ": " + reply.refusalText())) {
                         return false;
                     }
                     lostReplies++;
                     JsonNode status = status(operationId);
                     if (status != null && isEffect(status.path("state").asText())) {
                         recoveredByStatus++;
+                        session.history().succeeded(scope(), database, operationId);
                         return true;
                     }
                     // not applied (or no authoritative answer): the exact same continuation again is safe, the ledger replays

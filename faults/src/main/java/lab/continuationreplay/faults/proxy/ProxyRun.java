@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.faults.FaultSession;
-import lab.continuationreplay.faults.common.LedgerRows;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.JavaCommand;
@@ -33,7 +32,7 @@ final class ProxyRun {
     private final ServerKind sdk;
     private final Path folder;
     private final long seed;
-    private final List<String> findings = new ArrayList<>();
+    private Path database;
     private int recoveredByStatus;
     private int recoveredByRetry;
     private int continuationRetries;
@@ -47,8 +46,8 @@ final class ProxyRun {
         this.seed = seed;
     }
 
-    List<String> findings() {
-        return findings;
+    private String scope() {
+        return session.scope(sdk);
     }
 
     /** The command line: the proxy as its own JVM with the lab jar's class path, then the server's command. */
@@ -60,7 +59,8 @@ final class ProxyRun {
     }
 
     ObjectNode drive(int operations) throws Exception {
-        Path database = folder.resolve("store.sqlite3");
+        database = folder.resolve("store.sqlite3");
+        session.history().ledger(scope(), database, "px-" + sdk.label() + "-");
         Path log = folder.resolve("proxy-faults.jsonl");
         WireSettings settings = WireSettings.matrix(database, "alice");
         Files.writeString(folder.resolve("proxy-command.txt"), "seed " + seed + "\nplan " + PLAN + "\n");
@@ -71,6 +71,7 @@ final class ProxyRun {
                 .toleratingDamagedLines()) {
             for (int k = 0; k < operations; k++) {
                 ObjectNode arguments = ToolClient.arguments("px-" + sdk.label() + "-" + k, "proxy " + k, k % 5 == 4 ? "partial" : "atomic");
+                session.history().sent(scope(), database, arguments.path("operation_id").asText());
                 if (operate(proxied, arguments)) {
                     clientBelievesApplied.add(arguments.path("operation_id").asText());
                 }
@@ -78,30 +79,7 @@ final class ProxyRun {
             stillServing = statusOf(proxied, "px-" + sdk.label() + "-0") != null;
         }
         // The proxy has ended (its stdin closed); its summary is the last line of the fault log.
-        Map<String, String> rows = LedgerRows.operations(session.ledger(), database);
-        Map<String, Long> issuesByTitle = LedgerRows.issuesByTitle(session.ledger(), database);
-        long duplicates = issuesByTitle.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
-        long lost = clientBelievesApplied.stream().filter(id -> !isEffect(rows.get(id))).count();
-        long effects = rows.values().stream().filter(ProxyRun::isEffect).count();
-        long issues = LedgerRows.count(session.ledger(), database).issues();
-        if (duplicates != 0) {
-            findings.add(sdk.label() + ": duplicate effects " + duplicates + " " + issuesByTitle);
-        }
-        if (lost != 0) {
-            findings.add(sdk.label() + ": lost effects " + lost + " (told applied, no applied row)");
-        }
-        if (issues != effects) {
-            findings.add(sdk.label() + ": issues " + issues + " != applied or partial operations " + effects);
-        }
-        for (String id : rows.keySet()) {
-            if (!id.startsWith("px-" + sdk.label() + "-")) {
-                findings.add(sdk.label() + ": a row for an operation never sent: " + id);
-            }
-        }
-        if (!stillServing) {
-            findings.add(sdk.label() + ": the server behind the proxy stopped answering");
-        }
-
+        session.history().expect(scope(), "the server behind the proxy at the end", "answering", stillServing ? "answering" : "not answering");
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         JsonNode summary = summary(log);
         figures.put("frames_seen", summary.path("up").path("seen").asLong() + summary.path("down").path("seen").asLong());
@@ -111,19 +89,15 @@ final class ProxyRun {
                     summary.path("up").path(fault).asLong() + summary.path("down").path(fault).asLong());
         }
         figures.put("operations", operations);
-        figures.put("applied_rows", effects);
+        figures.put("told_applied", clientBelievesApplied.size());
         figures.put("recovered_by_status", recoveredByStatus);
         figures.put("recovered_by_retry", recoveredByRetry);
         figures.put("continuation_retries", continuationRetries);
         figures.put("replayed_replies_seen", countReceived(folder.resolve("proxied.transcript.log"), "\"replayed\":true"));
         figures.put("state_refusals_restarted", stateRefusals);
         figures.put("unresolved", unresolved);
-        figures.put("duplicates", duplicates);
-        figures.put("lost_effects", lost);
         figures.put("still_serving", stillServing);
-        if (summary.isMissingNode()) {
-            findings.add(sdk.label() + ": the proxy wrote no summary");
-        }
+        session.history().expect(scope(), "the proxy's summary", "written", summary.isMissingNode() ? "missing" : "written");
         return figures;
     }
 
@@ -142,6 +116,7 @@ final class ProxyRun {
             JsonNode status = statusOf(server, arguments.path("operation_id").asText());
             if (status != null && isEffect(status.path("state").asText())) {
                 recoveredByStatus++;
+                session.history().succeeded(scope(), database, arguments.path("operation_id").asText());
                 return true;
             }
         }
@@ -175,21 +150,25 @@ final class ProxyRun {
                     if (attempt > 0) {
                         recoveredByRetry++;
                     }
+                    session.history().succeeded(scope(), database, operationId);
                     return true;
                 }
+                session.history().refused(scope(), database, operationId, reply.refusalText());
                 if (reply.isStateRefusal()) {
                     return null;
                 }
-                if (!"operation_in_progress".equals(reply.mechanism())) {
-                    findings.add(sdk.label() + ": " + operationId + " refused: " + reply.refusalText());
+                if (!session.history().expect(scope(), operationId + ": a refusal", "operation_in_progress or a refused state",
+                        "operation_in_progress".equals(reply.mechanism()) ? "operation_in_progress or a refused state" : reply.refusalText())) {
                     return false;
                 }
             } catch (TransportFailure lost) {
                 // the reply (or the request) was lost: ask for the status, as a client should
+                session.history().lost(scope(), database, operationId, lost.getMessage());
             }
             JsonNode status = statusOf(server, operationId);
-            if (status != null && (status.path("state").asText().equals("applied") || status.path("state").asText().equals("partial"))) {
+            if (status != null && isEffect(status.path("state").asText())) {
                 recoveredByStatus++;
+                session.history().succeeded(scope(), database, operationId);
                 return true;
             }
             // unknown: the continuation may never have arrived; sending the same one again is safe

@@ -1,4 +1,10 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.run;
+
+import lab.continuationreplay.faults.FaultExperiment;
+import lab.continuationreplay.faults.crash.CutPointsExperiment;
+import lab.continuationreplay.faults.crash.KillSoakExperiment;
+import lab.continuationreplay.faults.crash.StorageFaultsExperiment;
+import lab.continuationreplay.faults.secrets.SecretsScanExperiment;
 
 import java.util.ArrayList;
 import java.util.List;

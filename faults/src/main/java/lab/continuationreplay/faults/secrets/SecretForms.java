@@ -1,4 +1,6 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.secrets;
+
+import lab.continuationreplay.faults.FaultKeys;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

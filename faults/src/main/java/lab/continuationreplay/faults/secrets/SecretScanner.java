@@ -1,4 +1,4 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.secrets;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,9 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.secrets;
+
+import lab.continuationreplay.faults.FaultSession;
+import lab.continuationreplay.faults.ExperimentReport;
+import lab.continuationreplay.faults.FaultExperiment;
+import lab.continuationreplay.faults.FaultKeys;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +27,7 @@ import lab.continuationreplay.vectors.ExactJson;
  * every bearer token of the run (over HTTP; the matrix run for the scan mints its own, which it never writes). Also
  * checks that each server refuses a key shorter than 32 bytes without echoing it.
  */
-final class SecretsScanExperiment implements FaultExperiment {
+public final class SecretsScanExperiment implements FaultExperiment {
     private static final List<String> QUICK_CASES = List.of("03", "05");
 
     @Override
@@ -117,7 +122,7 @@ final class SecretsScanExperiment implements FaultExperiment {
     }
 
     /** The password of the run's database, from the file or the variable the servers are given. */
-    static byte[] ledgerPassword(Map<String, String> handedOn) throws java.io.IOException {
+    public static byte[] ledgerPassword(Map<String, String> handedOn) throws java.io.IOException {
         String file = handedOn.get(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_PASSWORD_FILE);
         String text = file != null ? Files.readString(Path.of(file), StandardCharsets.UTF_8)
                 : handedOn.get(lab.continuationreplay.store.config.TrustedEnvironment.LEDGER_PASSWORD);

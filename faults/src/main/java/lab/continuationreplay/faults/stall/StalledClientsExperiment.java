@@ -26,7 +26,7 @@ import lab.continuationreplay.faults.ExperimentReport;
 import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.faults.common.FaultServers;
-import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.faults.FaultRecorder;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.vectors.ExactJson;
 
@@ -61,20 +61,23 @@ public final class StalledClientsExperiment implements FaultExperiment {
     @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         for (ServerKind sdk : session.sdks()) {
-            figures.set(sdk.label(), stall(session, sdk, findings));
+            figures.set(sdk.label(), stall(session, sdk));
         }
-        return new ExperimentReport(NAME, title(), findings.isEmpty(), figures, findings, List.of(), Transport.HTTP.label(), 0);
+        return new ExperimentReport(NAME, title(), true, figures, List.of(), List.of(), Transport.HTTP.label(), 0);
     }
 
-    private ObjectNode stall(FaultSession session, ServerKind sdk, List<String> findings) throws Exception {
+    private ObjectNode stall(FaultSession session, ServerKind sdk) throws Exception {
         Path folder = session.folder(NAME, sdk.label());
         int readTimeoutMs = session.size(2000, 5000);
         int rounds = session.size(2, 5);
         int stalledPerWindow = session.size(8, 16);
         long windowMs = readTimeoutMs + 500L;
         Path database = folder.resolve("store.sqlite3");
+        FaultRecorder history = session.history();
+        String scope = session.scope(sdk);
+        history.ledger(scope, database, "stall-" + sdk.label() + "-");
+        Calls calls = new Calls(history, scope, database);
         List<Long> unloaded = Collections.synchronizedList(new ArrayList<>());
         List<Long> loaded = Collections.synchronizedList(new ArrayList<>());
         List<StalledConnection.Ending> endings = new ArrayList<>();
@@ -88,45 +91,14 @@ public final class StalledClientsExperiment implements FaultExperiment {
         try (BufferedWriter log = Files.newBufferedWriter(folder.resolve("stalls.jsonl"), StandardCharsets.UTF_8)) {
             ToolClient.on(server).open();
             // Warm the server (class loading, the first ledger open) so neither condition pays for it.
-            callFor(server, sdk, 1000, new ArrayList<>(), failedCalls, operations);
+            callFor(server, sdk, 1000, new ArrayList<>(), failedCalls, operations, calls);
             failedCalls.set(0);
+            Window window = new Window(server, pool, token, sdk, windowMs, 3L * readTimeoutMs + 5000, calls, failedCalls, operations);
             for (int round = 0; round < rounds; round++) {
                 // Alternate which condition comes first, so a trend in the machine's load cancels out.
                 boolean loadedFirst = round % 2 == 1;
-                for (int window = 0; window < 2; window++) {
-                    boolean withStalls = (window == 0) == loadedFirst;
-                    List<StalledConnection> stalled = new ArrayList<>();
-                    if (withStalls) {
-                        for (int i = 0; i < stalledPerWindow; i++) {
-                            stalled.add(StalledConnection.open(i % 2 == 0 ? StallKind.HALF_HEAD : StallKind.STALLED_BODY,
-                                    server.exchanges().endpoint(), token));
-                        }
-                    }
-                    List<Future<?>> callers = new ArrayList<>();
-                    for (int c = 0; c < CALLERS; c++) {
-                        callers.add(pool.submit(() -> {
-                            callFor(server, sdk, windowMs, withStalls ? loaded : unloaded, failedCalls, operations);
-                            return null;
-                        }));
-                    }
-                    List<Future<StalledConnection.Ending>> waits = new ArrayList<>();
-                    for (StalledConnection connection : stalled) {
-                        waits.add(pool.submit(() -> connection.await(3L * readTimeoutMs + 5000)));
-                    }
-                    for (Future<?> caller : callers) {
-                        caller.get();
-                    }
-                    for (int i = 0; i < stalled.size(); i++) {
-                        StalledConnection.Ending ending = waits.get(i).get();
-                        stalled.get(i).close();
-                        endings.add(ending);
-                        ObjectNode line = JsonNodeFactory.instance.objectNode().put("round", round).put("kind", ending.kind().label())
-                                .put("sent", stalled.get(i).sent()).put("closed_by_server", ending.closedByServer())
-                                .put("ms_after_last_byte", ending.millisAfterLastByte()).put("first_line", ending.firstLine());
-                        log.write(line.toString());
-                        log.write('\n');
-                    }
-                }
+                endings.addAll(window.play(loadedFirst ? stalledPerWindow : 0, loadedFirst ? loaded : unloaded, log, round));
+                endings.addAll(window.play(loadedFirst ? 0 : stalledPerWindow, loadedFirst ? unloaded : loaded, log, round));
             }
             stillServing = stillServing(server);
         } finally {
@@ -134,35 +106,36 @@ public final class StalledClientsExperiment implements FaultExperiment {
             server.close();
         }
 
+        long leftOpen = endings.stream().filter(e -> !e.closedByServer()).count();
+        history.expect(scope, "stalled connections still open " + (3L * readTimeoutMs + 5000) + " ms after their last byte", 0, leftOpen);
+        history.expect(scope, "normal calls that failed while clients stalled", 0, failedCalls.get());
+        history.expect(scope, "a normal call at the end", "served", stillServing ? "served" : "not served");
+        ObjectNode figures = latencies(history, scope, unloaded, loaded);
+        figures.put("read_timeout_ms", readTimeoutMs).put("rounds", rounds).put("stalled_connections", endings.size())
+                .put("closed_by_server", endings.size() - leftOpen)
+                .put("calls_unloaded", unloaded.size()).put("calls_loaded", loaded.size()).put("failed_calls", failedCalls.get())
+                .put("still_serving", stillServing);
+        figures.set("closing", closing(endings));
+        return figures;
+    }
+
+    /** The normal calls' p50 and p99 without and with stalled clients; their p99 ratio is held to its bound in the history. */
+    private static ObjectNode latencies(FaultRecorder history, String scope, List<Long> unloaded, List<Long> loaded) {
         long p50Unloaded = Percentiles.of(unloaded, 50);
         long p50Loaded = Percentiles.of(loaded, 50);
         long p99Unloaded = Percentiles.of(unloaded, 99);
         long p99Loaded = Percentiles.of(loaded, 99);
         double ratio = p99Unloaded == 0 ? Double.POSITIVE_INFINITY : (double) p99Loaded / p99Unloaded;
-        if (!(ratio <= MAX_P99_RATIO)) {
-            findings.add(sdk.label() + ": p99 of normal calls with stalled clients " + ms(p99Loaded) + " ms is " + round2(ratio)
-                    + "x the p99 without (" + ms(p99Unloaded) + " ms), more than " + MAX_P99_RATIO + "x");
-        }
-        long leftOpen = endings.stream().filter(e -> !e.closedByServer()).count();
-        if (leftOpen > 0) {
-            findings.add(sdk.label() + ": " + leftOpen + " stalled connection(s) still open " + (3L * readTimeoutMs + 5000)
-                    + " ms after their last byte");
-        }
-        if (failedCalls.get() > 0) {
-            findings.add(sdk.label() + ": " + failedCalls.get() + " normal call(s) failed while clients stalled");
-        }
-        if (!stillServing) {
-            findings.add(sdk.label() + ": the server did not serve a normal call at the end");
-        }
-        LedgerRows.Counts rows = LedgerRows.count(session.ledger(), database);
-        ObjectNode figures = JsonNodeFactory.instance.objectNode();
-        figures.put("read_timeout_ms", readTimeoutMs).put("rounds", rounds).put("stalled_connections", endings.size())
-                .put("closed_by_server", endings.size() - leftOpen)
-                .put("calls_unloaded", unloaded.size()).put("calls_loaded", loaded.size()).put("failed_calls", failedCalls.get())
-                .put("p50_unloaded_ms", ms(p50Unloaded)).put("p50_loaded_ms", ms(p50Loaded))
-                .put("p99_unloaded_ms", ms(p99Unloaded)).put("p99_loaded_ms", ms(p99Loaded)).put("p99_ratio", round2(ratio))
-                .put("issues", rows.issues()).put("still_serving", stillServing);
-        ObjectNode closing = figures.putObject("closing");
+        String within = "at most " + MAX_P99_RATIO + "x";
+        history.expect(scope, "p99 of normal calls with stalled clients (" + ms(p99Loaded) + " ms) / without (" + ms(p99Unloaded) + " ms)",
+                within, ratio <= MAX_P99_RATIO ? within : round2(ratio) + "x");
+        return JsonNodeFactory.instance.objectNode().put("p50_unloaded_ms", ms(p50Unloaded)).put("p50_loaded_ms", ms(p50Loaded))
+                .put("p99_unloaded_ms", ms(p99Unloaded)).put("p99_loaded_ms", ms(p99Loaded)).put("p99_ratio", round2(ratio));
+    }
+
+    /** How the server ended each kind of stalled connection: its answers, and how long after the last byte. */
+    private static ObjectNode closing(List<StalledConnection.Ending> endings) {
+        ObjectNode closing = JsonNodeFactory.instance.objectNode();
         for (StallKind kind : StallKind.values()) {
             List<StalledConnection.Ending> ofKind = endings.stream().filter(e -> e.kind() == kind).toList();
             Map<String, Integer> answers = new TreeMap<>();
@@ -171,12 +144,53 @@ public final class StalledClientsExperiment implements FaultExperiment {
             long fastest = ofKind.stream().mapToLong(StalledConnection.Ending::millisAfterLastByte).min().orElse(0);
             closing.put(kind.label(), answers + ", closed " + fastest + "–" + slowest + " ms after the last byte");
         }
-        return figures;
+        return closing;
     }
+
+    /** One window of normal calls from a few callers, with {@code stalls} stalled connections open beside them or none. */
+    private record Window(HttpServerProcess server, ExecutorService pool, String token, ServerKind sdk, long windowMs, long awaitMs,
+            Calls calls, AtomicInteger failedCalls, AtomicInteger operations) {
+        List<StalledConnection.Ending> play(int stalls, List<Long> latencies, BufferedWriter log, int round) throws Exception {
+            List<StalledConnection> stalled = new ArrayList<>();
+            for (int i = 0; i < stalls; i++) {
+                stalled.add(StalledConnection.open(i % 2 == 0 ? StallKind.HALF_HEAD : StallKind.STALLED_BODY, server.exchanges().endpoint(),
+                        token));
+            }
+            List<Future<?>> callers = new ArrayList<>();
+            for (int c = 0; c < CALLERS; c++) {
+                callers.add(pool.submit(() -> {
+                    callFor(server, sdk, windowMs, latencies, failedCalls, operations, calls);
+                    return null;
+                }));
+            }
+            List<Future<StalledConnection.Ending>> waits = new ArrayList<>();
+            for (StalledConnection connection : stalled) {
+                waits.add(pool.submit(() -> connection.await(awaitMs)));
+            }
+            for (Future<?> caller : callers) {
+                caller.get();
+            }
+            List<StalledConnection.Ending> endings = new ArrayList<>();
+            for (int i = 0; i < stalled.size(); i++) {
+                StalledConnection.Ending ending = waits.get(i).get();
+                stalled.get(i).close();
+                endings.add(ending);
+                ObjectNode line = JsonNodeFactory.instance.objectNode().put("round", round).put("kind", ending.kind().label())
+                        .put("sent", stalled.get(i).sent()).put("closed_by_server", ending.closedByServer())
+                        .put("ms_after_last_byte", ending.millisAfterLastByte()).put("first_line", ending.firstLine());
+                log.write(line.toString());
+                log.write('\n');
+            }
+            return endings;
+        }
+    }
+
+    /** Where the normal calls are written down: the history is shared by the caller threads. */
+    private record Calls(FaultRecorder history, String scope, Path database) {}
 
     /** Normal operations for {@code millis}: round one, continuation, status, each call's latency recorded. */
     private static void callFor(HttpServerProcess server, ServerKind sdk, long millis, List<Long> latencies, AtomicInteger failed,
-            AtomicInteger operations) {
+            AtomicInteger operations, Calls calls) {
         ToolClient client = ToolClient.on(server);
         long end = System.nanoTime() + millis * 1_000_000;
         while (System.nanoTime() < end) {
@@ -186,7 +200,15 @@ public final class StalledClientsExperiment implements FaultExperiment {
                 long t0 = System.nanoTime();
                 String state = client.roundOne(arguments);
                 long t1 = System.nanoTime();
-                Reply reply = client.commit(arguments, state, "answer");
+                calls.history().sent(calls.scope(), calls.database(), operationId);
+                Reply reply;
+                try {
+                    reply = client.commit(arguments, state, "answer");
+                } catch (Exception lost) {
+                    calls.history().lost(calls.scope(), calls.database(), operationId, lost.getMessage());
+                    throw lost;
+                }
+                calls.history().answer(calls.scope(), calls.database(), operationId, reply);
                 long t2 = System.nanoTime();
                 Reply status = client.status(operationId);
                 long t3 = System.nanoTime();

@@ -20,8 +20,9 @@ import lab.continuationreplay.core.wire.HttpExchanges;
 import lab.continuationreplay.core.wire.HttpServerProcess;
 import lab.continuationreplay.core.wire.TransportFailure;
 import lab.continuationreplay.faults.common.HttpCall;
-import lab.continuationreplay.faults.common.FaultLedger;
-import lab.continuationreplay.faults.common.LedgerRows;
+import lab.continuationreplay.faults.FaultLedger;
+import lab.continuationreplay.faults.FaultRecorder;
+import lab.continuationreplay.history.FaultEvent;
 import lab.continuationreplay.history.HttpHead.Header;
 import lab.continuationreplay.history.Reply;
 
@@ -31,31 +32,27 @@ import lab.continuationreplay.history.Reply;
  * answer and from the main database: an operation has a row only if its request was answered with a success.
  */
 final class BearerAttackRun {
-    private static final int MAX_FINDINGS = 20;
 
     private final ServerKind sdk;
-    private final FaultLedger ledger;
+    private final FaultRecorder history;
+    private final String scope;
     private final Path folder;
     private final Random random;
     private final HttpServerProcess main;
     private final BearerCredentials credentials;
-    private final List<String> findings = new ArrayList<>();
     private final List<String> observations = new ArrayList<>();
     private final Map<String, Map<String, Integer>> outcomes = new TreeMap<>();
     private long sequence;
 
-    BearerAttackRun(ServerKind sdk, FaultLedger ledger, Path folder, Random random, HttpServerProcess main,
+    BearerAttackRun(ServerKind sdk, FaultRecorder history, String scope, Path folder, Random random, HttpServerProcess main,
             BearerCredentials credentials) {
         this.sdk = sdk;
-        this.ledger = ledger;
+        this.history = history;
+        this.scope = scope;
         this.folder = folder;
         this.random = random;
         this.main = main;
         this.credentials = credentials;
-    }
-
-    List<String> findings() {
-        return findings;
     }
 
     List<String> observations() {
@@ -65,7 +62,7 @@ final class BearerAttackRun {
     /** {@code each} attacks of every kind; returns the figures. */
     ObjectNode attack(int each) throws Exception {
         Path database = folder.resolve("main.sqlite3");
-        Map<String, Boolean> succeededByOperation = new LinkedHashMap<>();
+        history.ledger(scope, database, "ba-" + sdk.label() + "-");
         int accepted = 0;
         int missingChallenge = 0;
         int sent = 0;
@@ -73,15 +70,23 @@ final class BearerAttackRun {
             for (int round = 0; round < each; round++) {
                 for (BearerAttack attack : BearerAttack.values()) {
                     String operationId = "ba-" + sdk.label() + "-" + attack.label() + "-" + round;
+                    boolean write = attack != BearerAttack.BOB_READS_ALICE_STATUS;
+                    if (write && attack.expect() != BearerAttack.Expect.NOT_APPLIED && attack.expect() != BearerAttack.Expect.RECORDED) {
+                        history.sentMustRefuse(scope, database, operationId);
+                    } else if (write) {
+                        history.sent(scope, database, operationId);
+                    }
                     HttpCall.Outcome outcome = send(attack, operationId);
+                    if (write) {
+                        history.answeredOverHttp(scope, database, operationId, !outcome.answered() ? FaultEvent.Outcome.LOST
+                                : outcome.success() ? FaultRecorder.outcomeOf(outcome.reply().path("result")) : FaultEvent.Outcome.REFUSED,
+                                outcome.answered() ? outcome.status() : null, outcome.label());
+                    }
                     sent++;
                     String label = attack == BearerAttack.BOB_READS_ALICE_STATUS && outcome.success()
                             ? outcome.label() + ", state " + outcome.reply().path("result").path("structuredContent").path("state").asText("?")
                             : outcome.label();
                     outcomes.computeIfAbsent(attack.label(), k -> new TreeMap<>()).merge(label, 1, Integer::sum);
-                    if (attack != BearerAttack.BOB_READS_ALICE_STATUS) {
-                        succeededByOperation.put(operationId, outcome.success());
-                    }
                     String verdict = judge(attack, outcome);
                     if (verdict.equals("accepted")) {
                         accepted++;
@@ -96,23 +101,9 @@ final class BearerAttackRun {
                 }
             }
         }
-        Map<String, String> rows = LedgerRows.operations(ledger, database);
-        long effectsFromRefused = 0;
-        long lostSuccesses = 0;
-        for (Map.Entry<String, Boolean> operation : succeededByOperation.entrySet()) {
-            boolean hasRow = rows.containsKey(operation.getKey());
-            if (hasRow && !operation.getValue()) {
-                effectsFromRefused++;
-                finding("a row for refused " + operation.getKey() + ": " + rows.get(operation.getKey()));
-            } else if (!hasRow && operation.getValue()) {
-                lostSuccesses++;
-                finding("answered with a success but no row: " + operation.getKey());
-            }
-        }
         recordDifferences();
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
-        figures.put("attacks", sent).put("accepted", accepted).put("effects_from_refused", effectsFromRefused)
-                .put("successes_without_row", lostSuccesses).put("401_without_bearer_challenge", missingChallenge);
+        figures.put("attacks", sent).put("accepted", accepted).put("401_without_bearer_challenge", missingChallenge);
         ObjectNode byAttack = figures.putObject("by_attack");
         outcomes.forEach((attack, labels) -> byAttack.put(attack, labels.toString()));
         return figures;
@@ -120,41 +111,54 @@ final class BearerAttackRun {
 
     /** {@code ok}, {@code accepted} (a forgery), {@code no challenge}, {@code wrong answer} or {@code recorded}. */
     private String judge(BearerAttack attack, HttpCall.Outcome outcome) {
+        String verdict = verdict(attack, outcome);
+        String expected = switch (attack.expect()) {
+            case UNAUTHORIZED -> "401 with WWW-Authenticate: Bearer";
+            case FORBIDDEN -> "403";
+            case STATE_REFUSAL -> "-32602 invalid_request_state";
+            case NOT_APPLIED -> "not applied";
+            default -> null;
+        };
+        if (expected != null) {
+            history.expect(scope, attack.label(), expected, verdict.equals("ok") ? expected
+                    : verdict.equals("accepted") ? "accepted: " + outcome.label() : verdict + ": " + outcome.label() + challenge(outcome));
+        }
+        return verdict;
+    }
+
+    private static String challenge(HttpCall.Outcome outcome) {
+        return outcome.answered() && outcome.status() == 401 ? " (WWW-Authenticate: " + outcome.response().header("WWW-Authenticate") + ")" : "";
+    }
+
+    private String verdict(BearerAttack attack, HttpCall.Outcome outcome) {
         switch (attack.expect()) {
             case UNAUTHORIZED -> {
                 if (outcome.success()) {
-                    finding("ACCEPTED " + attack.label() + ": " + outcome.label());
                     return "accepted";
                 }
                 if (outcome.status() != 401) {
-                    finding(attack.label() + ": " + outcome.label() + ", expected 401");
                     return "wrong answer";
                 }
                 String challenge = outcome.response().header("WWW-Authenticate");
                 if (challenge == null || !challenge.regionMatches(true, 0, "Bearer", 0, 6)) {
-                    finding(attack.label() + ": 401 without WWW-Authenticate: Bearer (" + challenge + ")");
                     return "no challenge";
                 }
                 return "ok";
             }
             case FORBIDDEN -> {
                 if (outcome.success()) {
-                    finding("ACCEPTED " + attack.label() + ": " + outcome.label());
                     return "accepted";
                 }
                 if (outcome.status() != 403) {
-                    finding(attack.label() + ": " + outcome.label() + ", expected 403");
                     return "wrong answer";
                 }
                 return "ok";
             }
             case STATE_REFUSAL -> {
                 if (outcome.success()) {
-                    finding("ACCEPTED " + attack.label() + ": " + outcome.label());
                     return "accepted";
                 }
                 if (outcome.reply() == null || !new Reply((ObjectNode) outcome.reply()).isStateRefusal()) {
-                    finding(attack.label() + ": " + outcome.label() + ", expected -32602 invalid_request_state");
                     return "wrong answer";
                 }
                 return "ok";
@@ -163,7 +167,6 @@ final class BearerAttackRun {
                 boolean leaked = outcome.success() && outcome.reply().path("result").path("structuredContent").path("state").asText("")
                         .equals("applied");
                 if (leaked) {
-                    finding("ACCEPTED " + attack.label() + ": bob sees alice's applied operation");
                     return "accepted";
                 }
                 return "ok";
@@ -269,12 +272,6 @@ final class BearerAttackRun {
                     || attack == BearerAttack.BOB_CONTINUES_ALICE || attack == BearerAttack.BOB_READS_ALICE_STATUS) {
                 observations.add(sdk.label() + " over HTTP, " + attack.description() + ": " + outcomes.get(attack.label()));
             }
-        }
-    }
-
-    private void finding(String text) {
-        if (findings.size() < MAX_FINDINGS) {
-            findings.add(sdk.label() + " bearer: " + text);
         }
     }
 }

@@ -46,9 +46,7 @@ public final class TokenAttacksExperiment implements FaultExperiment {
     @Override
     public ExperimentReport run(FaultSession session) throws Exception {
         ObjectNode figures = ExactJson.mapper().createObjectNode();
-        List<String> findings = new ArrayList<>();
         List<String> observations = new ArrayList<>();
-        boolean passed = true;
         Map<ServerKind, ServerWire> mains = new EnumMap<>(ServerKind.class);
         List<ServerWire> extra = new ArrayList<>();
         try {
@@ -68,21 +66,17 @@ public final class TokenAttacksExperiment implements FaultExperiment {
                 TokenAttackRun run = new TokenAttackRun(session, sdk, folder, random, mains.get(sdk), others, extra);
                 ObjectNode sdkFigures = run.attack(session.size(150, 2000));
                 figures.set(sdk.label(), sdkFigures);
-                findings.addAll(run.findings());
-                passed &= run.passed();
                 if (session.transport() == Transport.HTTP) {
-                    BearerAttackRun bearer = new BearerAttackRun(sdk, session.ledger(), folder, random, (HttpServerProcess) mains.get(sdk),
+                    BearerAttackRun bearer = new BearerAttackRun(sdk, session.history(), session.scope(sdk) + " bearer", folder, random, (HttpServerProcess) mains.get(sdk),
                             session.credentials());
                     figures.set(sdk.label() + " bearer", bearer.attack(session.size(2, 10)));
-                    findings.addAll(bearer.findings());
                     observations.addAll(bearer.observations());
-                    passed &= bearer.findings().isEmpty();
                 }
             }
         } finally {
             extra.forEach(ServerWire::close);
             mains.values().forEach(ServerWire::close);
         }
-        return new ExperimentReport(NAME, title(), passed, figures, findings, observations, session.transport().label(), 0);
+        return new ExperimentReport(NAME, title(), true, figures, List.of(), observations, session.transport().label(), 0);
     }
 }

@@ -1,4 +1,6 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.crash;
+
+import lab.continuationreplay.faults.secrets.SecretsScanExperiment;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +29,7 @@ class PostgresFaultPartsTest {
     void theDatabaseKillerKillsAtItsChosenOperationsAndRestartsAndSaysWhenItCannot() throws Exception {
         EmbeddedPostgres server = EmbeddedPostgres.start(PostgresRunLedger.EXEC);
         try {
-            try (DatabaseKiller killer = new DatabaseKiller(server, new Random(5), 12, 2)) {
+            try (DatabaseKiller killer = new DatabaseKiller(server, new Random(5), 12, 2, how -> { })) {
                 for (int i = 0; i < 12; i++) {
                     killer.maybeDuring(i);
                 }
@@ -43,7 +45,7 @@ class PostgresFaultPartsTest {
             server.close();
         }
         // a server that is gone: neither the kill nor the restart can work, and both are reported, not swallowed
-        try (DatabaseKiller killer = new DatabaseKiller(server, new Random(5), 12, 1)) {
+        try (DatabaseKiller killer = new DatabaseKiller(server, new Random(5), 12, 1, how -> { })) {
             for (int i = 0; i < 12; i++) {
                 killer.maybeDuring(i);
             }

@@ -1,4 +1,6 @@
-package lab.continuationreplay.faults;
+package lab.continuationreplay.faults.secrets;
+
+import lab.continuationreplay.faults.FaultKeys;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.faults.FaultExperiment;
-import lab.continuationreplay.faults.FaultExperiments;
+import lab.continuationreplay.faults.run.FaultExperiments;
+import lab.continuationreplay.history.FaultHistory;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +41,7 @@ class LabFaultsCommandIT {
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
         JsonNode json = ExactJson.parse(Files.readString(out.resolve("faults.json")));
         assertEquals("format", json.fieldNames().next(), "the format comes first");
-        assertEquals("faults/1", json.path("format").asText());
+        assertEquals("faults/2", json.path("format").asText());
         assertTrue(json.path("quick").asBoolean());
         assertEquals(List.of("java", "typescript"), texts(json.path("sdks")));
         List<String> names = new ArrayList<>();
@@ -46,12 +51,10 @@ class LabFaultsCommandIT {
         assertEveryExperimentPassedWithoutFindings(json);
         for (String sdk : List.of("java", "typescript")) {
             assertTheSoakLostAndDuplicatedNothing(json, sdk);
-            assertEquals(4, experiment(json, "cut-points").path("figures").path(sdk).path("matched").asInt());
+            assertEquals(4, experiment(json, "cut-points").path("figures").path(sdk).path("runs").asInt());
         }
         for (String sdk : List.of("java", "typescript")) {
             JsonNode proxy = experiment(json, "stdio-proxy").path("figures").path(sdk);
-            assertEquals(0, proxy.path("duplicates").asLong(), sdk + " " + proxy);
-            assertEquals(0, proxy.path("lost_effects").asLong(), sdk + " " + proxy);
             assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
             assertTrue(proxy.path("dropped").asLong() + proxy.path("duplicated").asLong() > 0, sdk + " " + proxy);
             assertTheFuzzCrashedHungAndChangedNothing(json, sdk);
@@ -62,6 +65,48 @@ class LabFaultsCommandIT {
         assertEquals(0, scan.path("found").asInt(), scan.toString());
         assertTrue(scan.path("files").asInt() > 50, scan.toString());
         assertTrue(Files.readString(out.resolve("FAULTS.md")).contains("Overall: **pass**"));
+        assertVerifyAcceptsTheRunAndRefusesAForgedCopy(out);
+    }
+
+    /**
+     * {@code lab verify} derives every verdict again from the history and accepts the run; a copy with a duplicate
+     * issue hidden in a kept ledger is refused, whether its hashes were fixed (the verdicts disagree) or not.
+     */
+    private void assertVerifyAcceptsTheRunAndRefusesAForgedCopy(Path out) throws Exception {
+        LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+        JsonNode report = ExactJson.parse(verified.stdout());
+        assertTrue(report.path("ok").asBoolean(), verified.stdout());
+        assertTrue(report.path("experiments").has("cut-points (stdio)"), verified.stdout());
+
+        Path forged = dir.resolve("forged");
+        try (Stream<Path> files = Files.walk(out)) {
+            for (Path file : files.toList()) {
+                Path copy = forged.resolve(out.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy);
+                }
+            }
+        }
+        Path kept = forged.resolve("cut-points/java/drop-after-commit-1/store.sqlite3");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + kept);
+                Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO issues(title, body) SELECT title, body FROM issues LIMIT 1");
+        }
+        LabProcess.Result tampered = LabProcess.run(List.of("verify", forged.toString()), Map.of(), "");
+        assertEquals(1, tampered.exitCode(), tampered.stdout() + tampered.stderr());
+        assertTrue(tampered.stdout().contains("cut-points/java/drop-after-commit-1/store.sqlite3 changed after the run"), tampered.stdout());
+
+        FaultHistory.seal(forged);
+        LabProcess.Result refused = LabProcess.run(List.of("verify", forged.toString()), Map.of(), "");
+        assertEquals(1, refused.exitCode(), refused.stdout() + refused.stderr());
+        JsonNode why = ExactJson.parse(refused.stdout());
+        assertEquals(0, why.path("hashes").size(), "the hashes were fixed: " + refused.stdout());
+        assertTrue(why.path("experiments").path("cut-points (stdio)").toString().contains("duplicate: title 'fault cut-70' has 2 issues"),
+                refused.stdout());
+        assertTrue(why.path("disagreements").toString().contains("cut-points (stdio): faults.json says passed"), refused.stdout());
     }
 
     @Test
@@ -117,11 +162,9 @@ class LabFaultsCommandIT {
         }
     }
 
-    /** The kill soak on {@code sdk}: no duplicate, no lost effect, every lost reply reconciled; its figures. */
+    /** The kill soak on {@code sdk}: every lost reply reconciled (no duplicate, no lost effect: the checker's verdict); its figures. */
     private static JsonNode assertTheSoakLostAndDuplicatedNothing(JsonNode json, String sdk) {
         JsonNode soak = experiment(json, "kill-soak").path("figures").path(sdk);
-        assertEquals(0, soak.path("duplicates").asInt(), sdk + " " + soak);
-        assertEquals(0, soak.path("lost_effects").asInt(), sdk + " " + soak);
         assertEquals(soak.path("lost_replies").asInt(), soak.path("reconciled").asInt(), sdk + " " + soak);
         return soak;
     }
@@ -132,17 +175,15 @@ class LabFaultsCommandIT {
         assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
         assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
         assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
-        assertEquals(0, fuzz.path("effects_from_invalid_requests").asLong(), sdk + " " + fuzz);
         assertEquals(0, fuzz.path("unanswered_requests").asLong(), sdk + " " + fuzz);
         assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
     }
 
-    /** The token attacks on {@code sdk}: at least 150, none accepted, no row added, the valid control committed; its figures. */
+    /** The token attacks on {@code sdk}: at least 150, none accepted, the valid control committed; its figures. */
     private static JsonNode assertNoTokenAttackWasAccepted(JsonNode json, String sdk) {
         JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
         assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
         assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
-        assertEquals(0, tokens.path("rows_added").asLong(), sdk + " " + tokens);
         assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
         return tokens;
     }
