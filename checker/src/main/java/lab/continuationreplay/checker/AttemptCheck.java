@@ -114,10 +114,41 @@ public final class AttemptCheck {
             String id = judge.caseId(entry);
             if (id == null) {
                 problems.add("requested case " + entry + " " + judge.refusal());
+            } else if (cases.contains(id)) {
+                // one case folder cannot be two runs of it: counted twice, one pass would read as two
+                problems.add("requested case " + entry + " is requested twice");
             } else {
                 cases.add(id);
             }
         }
+        unrequested(attempt, cases, history, problems);
+        List<JsonNode> records = new ArrayList<>();
+        int passed = 0;
+        for (String id : cases) {
+            RunLog.Entry entry = history.get(Layout.caseFolder(id));
+            if (entry == null) {
+                problems.add("case " + id + ": " + Layout.HISTORY + " has no line for it (the run stopped before it ended)");
+                continue;
+            }
+            JsonNode record = caseRecord(judge, attempt, id, entry, problems);
+            if (record == null) {
+                continue;
+            }
+            records.add(record);
+            String status = record.path("status").asText();
+            if (CaseRecord.Status.PASS.wire().equals(status)) {
+                passed++;
+            } else if (!CaseRecord.Status.EXPECTED_FAILURE.wire().equals(status)) {
+                problems.add("case " + id + ": " + status + " " + record.path("violations")
+                        + (entry.ranToTheEnd() ? "" : " (machinery error: " + entry.machineryError() + ")"));
+            }
+        }
+        return new Verdict(name, cases.size(), records.size(), passed, problems, records);
+    }
+
+    /** A folder or a history line of a case nobody requested is a problem: a run adds nothing it was not asked for. */
+    private static void unrequested(Path attempt, List<String> cases, Map<String, RunLog.Entry> history, List<String> problems)
+            throws IOException {
         Set<String> expectedFolders = new LinkedHashSet<>();
         cases.forEach(id -> expectedFolders.add(Layout.caseFolder(id)));
         for (String folder : history.keySet()) {
@@ -130,41 +161,26 @@ public final class AttemptCheck {
                     .filter(f -> f.startsWith("case-") && !expectedFolders.contains(f)).sorted()
                     .forEach(f -> problems.add(f + "/ is in the attempt but was not requested"));
         }
-        List<JsonNode> records = new ArrayList<>();
-        int passed = 0;
-        for (String id : cases) {
-            Path folder = attempt.resolve(Layout.caseFolder(id));
-            RunLog.Entry entry = history.get(Layout.caseFolder(id));
-            if (entry == null) {
-                problems.add("case " + id + ": " + Layout.HISTORY + " has no line for it (the run stopped before it ended)");
-                continue;
-            }
-            Map<String, String> hashes = ArtifactHashes.of(folder, attempt);
-            if (!hashes.equals(entry.artifactHashes())) {
-                problems.add("case " + id + ": artifacts differ from the hashes the run recorded in " + Layout.HISTORY);
-                continue;
-            }
-            JsonNode record;
-            try {
-                record = judge.record(id, folder, hashes, entry.machineryError());
-            } catch (FormatException | java.sql.SQLException e) {
-                problems.add("case " + id + ": " + e.getMessage());
-                continue;
-            } catch (IOException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException("case " + id + ": " + e.getMessage(), e);
-            }
-            records.add(record);
-            String status = record.path("status").asText();
-            if (CaseRecord.Status.PASS.wire().equals(status)) {
-                passed++;
-            } else if (!CaseRecord.Status.EXPECTED_FAILURE.wire().equals(status)) {
-                problems.add("case " + id + ": " + status + " " + record.path("violations")
-                        + (entry.ranToTheEnd() ? "" : " (machinery error: " + entry.machineryError() + ")"));
-            }
+    }
+
+    /** One case's record from its folder, once its hashes match the history's; null (and a problem) otherwise. */
+    private static JsonNode caseRecord(Judge judge, Path attempt, String id, RunLog.Entry entry, List<String> problems) throws IOException {
+        Path folder = attempt.resolve(Layout.caseFolder(id));
+        Map<String, String> hashes = ArtifactHashes.of(folder, attempt);
+        if (!hashes.equals(entry.artifactHashes())) {
+            problems.add("case " + id + ": artifacts differ from the hashes the run recorded in " + Layout.HISTORY);
+            return null;
         }
-        return new Verdict(name, cases.size(), records.size(), passed, problems, records);
+        try {
+            return judge.record(id, folder, hashes, entry.machineryError());
+        } catch (FormatException | java.sql.SQLException e) {
+            problems.add("case " + id + ": " + e.getMessage());
+            return null;
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("case " + id + ": " + e.getMessage(), e);
+        }
     }
 
     private record Header(JsonNode requested, Map<String, RunLog.Entry> history) {}

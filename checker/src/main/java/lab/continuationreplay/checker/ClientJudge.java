@@ -89,7 +89,35 @@ record ClientJudge(String attemptName) implements Judge {
         record.put("server", server());
         record.put("transport", transport().label());
         record.set("artifact_hashes", ExactJson.mapper().valueToTree(new TreeMap<>(hashes)));
-        ArrayNode steps = record.putArray("steps");
+        record.set("steps", steps(records));
+        for (ClientCase.Expectation expectation : spec.expectations()) {
+            check(expectation, records, violations);
+        }
+        rows(record, spec, records, facts.db(), violations);
+        ObjectNode starts = record.putObject("server_process_starts");
+        facts.exits().stream().filter(e -> !e.name().equals("driver"))
+                .forEach(e -> starts.put(e.name().split("~")[0], starts.path(e.name().split("~")[0]).asInt(0) + 1));
+        record.set("process_exit_codes", ExactJson.mapper().valueToTree(facts.exits()));
+        record.set("protocol_versions", ExactJson.mapper().valueToTree(facts.wire().protocolVersions()));
+        for (WireFacts.NonFrame line : facts.wire().nonFrames()) {
+            violations.add("server defect: process " + line.process() + " wrote a non-frame line to stdout: " + line.start());
+        }
+        CaseRecord.Status status = machineryError != null ? CaseRecord.Status.MACHINERY_ERROR
+                : violations.isEmpty() ? CaseRecord.Status.PASS : CaseRecord.Status.FAIL;
+        if (machineryError == null) {
+            status = expectedFailure(record, spec, violations, status);
+        }
+        record.set("violations", ExactJson.mapper().valueToTree(violations));
+        record.put("status", status.wire());
+        if (machineryError != null) {
+            record.put("machinery_error", machineryError);
+        }
+        return record;
+    }
+
+    /** The steps the application took, in the words it saw and showed; a step of another op only when it threw. */
+    private ArrayNode steps(List<JsonNode> records) {
+        ArrayNode steps = ExactJson.mapper().createArrayNode();
         for (JsonNode step : records) {
             String op = step.path("op").asText();
             if (!List.of("call", "call_once", "status").contains(op)) {
@@ -111,10 +139,11 @@ record ClientJudge(String attemptName) implements Judge {
             }
             s.put("elapsed_ms", step.path("elapsed_ms").asLong());
         }
-        for (ClientCase.Expectation expectation : spec.expectations()) {
-            check(expectation, records, violations);
-        }
-        DbFacts db = facts.db();
+        return steps;
+    }
+
+    /** The effects and operations the ledger holds against the case's spec, and whether the application recovered. */
+    private void rows(ObjectNode record, ClientCase spec, List<JsonNode> records, DbFacts db, List<String> violations) {
         record.put("effects", db.issues().size());
         record.put("operations", db.operations().size());
         if (db.issues().size() != spec.effects()) {
@@ -132,37 +161,26 @@ record ClientJudge(String attemptName) implements Judge {
                 violations.add("the application " + (recovered ? "recovered" : "did not recover") + " the stored result");
             }
         }
-        ObjectNode starts = record.putObject("server_process_starts");
-        facts.exits().stream().filter(e -> !e.name().equals("driver"))
-                .forEach(e -> starts.put(e.name().split("~")[0], starts.path(e.name().split("~")[0]).asInt(0) + 1));
-        record.set("process_exit_codes", ExactJson.mapper().valueToTree(facts.exits()));
-        record.set("protocol_versions", ExactJson.mapper().valueToTree(facts.wire().protocolVersions()));
-        for (WireFacts.NonFrame line : facts.wire().nonFrames()) {
-            violations.add("server defect: process " + line.process() + " wrote a non-frame line to stdout: " + line.start());
-        }
-        CaseRecord.Status status = machineryError != null ? CaseRecord.Status.MACHINERY_ERROR
-                : violations.isEmpty() ? CaseRecord.Status.PASS : CaseRecord.Status.FAIL;
+    }
+
+    /** A cell the lab lists as an expected failure: the entry, and the status its violations give it. */
+    private CaseRecord.Status expectedFailure(ObjectNode record, ClientCase spec, List<String> violations, CaseRecord.Status status) {
         java.util.Optional<ClientExpectedFailure> listed = ClientCases.expectedFailure(spec.id(), client(), server(), transport());
-        if (listed.isPresent() && machineryError == null) {
-            ClientExpectedFailure expected = listed.get();
-            ObjectNode entry = record.putObject("expected_failure");
-            entry.put("side", ClientExpectedFailure.SIDE);
-            entry.put("reason", expected.reason());
-            entry.put("sdk_location", expected.sdkLocation());
-            entry.put("finding", expected.finding());
-            entry.set("violations", ExactJson.mapper().valueToTree(expected.violations()));
-            Listed listedAs = listed(violations, expected);
-            status = listedAs.status();
-            if (listedAs.violation() != null) {
-                violations.add(listedAs.violation());
-            }
+        if (listed.isEmpty()) {
+            return status;
         }
-        record.set("violations", ExactJson.mapper().valueToTree(violations));
-        record.put("status", status.wire());
-        if (machineryError != null) {
-            record.put("machinery_error", machineryError);
+        ClientExpectedFailure expected = listed.get();
+        ObjectNode entry = record.putObject("expected_failure");
+        entry.put("side", ClientExpectedFailure.SIDE);
+        entry.put("reason", expected.reason());
+        entry.put("sdk_location", expected.sdkLocation());
+        entry.put("finding", expected.finding());
+        entry.set("violations", ExactJson.mapper().valueToTree(expected.violations()));
+        Listed listedAs = listed(violations, expected);
+        if (listedAs.violation() != null) {
+            violations.add(listedAs.violation());
         }
-        return record;
+        return listedAs.status();
     }
 
     /** A listed cell's status, and the violation it adds (null: none). */

@@ -64,17 +64,39 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                     }).thenComparing(Path::toString))
                     .toList();
         }
-        List<Call> calls = new ArrayList<>();
-        TreeSet<String> versions = new TreeSet<>();
-        int replies = 0;
-        List<NonFrame> nonFrames = new ArrayList<>();
+        Folder folder = new Folder();
         for (Path transcript : transcripts) {
-            String source = process(transcript);
-            Map<Long, JsonNode> sent = new TreeMap<>();
-            Map<Long, JsonNode> received = new TreeMap<>();
-            Map<Long, Integer> statuses = new TreeMap<>();
-            // Over HTTP a body belongs to the head before it, and a response to its request by the exchange number.
-            Map<Integer, Long> requestOfExchange = new TreeMap<>();
+            new OneTranscript(folder, transcript).read();
+        }
+        return new WireFacts(List.copyOf(folder.calls), List.copyOf(folder.versions), folder.replies, List.copyOf(folder.nonFrames));
+    }
+
+    /** What every transcript of a case folder adds to: its calls in order, the versions asked for, the replies. */
+    private static final class Folder {
+        final List<Call> calls = new ArrayList<>();
+        final TreeSet<String> versions = new TreeSet<>();
+        final List<NonFrame> nonFrames = new ArrayList<>();
+        int replies;
+    }
+
+    /** One process's transcript: its requests and replies by id, and over HTTP each response's status. */
+    private static final class OneTranscript {
+        private final Folder folder;
+        private final Path transcript;
+        private final String source;
+        private final Map<Long, JsonNode> sent = new TreeMap<>();
+        private final Map<Long, JsonNode> received = new TreeMap<>();
+        private final Map<Long, Integer> statuses = new TreeMap<>();
+        // Over HTTP a body belongs to the head before it, and a response to its request by the exchange number.
+        private final Map<Integer, Long> requestOfExchange = new TreeMap<>();
+
+        OneTranscript(Folder folder, Path transcript) {
+            this.folder = folder;
+            this.transcript = transcript;
+            this.source = process(transcript);
+        }
+
+        void read() throws IOException, FormatException {
             HttpHead head = null;
             for (Transcript.Line line : Transcript.read(transcript)) {
                 if (line.kind() == Transcript.Kind.HEAD) {
@@ -88,58 +110,11 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                 HttpHead of = head;
                 head = null;
                 if (of != null && line.direction() == Transcript.Direction.RECEIVED) {
-                    Long request = requestOfExchange.get(of.exchange());
-                    List<String> bodies = of.eventStream() && line.text() != null ? EventStream.data(line.text())
-                            : java.util.Collections.singletonList(line.text());
-                    boolean framed = false;
-                    for (String body : bodies) {
-                        JsonNode reply = frameOrNull(body);
-                        if (reply == null) {
-                            continue;
-                        }
-                        framed = true;
-                        replies++;
-                        if (reply.path("id").isIntegralNumber()) {
-                            received.put(reply.get("id").longValue(), reply);
-                        }
-                    }
-                    if (request != null) {
-                        statuses.put(request, of.status());
-                    }
-                    // 202 with no body is how Streamable HTTP accepts a notification (an SDK client's cancel, say).
-                    boolean accepted = of.status() == 202 && line.text() != null && line.text().isEmpty();
-                    if (!framed && of.status() / 100 == 2 && !accepted) {
-                        String shown = "HTTP " + of.status() + " body " + (line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded());
-                        nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
-                    }
-                    continue;
-                }
-                if (line.direction() == Transcript.Direction.SENT) {
-                    JsonNode request = frameOrNull(line.text());
-                    if (request == null) {
-                        continue; // bytes the runner sent that are no request (none in the frozen cases)
-                    }
-                    if (request.path("id").isIntegralNumber()) {
-                        sent.put(request.get("id").longValue(), request);
-                        if (of != null) {
-                            requestOfExchange.put(of.exchange(), request.get("id").longValue());
-                        }
-                    }
-                    String version = request.path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").textValue();
-                    if (version != null) {
-                        versions.add(version);
-                    }
-                    continue;
-                }
-                JsonNode reply = frameOrNull(line.text());
-                if (reply == null) {
-                    String shown = line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded();
-                    nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
-                    continue;
-                }
-                replies++;
-                if (reply.path("id").isIntegralNumber()) {
-                    received.put(reply.get("id").longValue(), reply);
+                    httpBody(of, line);
+                } else if (line.direction() == Transcript.Direction.SENT) {
+                    request(of, line);
+                } else {
+                    stdioReply(line);
                 }
             }
             for (Map.Entry<Long, JsonNode> entry : sent.entrySet()) {
@@ -148,12 +123,71 @@ public record WireFacts(List<Call> calls, List<String> protocolVersions, int rep
                     continue;
                 }
                 JsonNode params = request.path("params");
-                calls.add(new Call(source, entry.getKey(), params.path("name").textValue(), params.has("inputResponses"),
+                folder.calls.add(new Call(source, entry.getKey(), params.path("name").textValue(), params.has("inputResponses"),
                         params.has("requestState"), params.path("arguments"), received.get(entry.getKey()),
                         statuses.get(entry.getKey())));
             }
         }
-        return new WireFacts(List.copyOf(calls), List.copyOf(versions), replies, List.copyOf(nonFrames));
+
+        private void httpBody(HttpHead of, Transcript.Line line) {
+            Long request = requestOfExchange.get(of.exchange());
+            List<String> bodies = of.eventStream() && line.text() != null ? EventStream.data(line.text())
+                    : java.util.Collections.singletonList(line.text());
+            boolean framed = false;
+            for (String body : bodies) {
+                JsonNode reply = frameOrNull(body);
+                if (reply == null) {
+                    continue;
+                }
+                framed = true;
+                reply(reply);
+            }
+            if (request != null) {
+                statuses.put(request, of.status());
+            }
+            // 202 with no body is how Streamable HTTP accepts a notification (an SDK client's cancel, say).
+            boolean accepted = of.status() == 202 && line.text() != null && line.text().isEmpty();
+            if (!framed && of.status() / 100 == 2 && !accepted) {
+                nonFrame("HTTP " + of.status() + " body " + (line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded()));
+            }
+        }
+
+        private void request(HttpHead of, Transcript.Line line) {
+            JsonNode request = frameOrNull(line.text());
+            if (request == null) {
+                return; // bytes the runner sent that are no request (none in the frozen cases)
+            }
+            if (request.path("id").isIntegralNumber()) {
+                sent.put(request.get("id").longValue(), request);
+                if (of != null) {
+                    requestOfExchange.put(of.exchange(), request.get("id").longValue());
+                }
+            }
+            String version = request.path("params").path("_meta").path("io.modelcontextprotocol/protocolVersion").textValue();
+            if (version != null) {
+                folder.versions.add(version);
+            }
+        }
+
+        private void stdioReply(Transcript.Line line) {
+            JsonNode reply = frameOrNull(line.text());
+            if (reply == null) {
+                nonFrame(line.text() != null ? line.text() : "(not UTF-8, base64) " + line.recorded());
+                return;
+            }
+            reply(reply);
+        }
+
+        private void reply(JsonNode reply) {
+            folder.replies++;
+            if (reply.path("id").isIntegralNumber()) {
+                received.put(reply.get("id").longValue(), reply);
+            }
+        }
+
+        private void nonFrame(String shown) {
+            folder.nonFrames.add(new NonFrame(source, shown.length() > QUOTED ? shown.substring(0, QUOTED) + "..." : shown));
+        }
     }
 
     private static String process(Path transcript) {
