@@ -3,26 +3,35 @@ package lab.continuationreplay.matrix.vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import lab.continuationreplay.history.Sdk;
 
-/** The four fingerprint implementations, one per language of the lab's SDK columns, in column order. */
+/**
+ * The four fingerprint implementations, one per SDK column ({@link Sdk}), in column order; each is named by its
+ * column's label, so a fifth column's fingerprint is one more constant here.
+ */
 public enum FingerprintLanguage {
     /** {@code lab.continuationreplay.vectors}, in this JVM (the same {@code FingerprintLines} as {@code lab fingerprint}). */
-    JAVA("java"),
+    JAVA(Sdk.JAVA),
     /** {@code node ts-fixture/dist/fingerprint-cli.js}. */
-    TYPESCRIPT("typescript"),
+    TYPESCRIPT(Sdk.TYPESCRIPT),
     /** {@code py-fixture/.venv/bin/python py-fixture/src/fingerprint-cli.py}. */
-    PYTHON("python"),
+    PYTHON(Sdk.PYTHON),
     /** {@code go-fixture/target/bin/fingerprint-cli}. */
-    GO("go");
+    GO(Sdk.GO);
 
-    private final String label;
+    private final Sdk sdk;
 
-    FingerprintLanguage(String label) {
-        this.label = label;
+    FingerprintLanguage(Sdk sdk) {
+        this.sdk = sdk;
+    }
+
+    /** The SDK column whose language this is. */
+    public Sdk sdk() {
+        return sdk;
     }
 
     public String label() {
-        return label;
+        return sdk.label();
     }
 
     public static List<String> labels() {
@@ -31,7 +40,7 @@ public enum FingerprintLanguage {
 
     public static FingerprintLanguage fromLabel(String label) {
         for (FingerprintLanguage language : values()) {
-            if (language.label.equals(label)) {
+            if (language.label().equals(label)) {
                 return language;
             }
         }

@@ -26,6 +26,9 @@ class VectorComparisonTest {
     @Test
     void languagesAreParsedInTheGivenOrderAndAllMeansEveryOne() {
         assertEquals(List.of(FingerprintLanguage.values()), FingerprintLanguage.parse(List.of("all")));
+        assertEquals(List.of(lab.continuationreplay.history.Sdk.values()),
+                java.util.Arrays.stream(FingerprintLanguage.values()).map(FingerprintLanguage::sdk).toList(),
+                "one fingerprint per SDK column, in column order, named as the column is");
         assertEquals(List.of(FingerprintLanguage.GO, FingerprintLanguage.JAVA), FingerprintLanguage.parse(List.of("go", "java")));
         assertEquals("unknown language 'rust' (java, typescript, python, go or all)",
                 assertThrows(IllegalArgumentException.class, () -> FingerprintLanguage.parse(List.of("java", "rust"))).getMessage());
