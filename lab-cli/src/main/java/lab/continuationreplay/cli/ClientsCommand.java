@@ -92,14 +92,7 @@ final class ClientsCommand implements Callable<Integer> {
         }
         List<ClientKind> clientKinds = clients.contains("all") ? ClientKind.ALL
                 : clients.stream().map(ClientKind::fromLabel).toList();
-        List<ServerKind> servers = new ArrayList<>();
-        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
-            ServerKind server = ServerKind.fromLabel(label);
-            if (server == ServerKind.UNGUARDED) {
-                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
-            }
-            servers.add(server);
-        }
+        List<ServerKind> servers = chosenServers();
         List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
                 : List.of(Transport.fromLabel(transport));
         if (only != null) {
@@ -116,12 +109,47 @@ final class ClientsCommand implements Callable<Integer> {
         Path folder = OutputFolder.of(out, home, "clients");
         OutputFolder.requireNewOrEmpty(folder);
         Files.createDirectories(folder);
+        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
+        List<String> lines = new ArrayList<>();
+        boolean ok = runCells(home, folder, cases, clientKinds, servers, transports, records, lines);
+        JsonNode report = ClientsReport.write(folder, records);
+        List<String> differing = new ArrayList<>();
+        report.path("cases").forEach(c -> {
+            if (!c.path("same_seen").asBoolean()) {
+                differing.add(c.path("case_id").asText());
+            }
+        });
+        lines.forEach(Streams.stdout()::println);
+        Streams.stdout().println("differences " + (differing.isEmpty() ? "none: every cell saw the same in every case"
+                : "cases " + String.join(", ", differing) + " (expected per cell; see CLIENTS.md)"));
+        Streams.stdout().println("evidence   " + folder);
+        Streams.stdout().flush();
+        return ok ? 0 : 1;
+    }
+
+    /** The SDKs of {@code --sdk}, the control refused. */
+    private List<ServerKind> chosenServers() {
+        List<ServerKind> servers = new ArrayList<>();
+        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
+            ServerKind server = ServerKind.fromLabel(label);
+            if (server == ServerKind.UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            servers.add(server);
+        }
+        return servers;
+    }
+
+    /**
+     * Every cell in its own job, each judged from its history as it ends; {@code records} and {@code lines} get each
+     * cell's records and stdout line in the cells' order. True when every cell's verdict is ok.
+     */
+    private boolean runCells(Path home, Path folder, List<ClientCase> cases, List<ClientKind> clientKinds, List<ServerKind> servers,
+            List<Transport> transports, Map<String, List<JsonNode>> records, List<String> lines) throws Exception {
         Duration timeout = defaultTimeouts ? null : Duration.ofMillis(requestTimeoutMs);
         Map<String, Future<Verdict>> runs = new LinkedHashMap<>();
         ExecutorService pool = Jobs.pool(jobs);
-        Map<String, List<JsonNode>> records = new LinkedHashMap<>();
         boolean ok = true;
-        List<String> lines = new ArrayList<>();
         // one set of tokens for the whole run, deleted with it; only an HTTP cell asks for any
         try (BearerCredentials credentials = new BearerCredentials()) {
             for (Transport over : transports) {
@@ -149,18 +177,6 @@ final class ClientsCommand implements Callable<Integer> {
         } finally {
             pool.shutdownNow();
         }
-        JsonNode report = ClientsReport.write(folder, records);
-        List<String> differing = new ArrayList<>();
-        report.path("cases").forEach(c -> {
-            if (!c.path("same_seen").asBoolean()) {
-                differing.add(c.path("case_id").asText());
-            }
-        });
-        lines.forEach(Streams.stdout()::println);
-        Streams.stdout().println("differences " + (differing.isEmpty() ? "none: every cell saw the same in every case"
-                : "cases " + String.join(", ", differing) + " (expected per cell; see CLIENTS.md)"));
-        Streams.stdout().println("evidence   " + folder);
-        Streams.stdout().flush();
-        return ok ? 0 : 1;
+        return ok;
     }
 }
