@@ -286,7 +286,8 @@ runtime_image() {
 lab_files() {
   local f
   for f in lab-cli/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
-      ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js go-fixture/target/bin/go-fixture py-fixture/src/server.py; do
+      ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js ts-fixture/dist/tools.json go-fixture/target/bin/go-fixture \
+      py-fixture/src/server.py vectors/rules/tools.json; do
     [[ -f "$home/$f" ]] || die "$f is missing; build the lab first (mvn -B -DskipTests install, or ./lab --help)"
   done
   # The Go fixture must be the static binary the Maven build makes (CGO_ENABLED=0), not one linked to this machine.
@@ -294,7 +295,8 @@ lab_files() {
     || ! ldd "$home/go-fixture/target/bin/go-fixture" >/dev/null 2>&1 \
     || die "go-fixture/target/bin/go-fixture is not static; rebuild it with the Maven build (CGO_ENABLED=0)"
   # py-fixture: the sources and the lock only; its virtual environment is built inside the image. The Go fixture
-  # finds the bridge jar above vectors/rules when no LAB_BRIDGE_COMMAND is given.
+  # finds the bridge jar above vectors/rules when no LAB_BRIDGE_COMMAND is given; the Python fixture reads
+  # vectors/rules/tools.json there (the other servers carry the tool table in their own build output).
   printf '%s\n' lab-cli/target/lab.jar lab-cli/target/lib java-server/target/java-server.jar java-server/target/lib \
     bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json \
     go-fixture/target/bin/go-fixture py-fixture/src py-fixture/requirements.lock vectors/rules

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,29 @@ func firstRound(t *testing.T, f *fixture, id int, args string) string {
 		t.Fatalf("input request %v", body)
 	}
 	return r["requestState"].(string)
+}
+
+// The binary, a copy outside the repository, lists the shared table's tools member for member: it carries the
+// table (go:embed) rather than reading it from beside itself.
+func TestToolsListIsTheSharedTable(t *testing.T) {
+	f := start(t, filepath.Join(t.TempDir(), "store.sqlite3"), "")
+	f.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + envelope + `}}`)
+	listed := result(t, f.reply(), 1)["tools"]
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(root, "vectors", "rules", "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table map[string]any
+	if err := json.Unmarshal(text, &table); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(listed, table["guarded"]) {
+		t.Fatalf("tools/list: %v\nvectors/rules/tools.json: %v", listed, table["guarded"])
+	}
 }
 
 func TestTwoRoundGuardedCallCommitsOnceAndReplaysExactly(t *testing.T) {

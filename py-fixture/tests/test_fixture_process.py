@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rule_table import REPO
+from rule_table import REPO, RULES
 
 SERVER = Path(__file__).resolve().parents[1] / "src" / "server.py"
 BRIDGE_JAR = REPO / "bridge" / "target" / "bridge.jar"
@@ -134,6 +134,8 @@ def issues(db: Path) -> int:
 def test_tools_list_names_the_two_tools(fixture):
     tools = fixture.request("tools/list", {})["result"]["tools"]
     assert [t["name"] for t in tools] == ["create_guarded_issue", "get_operation_status"]
+    # the fixture process lists the shared table's tools, member for member
+    assert tools == json.loads((RULES / "tools.json").read_text(encoding="utf-8"))["guarded"]
 
 
 def test_a_two_round_call_applies_once_and_an_identical_retry_replays(fixture, db):

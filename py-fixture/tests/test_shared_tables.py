@@ -18,6 +18,7 @@ READERS = {
     "rules/input-responses.json": "test_rule_tables.py",
     "rules/stdio-jvm-options.json": "test_bridge_client.py",
     "rules/strict-frames.json": "test_strict_frames.py",
+    "rules/tools.json": "test_tool_table.py",
     "rules/trusted-environment.json": "test_rule_tables.py",
 }
 

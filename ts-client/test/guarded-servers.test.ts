@@ -268,22 +268,17 @@ for (const kind of ['java', 'typescript'] as const) {
         ['create_guarded_issue', 'get_operation_status'],
       );
       const viaCallTool = step(run, 2);
-      if (kind === 'java') {
-        // The known SDK bug: callTool validates the intermediate input_required answer against the cached
-        // outputSchema. Only the Java server declares one.
-        assert.ok(listed[0]?.['outputSchema'] !== undefined);
-        assert.deepEqual(viaCallTool['threw'], {
-          type: 'ProtocolError',
-          code: -32600,
-          message: 'Tool create_guarded_issue has an output schema but did not return structured content',
-          data: null,
-          cause: null,
-        });
-        assert.equal(viaCallTool['saved_state'], null);
-      } else {
-        assert.equal(listed[0]?.['outputSchema'], undefined);
-        assert.equal(viaCallTool['outcome'], 'input_required');
-      }
+      // The known SDK bug: callTool validates the intermediate input_required answer against the cached
+      // outputSchema, which every server declares (vectors/rules/tools.json).
+      assert.ok(listed[0]?.['outputSchema'] !== undefined);
+      assert.deepEqual(viaCallTool['threw'], {
+        type: 'ProtocolError',
+        code: -32600,
+        message: 'Tool create_guarded_issue has an output schema but did not return structured content',
+        data: null,
+        cause: null,
+      });
+      assert.equal(viaCallTool['saved_state'], null);
       const viaRequest = step(run, 3);
       assert.equal(viaRequest['api'], 'request({method: "tools/call", params}, {allowInputRequired: true})');
       assert.equal(viaRequest['outcome'], 'input_required');

@@ -10,11 +10,13 @@ import {
   type McpServer,
   type RequestStateCodec,
   type ServerContext,
+  type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { type BridgeAnswer, type BridgeCaller, BridgeMachineryFailure } from './bridge-client.js';
 import { type ContinuationPayload, GUARDED_TOOL, mintPayload } from './continuation-payload.js';
 import { argumentsDigest, type GuardedArguments, guardedArguments, InvalidArguments } from './guarded-arguments.js';
 import { acceptedBody, InvalidInputResponses, normalisedResponses } from './input-responses.js';
+import { shippedToolTable, type ToolDeclaration, toolDeclarations } from './tool-table.js';
 import { bridgeErrorText, complete, INVALID_REQUEST_STATE, toolError } from './tool-results.js';
 import type { FixtureConfig } from './trusted-environment.js';
 
@@ -42,47 +44,67 @@ function bodySchema() {
   return { type: 'object' as const, properties: { body: { type: 'string' as const } }, required: ['body'] };
 }
 
+/** A tool of the table with its schemas compiled for the SDK. */
+export interface CompiledTool<Input> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: StandardSchemaWithJSON<Input, Input>;
+  readonly outputSchema?: StandardSchemaWithJSON;
+}
+
+/** Both tools, and the order the table lists them in (the order of tools/list). */
+export interface GuardedToolSet {
+  readonly order: readonly string[];
+  readonly create: CompiledTool<CreateArguments>;
+  readonly status: CompiledTool<{ operation_id: string }>;
+}
+
+function compile<Input>(tool: ToolDeclaration): CompiledTool<Input> {
+  const { name, description } = tool;
+  const inputSchema = fromJsonSchema<Input>(tool.inputSchema);
+  return tool.outputSchema === undefined
+    ? { name, description, inputSchema }
+    : { name, description, inputSchema, outputSchema: fromJsonSchema(tool.outputSchema) };
+}
+
+/** The table's guarded tools (vectors/rules/tools.json), their schemas compiled for the SDK. */
+export function compileGuardedTools(table: unknown): GuardedToolSet {
+  const declared = toolDeclarations(table, 'guarded', [GUARDED_TOOL, STATUS_TOOL]);
+  const named = (name: string) => declared.find((tool) => tool.name === name) as ToolDeclaration;
+  return {
+    order: declared.map((tool) => tool.name),
+    create: compile<CreateArguments>(named(GUARDED_TOOL)),
+    status: compile<{ operation_id: string }>(named(STATUS_TOOL)),
+  };
+}
+
 /**
- * The tools' input schemas, compiled once per process. Over HTTP each request registers the tools on a server of its
- * own, and compiling these validators (Ajv, inside fromJsonSchema) per registration was the largest part of the
- * fixture's CPU per HTTP request (a third of it, in a --cpu-prof of sequential calls). The compiled validator holds no
+ * The shipped table's tools, compiled once per process. Over HTTP each request registers the tools on a server of
+ * its own, and compiling these validators (Ajv, inside fromJsonSchema) per registration was the largest part of the
+ * fixture's CPU per HTTP request (a third of it, in a --cpu-prof of sequential calls). A compiled validator holds no
  * state of a request.
  */
-export const CREATE_INPUT = fromJsonSchema<CreateArguments>({
-  type: 'object',
-  properties: {
-    operation_id: { type: 'string' },
-    title: { type: 'string' },
-    mode: { type: 'string', enum: ['atomic', 'partial'] },
-  },
-  required: ['operation_id', 'title'],
-});
-const STATUS_INPUT = fromJsonSchema<{ operation_id: string }>({
-  type: 'object',
-  properties: { operation_id: { type: 'string' } },
-  required: ['operation_id'],
-});
+export const GUARDED_TOOLS = compileGuardedTools(shippedToolTable());
+export const CREATE_INPUT = GUARDED_TOOLS.create.inputSchema;
 
-export function registerGuardedTools(server: McpServer, context: GuardedToolsContext): void {
-  server.registerTool(
-    GUARDED_TOOL,
-    {
-      description: 'Creates one issue, asking for its body in a second round; applied at most once per operation_id.',
-      inputSchema: CREATE_INPUT,
-    },
-    (args, ctx) => createGuardedIssue(context, args, ctx),
-  );
-  server.registerTool(
-    STATUS_TOOL,
-    {
-      description: "The authoritative status of one of this principal's operations; never writes.",
-      inputSchema: STATUS_INPUT,
-    },
-    async ({ operation_id }) => {
-      const answer = await callBridge(context.bridge, { op: 'status', operation_id });
-      return answer.ok ? complete(answer.result) : answer.failure;
-    },
-  );
+/** registerTool's config: outputSchema only when the table declares one. */
+function config<Input>(tool: CompiledTool<Input>) {
+  const { description, inputSchema, outputSchema } = tool;
+  return outputSchema === undefined ? { description, inputSchema } : { description, inputSchema, outputSchema };
+}
+
+/** Registers both tools as `tools` declares them (the shipped table unless a test gives another), in its order. */
+export function registerGuardedTools(server: McpServer, context: GuardedToolsContext, tools = GUARDED_TOOLS): void {
+  for (const name of tools.order) {
+    if (name === GUARDED_TOOL) {
+      server.registerTool(GUARDED_TOOL, config(tools.create), (args, ctx) => createGuardedIssue(context, args, ctx));
+    } else {
+      server.registerTool(STATUS_TOOL, config(tools.status), async ({ operation_id }) => {
+        const answer = await callBridge(context.bridge, { op: 'status', operation_id });
+        return answer.ok ? complete(answer.result) : answer.failure;
+      });
+    }
+  }
 }
 
 async function createGuardedIssue(

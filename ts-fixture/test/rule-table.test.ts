@@ -1,7 +1,7 @@
 /** The reader of the shared rule tables; RuleTableTest checks its Java twin alike. */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadRuleTable, ruleCases } from './rule-table.js';
 
@@ -10,7 +10,10 @@ const cases = (rows: unknown) => ruleCases('t.json', { cases: rows });
 describe('shared rule tables', () => {
   test('every table with cases reads', () => {
     const dir = dirname(loadRuleTable('stdio-jvm-options.json').file);
-    const tables = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => loadRuleTable(f));
+    // a table with a format of its own has its own reader and tests (client-script-rules, tool-table)
+    const tables = readdirSync(dir)
+      .filter((f) => f.endsWith('.json') && !('format' in JSON.parse(readFileSync(join(dir, f), 'utf8'))))
+      .map((f) => loadRuleTable(f));
     const withCases = tables.filter((t) => 'cases' in t.root);
     assert.ok(withCases.length > 0, `no table with cases in ${dir}`);
     for (const table of withCases) {

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { loadRuleTable } from './rule-table.js';
 import { serverEnvironment, TEST_STATE_KEY } from './server-environment.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -100,6 +101,8 @@ describe('guarded fixture process', () => {
         list['result']['tools'].map((t: { name: string }) => t.name),
         ['create_guarded_issue', 'get_operation_status'],
       );
+      // the compiled fixture lists the shared table's tools (dist/tools.json), member for member
+      assert.deepEqual(list['result']['tools'], loadRuleTable('tools.json').root['guarded']);
       assert.deepEqual(list['result']['_meta']['io.modelcontextprotocol/serverInfo'], {
         name: 'continuation-replay-ts-fixture',
         version: '0.1.0',

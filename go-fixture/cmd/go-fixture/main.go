@@ -138,11 +138,12 @@ func main() {
 	if err != nil {
 		fail(badConfiguration, "%s", err)
 	}
-	client.Start()
-
 	s := newServer(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, nil)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: func(string) server.Caller { return client }, Log: os.Stderr, Exit: os.Exit}
-	tools.Register(s)
+	if err := tools.Register(s); err != nil {
+		fail(badConfiguration, "%s", err)
+	}
+	client.Start()
 
 	// The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole
 	// lines to the same stdout (internal/frames).
@@ -207,7 +208,9 @@ func serveHTTP(port int, conformance bool) {
 	}
 	s := newServer(capabilities, complete)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: os.Stderr, Exit: os.Exit}
-	tools.Register(s)
+	if err := tools.Register(s); err != nil {
+		fail(badConfiguration, "%s", err)
+	}
 	if profile != nil {
 		profile.Register(s)
 	}

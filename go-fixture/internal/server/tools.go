@@ -23,6 +23,7 @@ import (
 	"lab.continuationreplay/gofixture/internal/fingerprint"
 	"lab.continuationreplay/gofixture/internal/guarded"
 	"lab.continuationreplay/gofixture/internal/requeststate"
+	"lab.continuationreplay/gofixture/internal/tooltable"
 )
 
 // Names and exit statuses.
@@ -65,23 +66,27 @@ func MissingElicitation() error {
 		Data:    json.RawMessage(`{"requiredCapabilities":{"elicitation":{"form":{}}}}`)}
 }
 
-func inputSchema(required ...string) json.RawMessage {
-	props := `"operation_id":{"type":"string"}`
-	if len(required) > 1 {
-		props += `,"title":{"type":"string"},"mode":{"type":"string","enum":["atomic","partial"]}`
-	}
-	quoted, _ := json.Marshal(required)
-	return json.RawMessage(`{"type":"object","properties":{` + props + `},"required":` + string(quoted) + `}`)
+// Register adds both tools to the server, as the shared table declares them (vectors/rules/tools.json, embedded).
+func (t *Tools) Register(s *mcp.Server) error {
+	return t.RegisterFrom(s, tooltable.Shipped())
 }
 
-// Register adds both tools to the server.
-func (t *Tools) Register(s *mcp.Server) {
-	s.AddTool(&mcp.Tool{Name: GuardedTool,
-		Description: "Creates one issue, asking for its body in a second round; applied at most once per operation_id.",
-		InputSchema: inputSchema("operation_id", "title")}, t.createGuardedIssue)
-	s.AddTool(&mcp.Tool{Name: StatusTool,
-		Description: "The authoritative status of one of this principal's operations; never writes.",
-		InputSchema: inputSchema("operation_id")}, t.getOperationStatus)
+// RegisterFrom adds both tools as table declares them, in its order; a table that is not these two tools is refused.
+func (t *Tools) RegisterFrom(s *mcp.Server, table []byte) error {
+	declared, err := tooltable.Declarations(table, "guarded", GuardedTool, StatusTool)
+	if err != nil {
+		return err
+	}
+	handlers := map[string]mcp.ToolHandler{GuardedTool: t.createGuardedIssue, StatusTool: t.getOperationStatus}
+	for _, d := range declared {
+		tool := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+		if d.OutputSchema != nil {
+			// only when declared: a nil json.RawMessage in the interface would be listed as null
+			tool.OutputSchema = d.OutputSchema
+		}
+		s.AddTool(tool, handlers[d.Name])
+	}
+	return nil
 }
 
 // Complete is a complete result: the bridge's result as compact JSON text and as structured content.

@@ -6,6 +6,7 @@ code (operation_conflict, ...) or the guard's message; a requestState that does 
 JSON-RPC error. The low-level Server validates no input schema, so the handlers read the raw arguments themselves.
 """
 
+import functools
 import json
 import os
 import sys
@@ -41,26 +42,12 @@ from .bound_request_state import (
 from .bridge_client import BridgeAnswer, BridgeMachineryFailure, BridgeOk, bridge_error_text
 from .guarded_arguments import InvalidArguments, guarded_arguments_of
 from .input_responses import InvalidInputResponses, accepted_body, normalised_responses
+from .tool_table import shipped_table, tool_declarations
 from .trusted_environment import FixtureConfig, LedgerConfig
 
 STATUS_TOOL = "get_operation_status"
 DROP_AFTER_COMMIT_EXIT = 70
 INVALID_REQUEST_STATE = "Invalid or expired requestState"
-
-CREATE_INPUT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "operation_id": {"type": "string"},
-        "title": {"type": "string"},
-        "mode": {"type": "string", "enum": ["atomic", "partial"]},
-    },
-    "required": ["operation_id", "title"],
-}
-STATUS_INPUT_SCHEMA = {
-    "type": "object",
-    "properties": {"operation_id": {"type": "string"}},
-    "required": ["operation_id"],
-}
 
 
 class BridgeCaller(Protocol):
@@ -115,20 +102,28 @@ def tool_error(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
-def tool_list() -> ListToolsResult:
+@functools.lru_cache(maxsize=1)
+def shipped_tool_table() -> Any:
+    """vectors/rules/tools.json, read once; server.py reads it before serving, so a table this fixture cannot serve
+    is refused at start (ToolTableError), like a bad configuration."""
+    table = shipped_table()
+    tool_declarations(table, "guarded", (GUARDED_TOOL, STATUS_TOOL))
+    return table
+
+
+def tool_list(table: Any = None) -> ListToolsResult:
+    """The guarded tools as the shared table declares them (the shipped one unless a test gives another), in its
+    order."""
+    declared = tool_declarations(shipped_tool_table() if table is None else table, "guarded", (GUARDED_TOOL, STATUS_TOOL))
     return ListToolsResult(
         tools=[
             Tool(
-                name=GUARDED_TOOL,
-                description="Creates one issue, asking for its body in a second round; "
-                "applied at most once per operation_id.",
-                input_schema=CREATE_INPUT_SCHEMA,
-            ),
-            Tool(
-                name=STATUS_TOOL,
-                description="The authoritative status of one of this principal's operations; never writes.",
-                input_schema=STATUS_INPUT_SCHEMA,
-            ),
+                name=tool["name"],
+                description=tool["description"],
+                input_schema=tool["inputSchema"],
+                output_schema=tool.get("outputSchema"),
+            )
+            for tool in declared
         ]
     )
 

@@ -17,9 +17,10 @@ from mcp.server.lowlevel.server import Server
 
 from .bridge_client import BridgeClient
 from .bridge_command import REPO_ROOT, BridgeCommandError, bridge_command, bridge_environment
-from .guarded_tools import GuardedToolsContext, guarded_server
+from .guarded_tools import GuardedToolsContext, guarded_server, shipped_tool_table
 from .injected_clock import pin_request_state_clock
 from .strict_frames import GatedInput, LineWriter
+from .tool_table import ToolTableError
 from .trusted_environment import ConfigurationError, FixtureConfig, read_config
 
 SERVER_NAME = "continuation-replay-py-fixture"
@@ -53,8 +54,9 @@ def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit) -> S
 
 def configure() -> "tuple[FixtureConfig, list[str]]":
     try:
+        shipped_tool_table()
         return read_config(os.environ), bridge_command(REPO_ROOT, os.environ)
-    except (ConfigurationError, BridgeCommandError) as error:
+    except (ConfigurationError, BridgeCommandError, ToolTableError) as error:
         refuse(str(error))
 
 
@@ -91,11 +93,12 @@ def main_http(port_text: "str | None", conformance: bool = False) -> None:
     from .trusted_environment import BEARER_TOKENS_FILE, conformance_state_ttl, read_http_config
 
     try:
+        shipped_tool_table()
         config = read_http_config(os.environ, conformance=conformance)
         state_ttl = conformance_state_ttl(os.environ) if conformance else None
         tokens = None if config.bearer_tokens_file is None else read_bearer_tokens(config.bearer_tokens_file)
         argv = bridge_command(REPO_ROOT, os.environ)
-    except (ConfigurationError, BridgeCommandError) as error:
+    except (ConfigurationError, BridgeCommandError, ToolTableError) as error:
         refuse(str(error))
     prepare_process(config.clock_epoch)
     profile = None

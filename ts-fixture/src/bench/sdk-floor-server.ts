@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, createRequestStateCodec, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { GUARDED_TOOL } from '../continuation-payload.js';
 import { CREATE_INPUT } from '../guarded-tools.js';
 
 const ENDPOINT = '/mcp';
@@ -35,7 +36,7 @@ const mcp = createMcpHandler(
       { name: 'continuation-replay-sdk-floor', version: '0.1.0' },
       { capabilities: { tools: {} }, requestState: { verify: (state, ctx) => codec.verify(state, ctx) } },
     );
-    server.registerTool('create_guarded_issue', { description: 'floor', inputSchema: CREATE_INPUT }, async (args, ctx) => {
+    server.registerTool(GUARDED_TOOL, { description: 'floor', inputSchema: CREATE_INPUT }, async (args, ctx) => {
       if (ctx.mcpReq.inputResponses === undefined) {
         return inputRequired({
           inputRequests: {

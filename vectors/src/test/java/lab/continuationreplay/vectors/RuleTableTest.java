@@ -32,6 +32,9 @@ class RuleTableTest {
         }
         int withCases = 0;
         for (Path table : tables) {
+            if (ExactJson.parse(Files.readString(table)).has("format")) {
+                continue; // a table with a format of its own has its own reader and tests (client-script-rules, tool-table)
+            }
             RuleTable read = RuleTable.load(table.getFileName().toString());
             if (read.root().has("cases")) {
                 withCases++;

@@ -24,6 +24,9 @@ public final class ClientCases {
     private static final Seen ROUND_ONE = Seen.of(INPUT_REQUIRED);
     private static final Seen APPLIED = Seen.of(RESULT, "applied");
     private static final Seen REPLAY = Seen.of(REPLAYED, "applied");
+    private static final String OUTPUT_SCHEMA_CHECK = "the TypeScript client checks the tool's output schema against the"
+            + " input_required result (docs/findings/ts-client-output-schema-on-input-required.md); every server declares"
+            + " the output schemas of vectors/rules/tools.json";
 
     private ClientCases() {}
 
@@ -32,118 +35,171 @@ public final class ClientCases {
         ServerSetup crashing = alice.with(ServerSetup.Fault.DROP_AFTER_COMMIT);
         ClientCase.Builder c = ClientCase.of(id);
         return switch (id) {
-            case IDENTICAL_RETRY -> c.server("server", alice).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(APPLIED)
-                    .commit("a", "s1", ALPHA).sees(REPLAY)
-                    .close("a").build();
-            case NEVER_ADMITTED -> c.server("server", alice).server("readback", alice).effects(0)
-                    .connect("a", "server").roundOne("a", "s1").sees(ROUND_ONE).close("a")
-                    .connect("b", "readback").status("b").sees(Seen.of(STATUS, "unknown")).close("b").build();
-            case LOST_REPLY_THEN_EXPLICIT_REPLAY -> c.server("crash", crashing).server("restart", alice).recovers(true)
-                    .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
-                    .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied"))
-                    .commit("b", "s1", ALPHA).sees(REPLAY).close("b").build();
-            // The trap: the automatic call hides the state, so the natural retry starts a new operation round and the
-            // guard refuses it for the caller's own write. Only the status read-back recovers.
-            case AUTOMATIC_RETRY_AFTER_LOST_REPLY -> c.server("crash", crashing).server("restart", alice).recovers(true)
-                    .connect("a", "crash").call("a", ALPHA).sees(Seen.of(LOST)).close("a")
-                    .connect("b", "restart").call("b", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
-                    .status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
-            case CHANGED_INPUT_RESPONSES -> c.server("server", alice).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(APPLIED)
-                    .commit("a", "s1", "beta").sees(Seen.of(REFUSED, "operation_conflict"))
-                    .close("a").build();
-            case CHANGED_REQUEST_STATE -> c.server("server", alice).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .roundOne("a", "s2").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(APPLIED)
-                    .commit("a", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
-                    .commitTampered("a", "s2", ALPHA).sees(Seen.of(STATE_REFUSED))
-                    .close("a").build();
-            case CONCURRENT_CLIENTS -> c.server("issuer", alice).server("worker-a", alice).server("worker-b", alice)
-                    .connect("i", "issuer").roundOne("i", "s1").sees(ROUND_ONE).close("i")
-                    .connect("a", "worker-a").connect("b", "worker-b")
-                    .parallel(p -> p.commit("a", "s1", ALPHA).commit("b", "s1", ALPHA)).seeInAnyOrder(APPLIED, REPLAY)
-                    .close("a").close("b").build();
-            case CRASH_THEN_STATUS -> c.server("crash", crashing).server("restart", alice).recovers(true)
-                    .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
-                    .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
-            case RETENTION_EXPIRY -> {
-                ServerSetup setup = alice.withTtls(360, 60, 600);
-                yield c.server("current", setup).server("after-retention", setup.at(120)).server("after-sdk-expiry", setup.at(660))
-                        .connect("a", "current").roundOne("a", "s1").sees(ROUND_ONE)
-                        .commit("a", "s1", ALPHA).sees(APPLIED).close("a")
-                        .connect("b", "after-retention").commit("b", "s1", ALPHA).sees(Seen.of(REFUSED, "operation_retention_expired"))
-                        .roundOne("b", "s2").sees(ROUND_ONE)
-                        .commit("b", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict")).close("b")
-                        .connect("c", "after-sdk-expiry").commit("c", "s1", ALPHA).sees(Seen.of(STATE_REFUSED)).close("c").build();
-            }
-            case REQUEST_STATE_STRIPPED -> c.server("server", alice).effects(0).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commitWithoutState("a", ALPHA).sees(Seen.of(REFUSED, "unsupported_continuation"))
-                    .roundOneOf("a", id.operationId() + "-new", "s2").sees(ROUND_ONE)
-                    .close("a").build();
-            case PARTIAL_EFFECT -> c.partial().server("server", alice).server("readback", alice).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(Seen.of(RESULT, "partial"))
-                    .commit("a", "s1", ALPHA).sees(Seen.of(REPLAYED, "partial")).close("a")
-                    .connect("b", "readback").status("b").sees(Seen.of(STATUS, "partial")).close("b").build();
-            // The relay drops the reply to the first continuation and the server stays up: over stdio the client learns
-            // nothing until its timeout; over HTTP the relay closes the request's connection, which the client sees at
-            // once. Then status and an exact replay on the same connection recover.
-            case DROPPED_REPLY -> c.server("server", alice, 1).recovers(true).connect("a", "server")
-                    .roundOne("a", "s1").sees(ROUND_ONE)
-                    .commit("a", "s1", ALPHA).sees(Seen.of(TIMEOUT)).overHttp(Seen.of(LOST),
-                            "over HTTP a reply is lost by its connection closing without a response (the relay's"
-                                    + " DropResponse), which the client notices at once, not by a silence that only the"
-                                    + " request timeout ends")
-                    .status("a").sees(Seen.of(STATUS, "applied"))
-                    .commit("a", "s1", ALPHA).sees(REPLAY).close("a").build();
-            case MANUAL_ROUND_AFTER_LIST_TOOLS -> c.server("server", alice).effects(0).connect("a", "server")
-                    .listTools("a")
-                    .roundOne("a", "s1").sees(ROUND_ONE, "typescript-client/java-server", Seen.of(Seen.Kind.ERROR, "-32600"),
-                            "the TypeScript client checks the tool's output schema against the input_required result"
-                                    + " (docs/findings/ts-client-output-schema-on-input-required.md); the Java server"
-                                    + " declares output schemas, the TypeScript fixture does not")
-                    .roundOneByRequest("a", "s2").sees(ROUND_ONE)
-                    .close("a").build();
-            // Without a version option the TypeScript client offers 2025-11-25, which every server refuses (-32022; the
-            // Go fixture -32602); the Java client has no such option and always speaks 2026-07-28.
-            case DEFAULT_VERSION_NEGOTIATION -> c.versionMode("default").server("server", alice).effects(0)
-                    .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
-                            "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
-                                    + " 2026-07-28 (docs/findings/ts-client-default-version-negotiation.md)")
-                    .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "SdkHttpError CLIENT_HTTP_NOT_IMPLEMENTED"),
-                            "over HTTP the server's -32022 comes as an HTTP 400 with the JSON-RPC error as its body, and"
-                                    + " the TypeScript transport reads such a body as JSON-RPC only for a modern request,"
-                                    + " not for the legacy initialize this mode sends: it throws an SdkHttpError with the"
-                                    + " error as text (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
-                    .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32602"),
-                            "the Go fixture refuses the legacy initialize with -32602 (missing or invalid _meta field"
-                                    + " \"io.modelcontextprotocol/protocolVersion\"), not -32022"
-                                    + " (docs/findings/ts-client-default-version-negotiation.md)")
-                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32022"),
-                            "the Python fixture's stdio frame gate refuses the legacy initialize itself, as the Java and"
-                                    + " TypeScript SDKs do; its SDK alone would open a 2025 session"
-                                    + " (docs/findings/python-sdk-2.3.0.md, 4)")
-                    .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
-                            "after the refused connect the client is not connected")
-                    .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
-                            "after the Go fixture's refused connect the client is not connected")
-                    .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
-                            "after the Python fixture's refused connect the client is not connected")
-                    .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
-                            "after the refused connect over HTTP the client is not connected either, but says so with a"
-                                    + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"
-                                    + " which holds no transport any more; over stdio the stdio transport is still held"
-                                    + " and its send throws SdkError NOT_CONNECTED"
-                                    + " (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
-                    .close("a").build();
+            case IDENTICAL_RETRY -> identicalRetry(c, alice);
+            case NEVER_ADMITTED -> neverAdmitted(c, alice);
+            case LOST_REPLY_THEN_EXPLICIT_REPLAY -> lostReplyThenExplicitReplay(c, alice, crashing);
+            case AUTOMATIC_RETRY_AFTER_LOST_REPLY -> automaticRetryAfterLostReply(c, alice, crashing);
+            case CHANGED_INPUT_RESPONSES -> changedInputResponses(c, alice);
+            case CHANGED_REQUEST_STATE -> changedRequestState(c, alice);
+            case CONCURRENT_CLIENTS -> concurrentClients(c, alice);
+            case CRASH_THEN_STATUS -> crashThenStatus(c, alice, crashing);
+            case RETENTION_EXPIRY -> retentionExpiry(c, alice);
+            case REQUEST_STATE_STRIPPED -> requestStateStripped(c, alice, id);
+            case PARTIAL_EFFECT -> partialEffect(c, alice);
+            case DROPPED_REPLY -> droppedReply(c, alice);
+            case MANUAL_ROUND_AFTER_LIST_TOOLS -> manualRoundAfterListTools(c, alice);
+            case DEFAULT_VERSION_NEGOTIATION -> defaultVersionNegotiation(c, alice);
         };
+    }
+
+    private static ClientCase identicalRetry(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(APPLIED)
+                .commit("a", "s1", ALPHA).sees(REPLAY)
+                .close("a").build();
+    }
+
+    private static ClientCase neverAdmitted(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice).server("readback", alice).effects(0)
+                .connect("a", "server").roundOne("a", "s1").sees(ROUND_ONE).close("a")
+                .connect("b", "readback").status("b").sees(Seen.of(STATUS, "unknown")).close("b").build();
+    }
+
+    private static ClientCase lostReplyThenExplicitReplay(ClientCase.Builder c, ServerSetup alice, ServerSetup crashing) {
+        return c.server("crash", crashing).server("restart", alice).recovers(true)
+                .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
+                .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied"))
+                .commit("b", "s1", ALPHA).sees(REPLAY).close("b").build();
+    }
+
+    // The trap: the automatic call hides the state, so the natural retry starts a new operation round and the
+    // guard refuses it for the caller's own write. Only the status read-back recovers.
+    private static ClientCase automaticRetryAfterLostReply(ClientCase.Builder c, ServerSetup alice, ServerSetup crashing) {
+        return c.server("crash", crashing).server("restart", alice).recovers(true)
+                .connect("a", "crash").call("a", ALPHA).sees(Seen.of(LOST)).close("a")
+                .connect("b", "restart").call("b", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
+                .status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
+    }
+
+    private static ClientCase changedInputResponses(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(APPLIED)
+                .commit("a", "s1", "beta").sees(Seen.of(REFUSED, "operation_conflict"))
+                .close("a").build();
+    }
+
+    private static ClientCase changedRequestState(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .roundOne("a", "s2").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(APPLIED)
+                .commit("a", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict"))
+                .commitTampered("a", "s2", ALPHA).sees(Seen.of(STATE_REFUSED))
+                .close("a").build();
+    }
+
+    private static ClientCase concurrentClients(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("issuer", alice).server("worker-a", alice).server("worker-b", alice)
+                .connect("i", "issuer").roundOne("i", "s1").sees(ROUND_ONE).close("i")
+                .connect("a", "worker-a").connect("b", "worker-b")
+                .parallel(p -> p.commit("a", "s1", ALPHA).commit("b", "s1", ALPHA)).seeInAnyOrder(APPLIED, REPLAY)
+                .close("a").close("b").build();
+    }
+
+    private static ClientCase crashThenStatus(ClientCase.Builder c, ServerSetup alice, ServerSetup crashing) {
+        return c.server("crash", crashing).server("restart", alice).recovers(true)
+                .connect("a", "crash").roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(Seen.of(LOST)).close("a")
+                .connect("b", "restart").status("b").sees(Seen.of(STATUS, "applied")).close("b").build();
+    }
+
+    private static ClientCase retentionExpiry(ClientCase.Builder c, ServerSetup alice) {
+        ServerSetup setup = alice.withTtls(360, 60, 600);
+        return c.server("current", setup).server("after-retention", setup.at(120)).server("after-sdk-expiry", setup.at(660))
+                .connect("a", "current").roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(APPLIED).close("a")
+                .connect("b", "after-retention").commit("b", "s1", ALPHA).sees(Seen.of(REFUSED, "operation_retention_expired"))
+                .roundOne("b", "s2").sees(ROUND_ONE)
+                .commit("b", "s2", ALPHA).sees(Seen.of(REFUSED, "operation_conflict")).close("b")
+                .connect("c", "after-sdk-expiry").commit("c", "s1", ALPHA).sees(Seen.of(STATE_REFUSED)).close("c").build();
+    }
+
+    private static ClientCase requestStateStripped(ClientCase.Builder c, ServerSetup alice, ClientCaseId id) {
+        return c.server("server", alice).effects(0).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .commitWithoutState("a", ALPHA).sees(Seen.of(REFUSED, "unsupported_continuation"))
+                .roundOneOf("a", id.operationId() + "-new", "s2").sees(ROUND_ONE)
+                .close("a").build();
+    }
+
+    private static ClientCase partialEffect(ClientCase.Builder c, ServerSetup alice) {
+        return c.partial().server("server", alice).server("readback", alice).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(Seen.of(RESULT, "partial"))
+                .commit("a", "s1", ALPHA).sees(Seen.of(REPLAYED, "partial")).close("a")
+                .connect("b", "readback").status("b").sees(Seen.of(STATUS, "partial")).close("b").build();
+    }
+
+    // The relay drops the reply to the first continuation and the server stays up: over stdio the client learns
+    // nothing until its timeout; over HTTP the relay closes the request's connection, which the client sees at
+    // once. Then status and an exact replay on the same connection recover.
+    private static ClientCase droppedReply(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice, 1).recovers(true).connect("a", "server")
+                .roundOne("a", "s1").sees(ROUND_ONE)
+                .commit("a", "s1", ALPHA).sees(Seen.of(TIMEOUT)).overHttp(Seen.of(LOST),
+                        "over HTTP a reply is lost by its connection closing without a response (the relay's"
+                                + " DropResponse), which the client notices at once, not by a silence that only the"
+                                + " request timeout ends")
+                .status("a").sees(Seen.of(STATUS, "applied"))
+                .commit("a", "s1", ALPHA).sees(REPLAY).close("a").build();
+    }
+
+    private static ClientCase manualRoundAfterListTools(ClientCase.Builder c, ServerSetup alice) {
+        return c.server("server", alice).effects(0).connect("a", "server")
+                .listTools("a")
+                .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
+                .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
+                .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
+                .roundOneByRequest("a", "s2").sees(ROUND_ONE)
+                .close("a").build();
+    }
+
+    // Without a version option the TypeScript client offers 2025-11-25, which every server refuses (-32022; the
+    // Go fixture -32602); the Java client has no such option and always speaks 2026-07-28.
+    private static ClientCase defaultVersionNegotiation(ClientCase.Builder c, ServerSetup alice) {
+        return c.versionMode("default").server("server", alice).effects(0)
+                .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
+                        "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
+                                + " 2026-07-28 (docs/findings/ts-client-default-version-negotiation.md)")
+                .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "SdkHttpError CLIENT_HTTP_NOT_IMPLEMENTED"),
+                        "over HTTP the server's -32022 comes as an HTTP 400 with the JSON-RPC error as its body, and"
+                                + " the TypeScript transport reads such a body as JSON-RPC only for a modern request,"
+                                + " not for the legacy initialize this mode sends: it throws an SdkHttpError with the"
+                                + " error as text (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
+                .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32602"),
+                        "the Go fixture refuses the legacy initialize with -32602 (missing or invalid _meta field"
+                                + " \"io.modelcontextprotocol/protocolVersion\"), not -32022"
+                                + " (docs/findings/ts-client-default-version-negotiation.md)")
+                .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32022"),
+                        "the Python fixture's stdio frame gate refuses the legacy initialize itself, as the Java and"
+                                + " TypeScript SDKs do; its SDK alone would open a 2025 session"
+                                + " (docs/findings/python-sdk-2.3.0.md, 4)")
+                .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                        "after the refused connect the client is not connected")
+                .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                        "after the Go fixture's refused connect the client is not connected")
+                .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                        "after the Python fixture's refused connect the client is not connected")
+                .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
+                        "after the refused connect over HTTP the client is not connected either, but says so with a"
+                                + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"
+                                + " which holds no transport any more; over stdio the stdio transport is still held"
+                                + " and its send throws SdkError NOT_CONNECTED"
+                                + " (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
+                .close("a").build();
     }
 
     public static List<ClientCase> all() {

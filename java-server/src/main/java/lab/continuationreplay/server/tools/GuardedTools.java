@@ -9,6 +9,7 @@ import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import lab.continuationreplay.server.state.InvalidRequestState;
 import lab.continuationreplay.server.state.SealedRequestState;
 import lab.continuationreplay.server.state.StateBinding;
@@ -46,20 +47,18 @@ public final class GuardedTools {
         this.mapper = mapper;
     }
 
+    /** The tools as the shared table declares them (vectors/rules/tools.json, "guarded"), in its order. */
     public List<McpSyncTool> tools() {
-        McpSchema.Tool create = McpSchema.Tool.builder(CREATE, mapper, ToolSchemas.CREATE_GUARDED_ISSUE_INPUT)
-                .description("Creates an issue once per operation_id. Round 1 asks for the body; the continuation applies"
-                        + " once, and an identical continuation returns the stored result.")
-                .outputSchema(mapper, ToolSchemas.CREATE_GUARDED_ISSUE_OUTPUT)
-                .build();
-        McpSchema.Tool status = McpSchema.Tool.builder(STATUS, mapper, ToolSchemas.OPERATION_STATUS_INPUT)
-                .description("Read-only, authoritative status of an operation of the configured principal; never"
-                        + " authorises a fresh write.")
-                .outputSchema(mapper, ToolSchemas.OPERATION_STATUS_OUTPUT)
-                .build();
-        return List.of(
-                McpSyncTool.of(create, ToolResults.formElicitation(), (context, request) -> guarded(() -> createIssue(context, request))),
-                McpSyncTool.of(status, (context, request) -> guarded(() -> status(context, request))));
+        return tools(ToolTable.shipped());
+    }
+
+    List<McpSyncTool> tools(ToolTable table) {
+        Map<String, McpSchema.Tool> declared = table.declarations(ToolTable.GUARDED, Set.of(CREATE, STATUS), mapper);
+        Map<String, McpSyncTool> served = Map.of(
+                CREATE, McpSyncTool.of(declared.get(CREATE), ToolResults.formElicitation(),
+                        (context, request) -> guarded(() -> createIssue(context, request))),
+                STATUS, McpSyncTool.of(declared.get(STATUS), (context, request) -> guarded(() -> status(context, request))));
+        return declared.keySet().stream().map(served::get).toList();
     }
 
     private McpSyncResponse<McpSchema.CallToolOutcome> createIssue(McpRequestContext context, McpSchema.CallToolRequest request)

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import lab.continuationreplay.server.state.InvalidRequestState;
 import lab.continuationreplay.server.state.SealedRequestState;
 import lab.continuationreplay.server.state.StateBinding;
@@ -49,10 +50,13 @@ public final class UnguardedTools {
         this.mapper = mapper;
     }
 
+    /** The control's tool as the shared table declares it (vectors/rules/tools.json, "unguarded"). */
     public List<McpSyncTool> tools() {
-        McpSchema.Tool create = McpSchema.Tool.builder(CREATE, mapper, ToolSchemas.CREATE_ISSUE_INPUT)
-                .description("Unguarded control: every accepted continuation creates another issue.")
-                .build();
+        return tools(ToolTable.shipped());
+    }
+
+    List<McpSyncTool> tools(ToolTable table) {
+        McpSchema.Tool create = table.declarations(ToolTable.UNGUARDED, Set.of(CREATE), mapper).get(CREATE);
         return List.of(McpSyncTool.of(create, ToolResults.formElicitation(),
                 (context, request) -> GuardedTools.guarded(() -> createIssue(context, request))));
     }
