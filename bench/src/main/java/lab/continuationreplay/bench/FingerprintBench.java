@@ -58,40 +58,11 @@ final class FingerprintBench {
             if (!javaDigest.equals(ts.path("digest").asText())) {
                 throw new IllegalStateException(name + ": Java and TypeScript digests differ");
             }
-            double javaNs = 1e9 / java.get("fingerprint[" + name + "]");
-            double javaBareNs = 1e9 / java.get("bareHashing[" + name + "]");
-            double tsNs = ts.path("fingerprint_ns_per_op").asDouble();
-            double tsBareNs = ts.path("bare_ns_per_op").asDouble();
-            double tsFloorNs = ts.path("floor_ns_per_op").asDouble();
-            ObjectNode row = figures.putObject(name);
-            row.put("canonical_arguments_bytes", FingerprintRequests.size((ObjectNode) requests.get(name).get("arguments")));
-            row.put("canonical_payload_bytes", ts.path("canonical_payload_bytes").asInt());
-            row.put("java_fingerprints_per_s", Round.of(1e9 / javaNs));
-            row.put("java_bare_hashing_per_s", Round.of(1e9 / javaBareNs));
-            row.put("typescript_fingerprints_per_s", Round.of(1e9 / tsNs));
-            row.put("typescript_bare_hashing_per_s", Round.of(1e9 / tsBareNs));
-            row.put("java_us_per_fingerprint", Round.of(javaNs / 1000));
-            row.put("java_bare_us", Round.of(javaBareNs / 1000));
-            row.put("typescript_us_per_fingerprint", Round.of(tsNs / 1000));
-            row.put("typescript_bare_us", Round.of(tsBareNs / 1000));
-            row.put("typescript_floor_us", Round.of(tsFloorNs / 1000));
-            row.put("digests_agree", true);
-            // case-01 keeps the goal id it always had; the 64 KiB request's carries its name, like the others
-            goals.add(Goal.atMost(name.equals(FingerprintRequests.CASE_01) ? "fingerprint_java_vs_bare" : "fingerprint_java_vs_bare_" + name,
-                    "Java fingerprint <= 3x the bare hashing cost (" + name + ")",
-                    "Java fingerprint", javaNs / 1000, "Java bare HMAC+SHA-256", javaBareNs / 1000, "us/op", 3));
-            goals.add(Goal.atMost("fingerprint_typescript_vs_bare_" + name, "TS fingerprint <= 3x the bare hashing cost (" + name + ")",
-                    "TS fingerprint", tsNs / 1000, "TS bare HMAC+SHA-256 (node:crypto)", tsBareNs / 1000, "us/op", 3)
-                    .withFloor(TS_FLOOR, tsFloorNs / tsBareNs));
-            // The slower language's floor (node's: TS_FLOOR; Java's: its bare hashing, the least measured there)
-            // against the faster one's whole fingerprint: no faster code on the slower side gets below it.
-            boolean javaSlower = javaNs >= tsNs;
-            double slowerFloorNs = javaSlower ? javaBareNs : tsFloorNs;
-            goals.add(Goal.atMost("fingerprint_java_vs_typescript_" + name, "Java and TS fingerprint within 2x (" + name + ")",
-                    (javaSlower ? "Java" : "TS") + " fingerprint (slower)", Math.max(javaNs, tsNs) / 1000,
-                    (javaSlower ? "TS" : "Java") + " fingerprint (faster)", Math.min(javaNs, tsNs) / 1000, "us/op", 2)
-                    .withFloor((javaSlower ? "Java's bare hashing" : TS_FLOOR) + " / the faster fingerprint",
-                            slowerFloorNs / Math.min(javaNs, tsNs)));
+            Timings timings = new Timings(1e9 / java.get("fingerprint[" + name + "]"), 1e9 / java.get("bareHashing[" + name + "]"),
+                    ts.path("fingerprint_ns_per_op").asDouble(), ts.path("bare_ns_per_op").asDouble(),
+                    ts.path("floor_ns_per_op").asDouble());
+            putRow(figures.putObject(name), requests.get(name), ts, timings);
+            goals.addAll(goals(name, timings));
         }
         progress.printf("bench      fingerprint: case-01 Java %.1f us, TS %.1f us%n",
                 figures.path(FingerprintRequests.CASE_01).path("java_us_per_fingerprint").asDouble(),
@@ -103,6 +74,50 @@ final class FingerprintBench {
                         + " primitives as the fingerprint (Java: one Mac and one MessageDigest reused; node: createSecretKey"
                         + " key, crypto.hash), timed in the same process",
                 figures, goals, List.of());
+    }
+
+    /** Nanoseconds per operation of one request: each language's fingerprint and bare hashing, and node's floor. */
+    private record Timings(double javaNs, double javaBareNs, double tsNs, double tsBareNs, double tsFloorNs) {}
+
+    private static void putRow(ObjectNode row, ObjectNode request, JsonNode ts, Timings t) {
+        row.put("canonical_arguments_bytes", FingerprintRequests.size((ObjectNode) request.get("arguments")));
+        row.put("canonical_payload_bytes", ts.path("canonical_payload_bytes").asInt());
+        row.put("java_fingerprints_per_s", Round.of(1e9 / t.javaNs()));
+        row.put("java_bare_hashing_per_s", Round.of(1e9 / t.javaBareNs()));
+        row.put("typescript_fingerprints_per_s", Round.of(1e9 / t.tsNs()));
+        row.put("typescript_bare_hashing_per_s", Round.of(1e9 / t.tsBareNs()));
+        row.put("java_us_per_fingerprint", Round.of(t.javaNs() / 1000));
+        row.put("java_bare_us", Round.of(t.javaBareNs() / 1000));
+        row.put("typescript_us_per_fingerprint", Round.of(t.tsNs() / 1000));
+        row.put("typescript_bare_us", Round.of(t.tsBareNs() / 1000));
+        row.put("typescript_floor_us", Round.of(t.tsFloorNs() / 1000));
+        row.put("digests_agree", true);
+    }
+
+    private static List<Goal> goals(String name, Timings t) {
+        double javaNs = t.javaNs();
+        double javaBareNs = t.javaBareNs();
+        double tsNs = t.tsNs();
+        double tsBareNs = t.tsBareNs();
+        double tsFloorNs = t.tsFloorNs();
+        List<Goal> goals = new ArrayList<>();
+        // case-01 keeps the goal id it always had; the 64 KiB request's carries its name, like the others
+        goals.add(Goal.atMost(name.equals(FingerprintRequests.CASE_01) ? "fingerprint_java_vs_bare" : "fingerprint_java_vs_bare_" + name,
+                "Java fingerprint <= 3x the bare hashing cost (" + name + ")",
+                "Java fingerprint", javaNs / 1000, "Java bare HMAC+SHA-256", javaBareNs / 1000, "us/op", 3));
+        goals.add(Goal.atMost("fingerprint_typescript_vs_bare_" + name, "TS fingerprint <= 3x the bare hashing cost (" + name + ")",
+                "TS fingerprint", tsNs / 1000, "TS bare HMAC+SHA-256 (node:crypto)", tsBareNs / 1000, "us/op", 3)
+                .withFloor(TS_FLOOR, tsFloorNs / tsBareNs));
+        // The slower language's floor (node's: TS_FLOOR; Java's: its bare hashing, the least measured there)
+        // against the faster one's whole fingerprint: no faster code on the slower side gets below it.
+        boolean javaSlower = javaNs >= tsNs;
+        double slowerFloorNs = javaSlower ? javaBareNs : tsFloorNs;
+        goals.add(Goal.atMost("fingerprint_java_vs_typescript_" + name, "Java and TS fingerprint within 2x (" + name + ")",
+                (javaSlower ? "Java" : "TS") + " fingerprint (slower)", Math.max(javaNs, tsNs) / 1000,
+                (javaSlower ? "TS" : "Java") + " fingerprint (faster)", Math.min(javaNs, tsNs) / 1000, "us/op", 2)
+                .withFloor((javaSlower ? "Java's bare hashing" : TS_FLOOR) + " / the faster fingerprint",
+                        slowerFloorNs / Math.min(javaNs, tsNs)));
+        return goals;
     }
 
     private static JsonNode runNode(BenchPlan plan, Path lines, Path folder) throws IOException, InterruptedException {

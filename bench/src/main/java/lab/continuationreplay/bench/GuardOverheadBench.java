@@ -65,16 +65,7 @@ final class GuardOverheadBench {
             for (Timed series : timed.values()) {
                 series.calls(plan.warmupCalls(), false);
             }
-            for (int round = 0; round < ROUNDS; round++) {
-                Map<ServerKind, Double> p50 = new LinkedHashMap<>();
-                for (int k = 0; k < kinds.size(); k++) {
-                    // Rotated each round: no series is always first after another's burst of fsyncs.
-                    Timed series = timed.get(kinds.get((k + round) % kinds.size()));
-                    p50.put(series.kind, series.calls(perRound, true));
-                }
-                guardRounds.add(p50.get(ServerKind.JAVA) / p50.get(ServerKind.UNGUARDED));
-                typescriptRounds.add(p50.get(ServerKind.TYPESCRIPT) / p50.get(ServerKind.JAVA));
-            }
+            timeRounds(kinds, timed, perRound, guardRounds, typescriptRounds);
             for (Timed series : timed.values()) {
                 series.sampleRss(rss);
             }
@@ -109,14 +100,32 @@ final class GuardOverheadBench {
                 Goal.atMost("typescript_vs_java", "TS fixture continuation p50 <= 1.5x the Java server's",
                         "typescript fixture p50", fixture.continuation().p50Ms(), "java guarded p50", guarded.continuation().p50Ms(),
                         "ms", 1.5).withRounds(typescriptRounds));
-        BenchResult result = new BenchResult("guard_overhead", "Guard overhead over stdio",
-                "three warm servers over real stdio at once (raw JSON-RPC lines, transcribed), " + ROUNDS + " rounds of " + perRound
-                        + " calls each, the servers in rotated order within a round, after " + plan.warmupCalls()
-                        + " warm-up calls each; each call is round one + the continuation that commits with a distinct operation"
-                        + " id (WAL, synchronous FULL); a goal's ratio is the median of the rounds' p50 ratios; the raw bridge"
-                        + " gets the fixture's apply line directly",
-                figures, goals, notes);
+        BenchResult result = new BenchResult("guard_overhead", "Guard overhead over stdio", method(plan, perRound), figures, goals,
+                notes);
         return new Outcome(result, rss);
+    }
+
+    /** The timed rounds; each round's p50 ratios (guarded/unguarded, TypeScript/Java) are added to the two lists. */
+    private static void timeRounds(List<ServerKind> kinds, Map<ServerKind, Timed> timed, int perRound, List<Double> guardRounds,
+            List<Double> typescriptRounds) throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            Map<ServerKind, Double> p50 = new LinkedHashMap<>();
+            for (int k = 0; k < kinds.size(); k++) {
+                // Rotated each round: no series is always first after another's burst of fsyncs.
+                Timed series = timed.get(kinds.get((k + round) % kinds.size()));
+                p50.put(series.kind, series.calls(perRound, true));
+            }
+            guardRounds.add(p50.get(ServerKind.JAVA) / p50.get(ServerKind.UNGUARDED));
+            typescriptRounds.add(p50.get(ServerKind.TYPESCRIPT) / p50.get(ServerKind.JAVA));
+        }
+    }
+
+    private static String method(BenchPlan plan, int perRound) {
+        return "three warm servers over real stdio at once (raw JSON-RPC lines, transcribed), " + ROUNDS + " rounds of " + perRound
+                + " calls each, the servers in rotated order within a round, after " + plan.warmupCalls()
+                + " warm-up calls each; each call is round one + the continuation that commits with a distinct operation"
+                + " id (WAL, synchronous FULL); a goal's ratio is the median of the rounds' p50 ratios; the raw bridge"
+                + " gets the fixture's apply line directly";
     }
 
     /** One server under measurement, kept running across the rounds. */

@@ -67,103 +67,78 @@ final class HttpVsStdioBench {
             progress.printf("bench      http vs stdio: %s continuation p50 stdio %.3f ms, http %.3f ms; %d clients %.0f commits/s,"
                     + " bare loop %.0f commits/s%s%n", sdk.label(), side.stdio.p50Ms(), side.http.p50Ms(), CLIENTS,
                     Goal.median(side.concurrentRates), Goal.median(side.bareRates), String.format(java.util.Locale.ROOT, ", %s %.0f commits/s", side.control.what, Goal.median(side.control.rates)));
-            ObjectNode json = figures.putObject(sdk.label());
-            json.set("stdio_continuation", side.stdio.toJson());
-            json.set("http_continuation", side.http.toJson());
-            json.put("http_concurrent_commits_per_s", Round.of(Goal.median(side.concurrentRates)));
-            json.put("bare_commits_per_s", Round.of(Goal.median(side.bareRates)));
             int cores = Runtime.getRuntime().availableProcessors();
-            if (ProcessCpu.available()) {
-                // What the 16-client goal asks of the CPU: the server's CPU per commit bounds its commits/s on this
-                // machine's cores even with a free client, whatever the ledger does.
-                double serverMs = side.serverCpuNanos / 1e6 / side.burstCommits;
-                double clientMs = side.clientCpuNanos / 1e6 / side.burstCommits;
-                json.put("http_burst_server_cpu_ms_per_commit", Round.of(serverMs));
-                json.put("http_burst_client_cpu_ms_per_commit", Round.of(clientMs));
-                json.put("http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(cores * 1000 / serverMs));
-                json.put("http_burst_ceiling_commits_per_s_server_and_client_cpu", Round.of(cores * 1000 / (serverMs + clientMs)));
-            }
-            double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
-            double controlMainMs = side.control.mainThreadCpuNanos / 1e6 / side.burstCommits;
-            if (sdk == ServerKind.JAVA) {
-                json.put("unguarded_http_concurrent_commits_per_s", Round.of(Goal.median(side.control.rates)));
-                if (ProcessCpu.available()) {
-                    json.put("unguarded_http_burst_server_cpu_ms_per_commit", Round.of(controlMs));
-                    json.put("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(ceiling(cores, controlMs)));
-                }
-            } else {
-                json.put("sdk_floor_http_calls_per_s", Round.of(Goal.median(side.control.rates)));
-                if (ProcessCpu.available()) {
-                    json.put("sdk_floor_http_burst_cpu_ms_per_call", Round.of(controlMs));
-                    json.put("sdk_floor_http_burst_main_thread_cpu_ms_per_call", Round.of(controlMainMs));
-                    json.put("sdk_floor_http_burst_ceiling_calls_per_s", Round.of(nodeCeiling(cores, controlMs, controlMainMs)));
-                }
-            }
+            putFigures(figures.putObject(sdk.label()), sdk, side, cores);
             goals.add(Goal.atMost("http_vs_stdio_" + sdk.label(), sdk.label() + " guarded continuation p50 over HTTP / over stdio <= 1.25",
                     sdk.label() + " http p50", side.http.p50Ms(), sdk.label() + " stdio p50", side.stdio.p50Ms(), "ms", 1.25)
                     .withRounds(side.latencyRatios));
-            Goal concurrent = Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
-                    + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", Goal.median(side.concurrentRates),
-                    "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios);
-            if (ProcessCpu.available()) {
-                concurrent = sdk == ServerKind.JAVA ? withControlCeiling(concurrent, cores, controlMs)
-                        : concurrent.withFloor(SDK_FLOOR, nodeCeiling(cores, controlMs, controlMainMs) / concurrent.baseline());
-            }
-            goals.add(concurrent);
+            goals.add(concurrentGoal(sdk, side, cores));
         }
-        return new BenchResult("http_vs_stdio", "Guarded continuation over HTTP vs stdio",
-                "for each SDK a stdio server and an HTTP server (--http 0, bearer token), warm and long-lived, run at once on"
-                        + " separate SQLite files; after " + plan.warmupCalls() + " warm-up calls each, " + ROUNDS + " rounds of "
-                        + perRound + " calls per server in alternating order (a call: round one, then the timed continuation that"
-                        + " commits; WAL, synchronous FULL); then " + ROUNDS + " rounds of the bare commit loop and " + CLIENTS
-                        + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
-                        + " order; for Java, the unguarded control over HTTP (create_issue: the same two rounds, sealed state, SDK and"
-                        + " Tomcat, one durable INSERT+COMMIT, no ledger) takes the same bursts, interleaved with the guarded ones, and"
-                        + " its server CPU per commit gives the goal's floor; for TypeScript the SDK floor server"
-                        + " (ts-fixture/dist/bench/sdk-floor-server.js: the SDK's handler, a server per request, the same tool and"
-                        + " schema, the SDK's state codec, no guard, no bridge, no commit) does, and node's one JavaScript thread"
-                        + " bounds it; each HTTP client keeps its connection open (HTTP/1.1"
-                        + " keep-alive, raw bytes); a goal's ratio is its median round",
+        return new BenchResult("http_vs_stdio", "Guarded continuation over HTTP vs stdio", method(plan, perRound, concurrentPerRound),
                 figures, goals, List.of());
     }
 
-    /** What the floor of the 16-client goal times: the least work any guarded server on this SDK does per commit. */
-    static final String CONTROL_FLOOR = "two cores' worth of the unguarded Java control's server CPU per commit over HTTP"
-            + " (same SDK, Tomcat, two rounds, sealed state, one durable INSERT+COMMIT, no ledger), over the bare loop";
-
-    /** What the TypeScript 16-client goal's floor times. */
-    static final String SDK_FLOOR = "the TypeScript SDK floor server's calls/s that node's CPU allows (its one JavaScript thread's"
-            + " CPU per two-round call, and its whole process's on the cores; SDK handler, server per request, state codec, no"
-            + " guard, no bridge, no commit), over the bare loop";
-
-    /**
-     * The two-round calls/s a node process can reach at {@code processMs} of CPU per call on {@code cores} and
-     * {@code mainThreadMs} of it on its one JavaScript thread, whichever allows fewer: node runs JavaScript, the HTTP
-     * parser and the SDK on that thread alone, so a second core helps only its crypto and I/O threads.
-     */
-    static double nodeCeiling(int cores, double processMs, double mainThreadMs) {
-        return Math.min(ceiling(1, mainThreadMs), ceiling(cores, processMs));
-    }
-
-    /**
-     * The commits/s {@code cores} can reach when each commit costs {@code serverCpuMsPerCommit} of server CPU, with
-     * the clients, the disk and every lock free.
-     */
-    static double ceiling(int cores, double serverCpuMsPerCommit) {
-        if (!(serverCpuMsPerCommit > 0) || Double.isInfinite(serverCpuMsPerCommit) || cores < 1) {
-            throw new IllegalArgumentException("no ceiling from " + cores + " cores at " + serverCpuMsPerCommit + " ms per commit");
+    /** One SDK's figures: both latencies, the burst rates, and (where the CPU can be read) each side's CPU per commit. */
+    private static void putFigures(ObjectNode json, ServerKind sdk, Side side, int cores) {
+        json.set("stdio_continuation", side.stdio.toJson());
+        json.set("http_continuation", side.http.toJson());
+        json.put("http_concurrent_commits_per_s", Round.of(Goal.median(side.concurrentRates)));
+        json.put("bare_commits_per_s", Round.of(Goal.median(side.bareRates)));
+        if (ProcessCpu.available()) {
+            // What the 16-client goal asks of the CPU: the server's CPU per commit bounds its commits/s on this
+            // machine's cores even with a free client, whatever the ledger does.
+            double serverMs = side.serverCpuNanos / 1e6 / side.burstCommits;
+            double clientMs = side.clientCpuNanos / 1e6 / side.burstCommits;
+            json.put("http_burst_server_cpu_ms_per_commit", Round.of(serverMs));
+            json.put("http_burst_client_cpu_ms_per_commit", Round.of(clientMs));
+            json.put("http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(cores * 1000 / serverMs));
+            json.put("http_burst_ceiling_commits_per_s_server_and_client_cpu", Round.of(cores * 1000 / (serverMs + clientMs)));
         }
-        return cores * 1000 / serverCpuMsPerCommit;
+        double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
+        double controlMainMs = side.control.mainThreadCpuNanos / 1e6 / side.burstCommits;
+        if (sdk == ServerKind.JAVA) {
+            json.put("unguarded_http_concurrent_commits_per_s", Round.of(Goal.median(side.control.rates)));
+            if (ProcessCpu.available()) {
+                json.put("unguarded_http_burst_server_cpu_ms_per_commit", Round.of(controlMs));
+                json.put("unguarded_http_burst_ceiling_commits_per_s_server_cpu_only", Round.of(HttpCeilings.ceiling(cores, controlMs)));
+            }
+        } else {
+            json.put("sdk_floor_http_calls_per_s", Round.of(Goal.median(side.control.rates)));
+            if (ProcessCpu.available()) {
+                json.put("sdk_floor_http_burst_cpu_ms_per_call", Round.of(controlMs));
+                json.put("sdk_floor_http_burst_main_thread_cpu_ms_per_call", Round.of(controlMainMs));
+                json.put("sdk_floor_http_burst_ceiling_calls_per_s", Round.of(HttpCeilings.nodeCeiling(cores, controlMs, controlMainMs)));
+            }
+        }
     }
 
-    /**
-     * The 16-client goal with its floor: the unguarded control does every part of a guarded commit except the guard
-     * and the ledger, so no ledger change can push a guarded server on the same SDK past the commits/s its CPU per
-     * commit allows on this machine's cores; that ceiling over the goal's baseline (the bare loop) is the best ratio
-     * reachable, and when it is under the bound the goal is out of reach.
-     */
-    static Goal withControlCeiling(Goal goal, int cores, double controlServerCpuMsPerCommit) {
-        return goal.withFloor(CONTROL_FLOOR, ceiling(cores, controlServerCpuMsPerCommit) / goal.baseline());
+    /** The 16-client goal against the bare loop, with its floor from the control's CPU where the CPU can be read. */
+    private static Goal concurrentGoal(ServerKind sdk, Side side, int cores) {
+        double controlMs = side.control.serverCpuNanos / 1e6 / side.burstCommits;
+        double controlMainMs = side.control.mainThreadCpuNanos / 1e6 / side.burstCommits;
+        Goal concurrent = Goal.atLeast("http_concurrent_" + sdk.label(), sdk.label() + " guarded commits/s over HTTP, " + CLIENTS
+                + " clients >= 0.7 of the bare loop", sdk.label() + " http, " + CLIENTS + " clients", Goal.median(side.concurrentRates),
+                "bare commit loop", Goal.median(side.bareRates), "commits/s", 0.7).withRounds(side.throughputRatios);
+        if (ProcessCpu.available()) {
+            concurrent = sdk == ServerKind.JAVA ? HttpCeilings.withControlCeiling(concurrent, cores, controlMs)
+                    : concurrent.withFloor(HttpCeilings.SDK_FLOOR, HttpCeilings.nodeCeiling(cores, controlMs, controlMainMs) / concurrent.baseline());
+        }
+        return concurrent;
+    }
+
+    private static String method(BenchPlan plan, int perRound, int concurrentPerRound) {
+        return "for each SDK a stdio server and an HTTP server (--http 0, bearer token), warm and long-lived, run at once on"
+                + " separate SQLite files; after " + plan.warmupCalls() + " warm-up calls each, " + ROUNDS + " rounds of "
+                + perRound + " calls per server in alternating order (a call: round one, then the timed continuation that"
+                + " commits; WAL, synchronous FULL); then " + ROUNDS + " rounds of the bare commit loop and " + CLIENTS
+                + " concurrent HTTP clients committing " + concurrentPerRound + " distinct operations, in alternating"
+                + " order; for Java, the unguarded control over HTTP (create_issue: the same two rounds, sealed state, SDK and"
+                + " Tomcat, one durable INSERT+COMMIT, no ledger) takes the same bursts, interleaved with the guarded ones, and"
+                + " its server CPU per commit gives the goal's floor; for TypeScript the SDK floor server"
+                + " (ts-fixture/dist/bench/sdk-floor-server.js: the SDK's handler, a server per request, the same tool and"
+                + " schema, the SDK's state codec, no guard, no bridge, no commit) does, and node's one JavaScript thread"
+                + " bounds it; each HTTP client keeps its connection open (HTTP/1.1"
+                + " keep-alive, raw bytes); a goal's ratio is its median round";
     }
 
     /** {@code serverCpuNanos} and {@code clientCpuNanos}: CPU used during the timed bursts only. */
@@ -183,20 +158,10 @@ final class HttpVsStdioBench {
         WireSettings httpSettings = WireSettings.matrix(folder.resolve("http.sqlite3"), "alice");
         Map<String, String> stdioEnvironment = new LinkedHashMap<>(stdioSettings.environment());
         stdioEnvironment.putAll(sdk.environment(plan.home(), JvmLifetime.LONG));
-        long[] stdioNanos = new long[perRound * ROUNDS];
-        long[] httpNanos = new long[perRound * ROUNDS];
-        List<Double> latencyRatios = new ArrayList<>();
-        List<Double> concurrentRates = new ArrayList<>();
-        List<Double> bareRates = new ArrayList<>();
-        List<Double> throughputRatios = new ArrayList<>();
+        Tally tally = new Tally(perRound * ROUNDS);
         boolean javaControl = sdk == ServerKind.JAVA;
         String controlName = javaControl ? "unguarded http" : "sdk floor http";
         String controlFiles = controlName.replace(' ', '-');
-        List<Double> controlRates = new ArrayList<>();
-        long[] controlCpu = new long[2];
-        long serverCpuNanos = 0;
-        int controlCommits = 0;
-        long clientCpuNanos = 0;
         int httpCommits;
         int stdioCommits;
         try (BearerCredentials credentials = new BearerCredentials()) {
@@ -219,82 +184,15 @@ final class HttpVsStdioBench {
                             folder.resolve(Layout.stdout(controlFiles)), folder.resolve(Layout.stderr(controlFiles)),
                             ServerProcess.READ_TIMEOUT, credentials.token("alice"), credentials.principalsByToken());
                     KeptConnections controlPooled = new KeptConnections(control, controlName)) {
-                Caller overStdio = (id) -> continuation(stdio::callTool, sdk.label() + " stdio", ToolClient.CREATE,
-                        ToolClient.arguments(id, "bench", "atomic"));
-                Caller overHttp = (id) -> continuation(pooled::callTool, sdk.label() + " http", ToolClient.CREATE,
-                        ToolClient.arguments(id, "bench", "atomic"));
-                Caller overControl = javaControl
-                        ? (id) -> continuation(controlPooled::callTool, controlName, CONTROL_TOOL,
-                                JsonNodeFactory.instance.objectNode().put("title", "bench " + id))
-                        : (id) -> continuation(controlPooled::callTool, controlName, ToolClient.CREATE,
-                                ToolClient.arguments(id, "bench", "atomic"));
-                AtomicInteger ids = new AtomicInteger();
-                for (int i = 0; i < plan.warmupCalls(); i++) {
-                    overStdio.call(sdk.label() + "-stdio-" + ids.get());
-                    overHttp.call(sdk.label() + "-http-" + ids.getAndIncrement());
-                }
-                bare.run(plan.warmupCalls());
-                int timed = 0;
-                for (int round = 0; round < ROUNDS; round++) {
-                    long[] s = new long[perRound];
-                    long[] h = new long[perRound];
-                    for (int i = 0; i < perRound; i++) {
-                        // Alternating which goes first, round by round and call by call.
-                        boolean stdioFirst = (round + i) % 2 == 0;
-                        String id = Integer.toString(ids.getAndIncrement());
-                        if (stdioFirst) {
-                            s[i] = overStdio.call(sdk.label() + "-stdio-" + id);
-                            h[i] = overHttp.call(sdk.label() + "-http-" + id);
-                        } else {
-                            h[i] = overHttp.call(sdk.label() + "-http-" + id);
-                            s[i] = overStdio.call(sdk.label() + "-stdio-" + id);
-                        }
-                        stdioNanos[timed] = s[i];
-                        httpNanos[timed] = h[i];
-                        timed++;
-                    }
-                    latencyRatios.add(LatencyStats.of(h, 0).p50Ms() / LatencyStats.of(s, 0).p50Ms());
-                }
+                Wires wires = new Wires(sdk, clients,
+                        (id) -> continuation(stdio::callTool, sdk.label() + " stdio", ToolClient.CREATE,
+                                ToolClient.arguments(id, "bench", "atomic")),
+                        (id) -> continuation(pooled::callTool, sdk.label() + " http", ToolClient.CREATE,
+                                ToolClient.arguments(id, "bench", "atomic")),
+                        overControl(javaControl, controlPooled, controlName), http, control, bare);
+                int timed = timeLatencies(plan, wires, perRound, tally);
                 stdioCommits = plan.warmupCalls() + timed;
-                int concurrent = 0;
-                // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
-                // still compiling would spend the JIT's CPU in its bursts, lower the ceiling and claim "out of
-                // reach" too readily; a warmer control errs the other way, as a floor should.
-                int warm = CONTROL_WARMUP * (plan.warmupCalls() + timed);
-                controlCommits += warm;
-                burst(clients, overControl, "control-warm-", warm);
-                // One warm-up burst opens the client's connections before anything is timed.
-                burst(clients, overHttp, sdk.label() + "-burst-warm-", CLIENTS * 2);
-                concurrent += CLIENTS * 2;
-                burst(clients, overControl, "control-burst-warm-", CLIENTS * 2);
-                controlCommits += CLIENTS * 2;
-                ProcessHandle server = http.handle();
-                ProcessHandle self = ProcessHandle.current();
-                for (int round = 0; round < ROUNDS; round++) {
-                    // The bare loop runs before the bursts in even rounds and after them in odd ones; the control's
-                    // burst after the guarded one in even rounds and before it in odd ones.
-                    double bareRate = round % 2 == 0 ? bare.run(concurrentPerRound) : Double.NaN;
-                    if (round % 2 != 0) {
-                        controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
-                        controlCommits += concurrentPerRound;
-                    }
-                    long serverBefore = ProcessCpu.nanos(server);
-                    long clientBefore = ProcessCpu.ticks(self.pid());
-                    double httpRate = burst(clients, overHttp, sdk.label() + "-burst-" + round + "-", concurrentPerRound);
-                    serverCpuNanos += ProcessCpu.nanos(server) - serverBefore;
-                    clientCpuNanos += (ProcessCpu.ticks(self.pid()) - clientBefore) * 10_000_000L;
-                    if (round % 2 == 0) {
-                        controlRates.add(controlBurst(clients, control, overControl, round, concurrentPerRound, controlCpu));
-                        controlCommits += concurrentPerRound;
-                    }
-                    if (round % 2 != 0) {
-                        bareRate = bare.run(concurrentPerRound);
-                    }
-                    concurrent += concurrentPerRound;
-                    bareRates.add(bareRate);
-                    concurrentRates.add(httpRate);
-                    throughputRatios.add(httpRate / bareRate);
-                }
+                int concurrent = timeBursts(plan.warmupCalls() + timed, wires, concurrentPerRound, tally);
                 httpCommits = plan.warmupCalls() + timed + concurrent;
             } finally {
                 clients.shutdownNow();
@@ -303,11 +201,129 @@ final class HttpVsStdioBench {
         check(folder.resolve("stdio.sqlite3"), stdioCommits, sdk.label() + " over stdio");
         check(folder.resolve("http.sqlite3"), httpCommits, sdk.label() + " over http");
         if (javaControl) {
-            check(folder.resolve(CONTROL_DATABASE), controlCommits, "the unguarded control over http");
+            check(folder.resolve(CONTROL_DATABASE), tally.controlCommits, "the unguarded control over http");
         }
-        return new Side(LatencyStats.of(stdioNanos, 0), LatencyStats.of(httpNanos, 0), latencyRatios, concurrentRates, bareRates,
-                throughputRatios, serverCpuNanos, clientCpuNanos, concurrentPerRound * ROUNDS,
-                new Control(javaControl ? "unguarded control" : "SDK floor server", controlRates, controlCpu[0], controlCpu[1]));
+        return new Side(LatencyStats.of(tally.stdioNanos, 0), LatencyStats.of(tally.httpNanos, 0), tally.latencyRatios,
+                tally.concurrentRates, tally.bareRates, tally.throughputRatios, tally.serverCpuNanos, tally.clientCpuNanos,
+                concurrentPerRound * ROUNDS, new Control(javaControl ? "unguarded control" : "SDK floor server", tally.controlRates,
+                        tally.controlCpu[0], tally.controlCpu[1]));
+    }
+
+    /** One SDK's running servers and bare loop, and the callers the timed phases use on them. */
+    private record Wires(ServerKind sdk, ExecutorService clients, Caller overStdio, Caller overHttp, Caller overControl,
+            HttpServerProcess http, HttpServerProcess control, BareCommits bare) {}
+
+    /** What the timed phases of one SDK add up, for its {@link Side}. */
+    private static final class Tally {
+        final long[] stdioNanos;
+        final long[] httpNanos;
+        final List<Double> latencyRatios = new ArrayList<>();
+        final List<Double> concurrentRates = new ArrayList<>();
+        final List<Double> bareRates = new ArrayList<>();
+        final List<Double> throughputRatios = new ArrayList<>();
+        final List<Double> controlRates = new ArrayList<>();
+        final long[] controlCpu = new long[2];
+        long serverCpuNanos;
+        long clientCpuNanos;
+        int controlCommits;
+
+        Tally(int timedCalls) {
+            stdioNanos = new long[timedCalls];
+            httpNanos = new long[timedCalls];
+        }
+    }
+
+    /** The control's call: Java's unguarded tool with a title only, or the SDK floor server's guarded tool. */
+    private static Caller overControl(boolean javaControl, KeptConnections controlPooled, String controlName) {
+        return javaControl
+                ? (id) -> continuation(controlPooled::callTool, controlName, CONTROL_TOOL,
+                        JsonNodeFactory.instance.objectNode().put("title", "bench " + id))
+                : (id) -> continuation(controlPooled::callTool, controlName, ToolClient.CREATE,
+                        ToolClient.arguments(id, "bench", "atomic"));
+    }
+
+    /** The warm-up calls and the bare loop's, then the rounds of single calls over stdio and HTTP; the calls timed. */
+    private static int timeLatencies(BenchPlan plan, Wires wires, int perRound, Tally tally) throws Exception {
+        String sdk = wires.sdk().label();
+        AtomicInteger ids = new AtomicInteger();
+        for (int i = 0; i < plan.warmupCalls(); i++) {
+            wires.overStdio().call(sdk + "-stdio-" + ids.get());
+            wires.overHttp().call(sdk + "-http-" + ids.getAndIncrement());
+        }
+        wires.bare().run(plan.warmupCalls());
+        int timed = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            long[] s = new long[perRound];
+            long[] h = new long[perRound];
+            for (int i = 0; i < perRound; i++) {
+                // Alternating which goes first, round by round and call by call.
+                boolean stdioFirst = (round + i) % 2 == 0;
+                String id = Integer.toString(ids.getAndIncrement());
+                if (stdioFirst) {
+                    s[i] = wires.overStdio().call(sdk + "-stdio-" + id);
+                    h[i] = wires.overHttp().call(sdk + "-http-" + id);
+                } else {
+                    h[i] = wires.overHttp().call(sdk + "-http-" + id);
+                    s[i] = wires.overStdio().call(sdk + "-stdio-" + id);
+                }
+                tally.stdioNanos[timed] = s[i];
+                tally.httpNanos[timed] = h[i];
+                timed++;
+            }
+            tally.latencyRatios.add(LatencyStats.of(h, 0).p50Ms() / LatencyStats.of(s, 0).p50Ms());
+        }
+        return timed;
+    }
+
+    /**
+     * The control's warm-up and the warm-up bursts, then the rounds of bursts on the guarded server, the control and
+     * the bare loop; {@code callsSoFar} are the guarded HTTP server's calls before. Returns the guarded bursts' commits.
+     */
+    private static int timeBursts(int callsSoFar, Wires wires, int concurrentPerRound, Tally tally) throws Exception {
+        ExecutorService clients = wires.clients();
+        String sdk = wires.sdk().label();
+        int concurrent = 0;
+        // CONTROL_WARMUP times the calls the guarded HTTP server has had by now, at 16 clients: a control
+        // still compiling would spend the JIT's CPU in its bursts, lower the HttpCeilings.ceiling and claim "out of
+        // reach" too readily; a warmer control errs the other way, as a floor should.
+        int warm = CONTROL_WARMUP * callsSoFar;
+        tally.controlCommits += warm;
+        burst(clients, wires.overControl(), "control-warm-", warm);
+        // One warm-up burst opens the client's connections before anything is timed.
+        burst(clients, wires.overHttp(), sdk + "-burst-warm-", CLIENTS * 2);
+        concurrent += CLIENTS * 2;
+        burst(clients, wires.overControl(), "control-burst-warm-", CLIENTS * 2);
+        tally.controlCommits += CLIENTS * 2;
+        ProcessHandle server = wires.http().handle();
+        ProcessHandle self = ProcessHandle.current();
+        for (int round = 0; round < ROUNDS; round++) {
+            // The bare loop runs before the bursts in even rounds and after them in odd ones; the control's
+            // burst after the guarded one in even rounds and before it in odd ones.
+            double bareRate = round % 2 == 0 ? wires.bare().run(concurrentPerRound) : Double.NaN;
+            if (round % 2 != 0) {
+                tally.controlRates.add(controlBurst(clients, wires.control(), wires.overControl(), round, concurrentPerRound,
+                        tally.controlCpu));
+                tally.controlCommits += concurrentPerRound;
+            }
+            long serverBefore = ProcessCpu.nanos(server);
+            long clientBefore = ProcessCpu.ticks(self.pid());
+            double httpRate = burst(clients, wires.overHttp(), sdk + "-burst-" + round + "-", concurrentPerRound);
+            tally.serverCpuNanos += ProcessCpu.nanos(server) - serverBefore;
+            tally.clientCpuNanos += (ProcessCpu.ticks(self.pid()) - clientBefore) * 10_000_000L;
+            if (round % 2 == 0) {
+                tally.controlRates.add(controlBurst(clients, wires.control(), wires.overControl(), round, concurrentPerRound,
+                        tally.controlCpu));
+                tally.controlCommits += concurrentPerRound;
+            }
+            if (round % 2 != 0) {
+                bareRate = wires.bare().run(concurrentPerRound);
+            }
+            concurrent += concurrentPerRound;
+            tally.bareRates.add(bareRate);
+            tally.concurrentRates.add(httpRate);
+            tally.throughputRatios.add(httpRate / bareRate);
+        }
+        return concurrent;
     }
 
     private static final String CONTROL_TOOL = "create_issue";

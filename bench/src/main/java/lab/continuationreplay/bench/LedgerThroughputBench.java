@@ -169,74 +169,35 @@ final class LedgerThroughputBench {
         long ledgerDone = 0;
         List<Double> ratios = new ArrayList<>();
         ArrayNode roundFigures = JsonNodeFactory.instance.arrayNode();
-        long bareNanos = 0;
-        long ledgerNanos = 0;
+        Totals totals;
         double soloBare;
         double soloLedger;
-        List<String> raceLines;
-        long raceNanos;
-        long clientRetries = 0;
-        long issuesBeforeRace;
+        Race race;
         try (Workers workers = Workers.start(target, environment, processes, folder)) {
             // warm-up: the JIT, the driver, the file's pages and the WAL, for both kinds of work
             workers.phase(Phase.BARE, perProcess);
             workers.phase(Phase.LEDGER, perProcess);
             bareDone += perPhase;
             ledgerDone += perPhase;
-            for (int round = 0; round < ROUNDS; round++) {
-                // alternated: neither phase always runs right after the other's burst of commits and checkpoints
-                List<Phase> order = round % 2 == 0 ? List.of(Phase.BARE, Phase.LEDGER) : List.of(Phase.LEDGER, Phase.BARE);
-                long bare = 0;
-                long ledger = 0;
-                for (Phase phase : order) {
-                    long nanos = workers.phase(phase, perProcess);
-                    if (phase == Phase.BARE) {
-                        bare = nanos;
-                    } else {
-                        ledger = nanos;
-                    }
-                }
-                bareNanos += bare;
-                ledgerNanos += ledger;
-                bareDone += perPhase;
-                ledgerDone += perPhase;
-                double bareRate = perPhase / (bare / 1e9);
-                double ledgerRate = perPhase / (ledger / 1e9);
-                ratios.add(ledgerRate / bareRate);
-                ObjectNode figures = roundFigures.addObject();
-                figures.put("first", order.get(0).command);
-                figures.put("bare_commits_per_s", Round.of(bareRate));
-                figures.put("ledger_commits_per_s", Round.of(ledgerRate));
-            }
+            totals = timeRounds(workers, perProcess, perPhase, ratios, roundFigures);
+            bareDone += perPhase * ROUNDS;
+            ledgerDone += perPhase * ROUNDS;
             // one process alone, warm, on the same file: the figures without contention for the write lock
             soloBare = perProcess / (workers.solo(Phase.BARE, perProcess) / 1e9);
             soloLedger = perProcess / (workers.solo(Phase.LEDGER, perProcess) / 1e9);
             bareDone += perProcess;
             ledgerDone += perProcess;
-
-            issuesBeforeRace = rows.count("issues");
-            long start = System.nanoTime();
-            raceLines = workers.all("race " + RACED_ID);
-            raceNanos = System.nanoTime() - start;
-            for (String line : workers.all("retries 0")) {
-                if (!line.startsWith("retries ")) {
-                    throw new IOException("a ledger worker answered " + line + " to retries");
-                }
-                clientRetries += Long.parseLong(line.substring("retries ".length()));
-            }
+            race = Race.run(workers, rows);
         }
         long issues = rows.count("issues");
         long bareRows = rows.count(LedgerWorker.BARE_TABLE);
-        if (issuesBeforeRace != ledgerDone || bareRows != bareDone) {
-            throw new IllegalStateException(issuesBeforeRace + " issue rows after " + ledgerDone + " distinct operations, "
+        if (race.issuesBefore() != ledgerDone || bareRows != bareDone) {
+            throw new IllegalStateException(race.issuesBefore() + " issue rows after " + ledgerDone + " distinct operations, "
                     + bareRows + " bare rows after " + bareDone + " bare commits");
         }
-        long raceIssues = issues - issuesBeforeRace;
-        long firstAnswers = raceLines.stream().filter(l -> l.startsWith("answer false ")).count();
-        long sameEffect = raceLines.stream().map(l -> l.substring(l.lastIndexOf(' ') + 1)).distinct().count();
-
-        double bareRate = perPhase * ROUNDS / (bareNanos / 1e9);
-        double ledgerRate = perPhase * ROUNDS / (ledgerNanos / 1e9);
+        long raceIssues = issues - race.issuesBefore();
+        double bareRate = perPhase * ROUNDS / (totals.bareNanos() / 1e9);
+        double ledgerRate = perPhase * ROUNDS / (totals.ledgerNanos() / 1e9);
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         figures.put("processes", processes);
         figures.put("rounds", ROUNDS);
@@ -244,23 +205,89 @@ final class LedgerThroughputBench {
         figures.put("ledger_commits_per_s", Round.of(ledgerRate));
         figures.put("bare_jdbc_commits_per_s", Round.of(bareRate));
         // operations sent again after the ledger gave up on lost races (PostgreSQL only; see LedgerWorker.apply)
-        figures.put("client_resends_after_lost_races", clientRetries);
+        figures.put("client_resends_after_lost_races", race.clientRetries());
         figures.set("round_figures", roundFigures);
         ObjectNode solo = figures.putObject("one_process");
         solo.put("bare_jdbc_commits_per_s", Round.of(soloBare));
         solo.put("ledger_commits_per_s", Round.of(soloLedger));
-        ObjectNode raceFigures = figures.putObject("race");
-        raceFigures.put("processes", processes);
-        raceFigures.put("all_answered_ms", Round.of(raceNanos / 1e6));
-        raceFigures.put("issue_rows", raceIssues);
-        raceFigures.put("first_answers", firstAnswers);
-        raceFigures.put("distinct_effect_ids_answered", sameEffect);
+        race.putFigures(figures.putObject("race"), processes, raceIssues);
         List<String> notes = new ArrayList<>();
-        if (firstAnswers != 1 || sameEffect != 1) {
-            notes.add("race answers: " + raceLines);
+        if (race.firstAnswers() != 1 || race.sameEffect() != 1) {
+            notes.add("race answers: " + race.lines());
         }
-        return new Measured(processes, perProcess, bareRate, ledgerRate, ratios, soloBare, soloLedger, raceNanos, raceIssues,
+        return new Measured(processes, perProcess, bareRate, ledgerRate, ratios, soloBare, soloLedger, race.nanos(), raceIssues,
                 figures, notes);
+    }
+
+    /** The nanoseconds of the timed rounds' phases, summed over the rounds. */
+    private record Totals(long bareNanos, long ledgerNanos) {}
+
+    /** The interleaved rounds: each round's ledger/bare ratio goes to {@code ratios}, its rates to {@code roundFigures}. */
+    private static Totals timeRounds(Workers workers, int perProcess, long perPhase, List<Double> ratios, ArrayNode roundFigures)
+            throws IOException {
+        long bareNanos = 0;
+        long ledgerNanos = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            // alternated: neither phase always runs right after the other's burst of commits and checkpoints
+            List<Phase> order = round % 2 == 0 ? List.of(Phase.BARE, Phase.LEDGER) : List.of(Phase.LEDGER, Phase.BARE);
+            long bare = 0;
+            long ledger = 0;
+            for (Phase phase : order) {
+                long nanos = workers.phase(phase, perProcess);
+                if (phase == Phase.BARE) {
+                    bare = nanos;
+                } else {
+                    ledger = nanos;
+                }
+            }
+            bareNanos += bare;
+            ledgerNanos += ledger;
+            double bareRate = perPhase / (bare / 1e9);
+            double ledgerRate = perPhase / (ledger / 1e9);
+            ratios.add(ledgerRate / bareRate);
+            ObjectNode figures = roundFigures.addObject();
+            figures.put("first", order.get(0).command);
+            figures.put("bare_commits_per_s", Round.of(bareRate));
+            figures.put("ledger_commits_per_s", Round.of(ledgerRate));
+        }
+        return new Totals(bareNanos, ledgerNanos);
+    }
+
+    /**
+     * All workers applying one operation id at once: the issue rows before it, each worker's answer, the time until
+     * the last answer, and the operations the workers sent again after lost races over the whole run.
+     */
+    private record Race(long issuesBefore, List<String> lines, long nanos, long clientRetries) {
+        static Race run(Workers workers, Rows rows) throws Exception {
+            long issuesBefore = rows.count("issues");
+            long start = System.nanoTime();
+            List<String> lines = workers.all("race " + RACED_ID);
+            long nanos = System.nanoTime() - start;
+            long clientRetries = 0;
+            for (String line : workers.all("retries 0")) {
+                if (!line.startsWith("retries ")) {
+                    throw new IOException("a ledger worker answered " + line + " to retries");
+                }
+                clientRetries += Long.parseLong(line.substring("retries ".length()));
+            }
+            return new Race(issuesBefore, lines, nanos, clientRetries);
+        }
+
+        long firstAnswers() {
+            return lines.stream().filter(l -> l.startsWith("answer false ")).count();
+        }
+
+        long sameEffect() {
+            return lines.stream().map(l -> l.substring(l.lastIndexOf(' ') + 1)).distinct().count();
+        }
+
+        void putFigures(ObjectNode raceFigures, int processes, long raceIssues) {
+            raceFigures.put("processes", processes);
+            raceFigures.put("all_answered_ms", Round.of(nanos / 1e6));
+            raceFigures.put("issue_rows", raceIssues);
+            raceFigures.put("first_answers", firstAnswers());
+            raceFigures.put("distinct_effect_ids_answered", sameEffect());
+        }
     }
 
     /**

@@ -56,7 +56,17 @@ public record CellVerdict(
                 problems.add(name + ": passed " + verdict.passed() + " of " + verdict.requested());
             }
         });
-        // Every SDK column the cell played must give the first column's outcome for every case.
+        boolean agree = outcomesAgree(attempts, problems);
+        JsonNode first = firstProvenance(cell, folder, attempts, problems);
+        return new CellVerdict(cell, image, exitCode, wallSeconds, folder, first.path("java_version").asText(null),
+                first.path("java_vm").asText(null), first.path("node_version").asText(null), attempts, agree, List.copyOf(problems));
+    }
+
+    /**
+     * Whether every SDK column the cell played gives the first column's outcome for every case; each case that differs
+     * is added to {@code problems}.
+     */
+    private static boolean outcomesAgree(Map<String, Verdict> attempts, List<String> problems) {
         boolean agree = true;
         Map<String, String> reference = null;
         String referenceName = null;
@@ -78,7 +88,15 @@ public record CellVerdict(
             }
             agree &= reference.keySet().equals(these.keySet());
         }
-        // Each attempt records the runtimes that ran it; all of them must be the cell's.
+        return agree;
+    }
+
+    /**
+     * The first attempt's provenance (an empty object without one), after checking that the runtimes each attempt
+     * recorded are the cell's; every mismatch, and every provenance of another format, is added to {@code problems}.
+     */
+    private static JsonNode firstProvenance(RuntimeCell cell, Path folder, Map<String, Verdict> attempts,
+            List<String> problems) throws java.io.IOException {
         JsonNode first = null;
         for (String name : attempts.keySet()) {
             Path file = folder.resolve(name).resolve("provenance.json");
@@ -99,9 +117,7 @@ public record CellVerdict(
             }
             first = first == null ? provenance : first;
         }
-        first = first == null ? ExactJson.mapper().createObjectNode() : first;
-        return new CellVerdict(cell, image, exitCode, wallSeconds, folder, first.path("java_version").asText(null),
-                first.path("java_vm").asText(null), first.path("node_version").asText(null), attempts, agree, List.copyOf(problems));
+        return first == null ? ExactJson.mapper().createObjectNode() : first;
     }
 
     /** Case id to canonical outcome, from an attempt's verified records. */

@@ -248,6 +248,22 @@ public final class RuntimeTable {
         table.path("cells").forEach(c -> md.append("- ").append(c.path("cell").asText()).append(": `").append(c.path("image").asText())
                 .append("` (").append(c.path("java_vm").asText("?")).append(")\n"));
         md.append("\n## Differences between runtimes (findings)\n\n");
+        boolean any = appendOutcomeAndRecordDifferences(md, table);
+        JsonNode stderr = table.path("stderr_differences");
+        if (!stderr.isEmpty()) {
+            md.append(any ? "\n" : "");
+            any = true;
+            appendStderrDifferences(md, table, stderr);
+        }
+        if (!any) {
+            md.append("None: the same outcomes, records and diagnostics on every runtime.\n");
+        }
+        appendProblems(md, table);
+        return md.toString();
+    }
+
+    /** The outcomes and verified records that differ between cells, one line each; whether there was any. */
+    private static boolean appendOutcomeAndRecordDifferences(StringBuilder md, JsonNode table) {
         boolean any = false;
         for (JsonNode d : table.path("outcome_differences")) {
             any = true;
@@ -273,27 +289,28 @@ public final class RuntimeTable {
                     .append(" every cell. Case 08 is a race by design (two processes released at a barrier), so which worker")
                     .append(" gets `replayed: false` is decided by scheduling and may change between any two runs, on any runtime.\n");
         }
-        JsonNode stderr = table.path("stderr_differences");
-        if (!stderr.isEmpty()) {
-            md.append(any ? "\n" : "");
-            any = true;
-            md.append("Diagnostics on stderr that appear in some cells only (digits folded to N; the number is how many of")
-                    .append(" the cell's `*.stderr.log` files hold the line):\n\n");
-            List<String> ids = new ArrayList<>();
-            table.path("cells").forEach(c -> ids.add(c.path("cell").asText()));
-            md.append("| line | ").append(String.join(" | ", ids)).append(" |\n");
-            md.append("|---|").append("---|".repeat(ids.size())).append('\n');
-            for (JsonNode d : stderr) {
-                md.append("| `").append(d.path("line").asText().replace("|", "\\|").replace("`", "'")).append("` |");
-                for (String id : ids) {
-                    md.append(' ').append(d.path("logs_per_cell").has(id) ? d.path("logs_per_cell").path(id).asInt() : "").append(" |");
-                }
-                md.append('\n');
+        return any;
+    }
+
+    /** The stderr lines seen in some cells only, as a table with a column per cell. */
+    private static void appendStderrDifferences(StringBuilder md, JsonNode table, JsonNode stderr) {
+        md.append("Diagnostics on stderr that appear in some cells only (digits folded to N; the number is how many of")
+                .append(" the cell's `*.stderr.log` files hold the line):\n\n");
+        List<String> ids = new ArrayList<>();
+        table.path("cells").forEach(c -> ids.add(c.path("cell").asText()));
+        md.append("| line | ").append(String.join(" | ", ids)).append(" |\n");
+        md.append("|---|").append("---|".repeat(ids.size())).append('\n');
+        for (JsonNode d : stderr) {
+            md.append("| `").append(d.path("line").asText().replace("|", "\\|").replace("`", "'")).append("` |");
+            for (String id : ids) {
+                md.append(' ').append(d.path("logs_per_cell").has(id) ? d.path("logs_per_cell").path(id).asInt() : "").append(" |");
             }
+            md.append('\n');
         }
-        if (!any) {
-            md.append("None: the same outcomes, records and diagnostics on every runtime.\n");
-        }
+    }
+
+    /** Every cell's problems, under a heading of their own when there are any. */
+    private static void appendProblems(StringBuilder md, JsonNode table) {
         boolean problems = false;
         for (JsonNode c : table.path("cells")) {
             for (JsonNode p : c.path("problems")) {
@@ -304,7 +321,6 @@ public final class RuntimeTable {
                 md.append("- ").append(c.path("cell").asText()).append(": ").append(p.asText()).append('\n');
             }
         }
-        return md.toString();
     }
 
     /** The per-cell table (markdown), also printed by {@code lab matrix --in-container}. */

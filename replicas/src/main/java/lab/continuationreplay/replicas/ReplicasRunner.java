@@ -49,6 +49,47 @@ public final class ReplicasRunner {
      */
     public static Ran run(Path home, Path out, List<ServerKind> sdks, boolean cross, List<String> only, PrintStream progress)
             throws Exception {
+        refuseUnplayable(sdks, only);
+        Files.createDirectories(out);
+        List<String> said = new ArrayList<>();
+        progress.println("replicas: building or finding the images (containers/build-images.sh)");
+        String image = RunnerImages.build(home, List.of(RuntimeCell.parse(RUNTIME)), line -> progress.println("  " + line))
+                .images().get(RuntimeCell.parse(RUNTIME));
+        String databaseImage = RunnerImages.postgres(home, line -> progress.println("  " + line));
+        String runId = Long.toString(System.currentTimeMillis(), 36);
+        Map<ServerKind, String> stateKeys = stateKeys();
+        Cleanup cleanup = new Cleanup(runId);
+        Thread onSignal = new Thread(cleanup::run, "replicas-cleanup");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        try (Secrets secrets = cleanup.add(Secrets.create());
+                BearerCredentials credentials = new BearerCredentials()) {
+            ReplicaNetwork network = cleanup.add(ReplicaNetwork.create(runId, said));
+            progress.println("replicas: network " + network.name() + " (" + ReplicaNetwork.SUBNET + ", internal, no address on this host)");
+            PostgresContainer database = cleanup.add(PostgresContainer.start(databaseImage, "crlab-" + runId + "-postgres",
+                    network, secrets));
+            progress.println("replicas: PostgreSQL ready at " + ReplicaNetwork.DATABASE + " (" + databaseImage + ")");
+            probeIsolation(image, network, runId, out, progress);
+            PostgresRunLedger ledger = PostgresRunLedger.reachedApart(database.labSide(), PostgresContainer.serversUrl(),
+                    Secrets.ledgerPasswordInside(), "PostgreSQL in container " + database.name() + " at " + ReplicaNetwork.DATABASE);
+            ReplicaCell.Run run = new ReplicaCell.Run(runId, image, network, database, ledger, secrets, credentials, stateKeys);
+            List<String> attempts;
+            try {
+                attempts = playAttempts(new Asked(home, out, sdks, cross, only, progress), run, databaseImage);
+            } finally {
+                database.saveLog(out.resolve(DATABASE_LOG));
+            }
+            return new Ran(attempts, said);
+        } finally {
+            cleanup.run();
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        }
+    }
+
+    /** What {@link #run} was asked to play, and where. */
+    private record Asked(Path home, Path out, List<ServerKind> sdks, boolean cross, List<String> only, PrintStream progress) {}
+
+    /** Refuses, before anything is made, an SDK without replicas, an unknown cell id, or a missing Docker engine. */
+    private static void refuseUnplayable(List<ServerKind> sdks, List<String> only) {
         for (ServerKind sdk : sdks) {
             if (!SDKS.contains(sdk)) {
                 throw new IllegalArgumentException("the replicas are of " + String.join(" and ", SDKS.stream().map(ServerKind::label).toList())
@@ -62,13 +103,10 @@ public final class ReplicasRunner {
         if (problem != null) {
             throw new IllegalStateException("lab replicas needs a Docker engine: " + problem + " (docs/replicas.md)");
         }
-        Files.createDirectories(out);
-        List<String> said = new ArrayList<>();
-        progress.println("replicas: building or finding the images (containers/build-images.sh)");
-        String image = RunnerImages.build(home, List.of(RuntimeCell.parse(RUNTIME)), line -> progress.println("  " + line))
-                .images().get(RuntimeCell.parse(RUNTIME));
-        String databaseImage = RunnerImages.postgres(home, line -> progress.println("  " + line));
-        String runId = Long.toString(System.currentTimeMillis(), 36);
+    }
+
+    /** A fresh random state key per SDK with replicas, hex-encoded. */
+    private static Map<ServerKind, String> stateKeys() {
         Map<ServerKind, String> stateKeys = new EnumMap<>(ServerKind.class);
         SecureRandom random = new SecureRandom();
         for (ServerKind sdk : SDKS) {
@@ -76,50 +114,39 @@ public final class ReplicasRunner {
             random.nextBytes(key);
             stateKeys.put(sdk, HexFormat.of().formatHex(key));
         }
+        return stateKeys;
+    }
+
+    /** Runs the isolation probe on the network, records it in {@code network.json} and prints what each attempt reached. */
+    private static void probeIsolation(String image, ReplicaNetwork network, String runId, Path out, PrintStream progress)
+            throws IOException, InterruptedException {
+        List<IsolationProbe.Attempt> probe = IsolationProbe.run(image, network, runId);
+        ObjectNode record = IsolationProbe.record(probe, ReplicaNetwork.SUBNET);
+        Files.writeString(out.resolve(NETWORK_FILE), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
+        probe.forEach(a -> progress.printf("replicas: probe %-22s (%s) %s%n", a.target(), a.role(),
+                a.reached() ? "reached" : "not reached"));
+    }
+
+    /** Plays each SDK's cells, then the cross cells when asked; the names of the attempt folders written. */
+    private static List<String> playAttempts(Asked asked, ReplicaCell.Run run, String databaseImage) throws Exception {
         List<String> attempts = new ArrayList<>();
-        Cleanup cleanup = new Cleanup(runId);
-        Thread onSignal = new Thread(cleanup::run, "replicas-cleanup");
-        Runtime.getRuntime().addShutdownHook(onSignal);
-        try (Secrets secrets = cleanup.add(Secrets.create());
-                BearerCredentials credentials = new BearerCredentials()) {
-            ReplicaNetwork network = cleanup.add(ReplicaNetwork.create(runId, said));
-            progress.println("replicas: network " + network.name() + " (" + ReplicaNetwork.SUBNET + ", internal, no address on this host)");
-            PostgresContainer database = cleanup.add(PostgresContainer.start(databaseImage, "crlab-" + runId + "-postgres",
-                    network, secrets));
-            progress.println("replicas: PostgreSQL ready at " + ReplicaNetwork.DATABASE + " (" + databaseImage + ")");
-            List<IsolationProbe.Attempt> probe = IsolationProbe.run(image, network, runId);
-            ObjectNode record = IsolationProbe.record(probe, ReplicaNetwork.SUBNET);
-            Files.writeString(out.resolve(NETWORK_FILE), ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
-            probe.forEach(a -> progress.printf("replicas: probe %-22s (%s) %s%n", a.target(), a.role(),
-                    a.reached() ? "reached" : "not reached"));
-            PostgresRunLedger ledger = PostgresRunLedger.reachedApart(database.labSide(), PostgresContainer.serversUrl(),
-                    Secrets.ledgerPasswordInside(), "PostgreSQL in container " + database.name() + " at " + ReplicaNetwork.DATABASE);
-            ReplicaCell.Run run = new ReplicaCell.Run(runId, image, network, database, ledger, secrets, credentials, stateKeys);
-            try {
-                for (ServerKind sdk : sdks) {
-                    List<CaseSpec> cells = chosen(ReplicaCases.cells(true), only);
-                    if (!cells.isEmpty()) {
-                        String name = Layout.REPLICAS_PREFIX + sdk.label();
-                        MatrixRunner.play(cells, name, out, provenance(sdk, home, image, databaseImage), progress, Runnable::run,
-                                ledger, folder -> new ReplicaCell(run, folder, sdk));
-                        attempts.add(name);
-                    }
-                }
-                List<CaseSpec> acrossSdks = cross ? chosen(ReplicaCases.cells(false), only) : List.of();
-                if (!acrossSdks.isEmpty()) {
-                    MatrixRunner.play(acrossSdks, Layout.REPLICAS_CROSS, out,
-                            provenance(ServerKind.JAVA, home, image, databaseImage).put("sdk", "java+typescript"), progress,
-                            Runnable::run, ledger, folder -> new ReplicaCell(run, folder, ServerKind.JAVA));
-                    attempts.add(Layout.REPLICAS_CROSS);
-                }
-            } finally {
-                database.saveLog(out.resolve(DATABASE_LOG));
+        for (ServerKind sdk : asked.sdks()) {
+            List<CaseSpec> cells = chosen(ReplicaCases.cells(true), asked.only());
+            if (!cells.isEmpty()) {
+                String name = Layout.REPLICAS_PREFIX + sdk.label();
+                MatrixRunner.play(cells, name, asked.out(), provenance(sdk, asked.home(), run.image(), databaseImage),
+                        asked.progress(), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, sdk));
+                attempts.add(name);
             }
-            return new Ran(attempts, said);
-        } finally {
-            cleanup.run();
-            Runtime.getRuntime().removeShutdownHook(onSignal);
         }
+        List<CaseSpec> acrossSdks = asked.cross() ? chosen(ReplicaCases.cells(false), asked.only()) : List.of();
+        if (!acrossSdks.isEmpty()) {
+            MatrixRunner.play(acrossSdks, Layout.REPLICAS_CROSS, asked.out(),
+                    provenance(ServerKind.JAVA, asked.home(), run.image(), databaseImage).put("sdk", "java+typescript"),
+                    asked.progress(), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, ServerKind.JAVA));
+            attempts.add(Layout.REPLICAS_CROSS);
+        }
+        return attempts;
     }
 
     private static List<CaseSpec> chosen(List<CaseSpec> cells, List<String> only) {

@@ -47,7 +47,19 @@ public final class ConformanceReport {
         suite.put("package", "@modelcontextprotocol/conformance").put("version", OfficialSuite.VERSION)
                 .put("requirements", result.requirements().revision()).put("node", nodeVersion);
         root.put("passed", result.ok());
-        ArrayNode subjects = root.putArray("subjects");
+        putSubjects(root.putArray("subjects"), result);
+        putScenarios(root.putArray("scenarios"), result);
+        putStrict(root.putArray("strict"), result);
+        ArrayNode unscored = root.putArray("unscored");
+        for (Unscored other : result.unscored()) {
+            unscored.addObject().put("side", other.side().label()).put("sdk", other.sdk()).put("scenario", other.scenario())
+                    .put("why", other.why()).put("verdict", other.outcome().verdict().label());
+        }
+        return root;
+    }
+
+    /** Per server and client: its run, and how many scored scenarios got each judgement. */
+    private static void putSubjects(ArrayNode subjects, Result result) {
         for (Subject subject : result.subjects()) {
             ObjectNode s = subjects.addObject().put("side", subject.side().label()).put("sdk", subject.sdk())
                     .put("wall_ms", subject.wallMillis()).put("suite_exit", subject.suiteExit());
@@ -60,7 +72,10 @@ public final class ConformanceReport {
                 s.put("note", subject.note());
             }
         }
-        ArrayNode scenarios = root.putArray("scenarios");
+    }
+
+    /** Per scored scenario that any SDK ran, in the requirements' order: each SDK's result. */
+    private static void putScenarios(ArrayNode scenarios, Result result) {
         for (Side side : Side.values()) {
             for (String scenario : result.requirements().scored(side)) {
                 ObjectNode entry = null;
@@ -72,21 +87,28 @@ public final class ConformanceReport {
                         entry = scenarios.addObject().put("side", side.label()).put("scenario", scenario);
                         entry.putObject("results");
                     }
-                    ObjectNode cell = ((ObjectNode) entry.get("results")).putObject(row.sdk());
-                    cell.put("judgement", key(row.judgement())).put("verdict", row.outcome().verdict().label())
-                            .put("checks_passed", row.outcome().passed()).put("checks_failed", row.outcome().failed())
-                            .put("warnings", row.outcome().warnings());
-                    ArrayNode failures = cell.putArray("failures");
-                    row.outcome().failures().forEach(failures::add);
-                    if (row.outcome().folder() != null) {
-                        cell.put("folder", row.sdkFolder() + "/suite/" + row.outcome().folder());
-                    }
-                    row.expected().ifPresent(e -> cell.putObject("expected_failure").put("reason", e.reason())
-                            .put("sdk_location", e.sdkLocation()).put("finding", e.finding()));
+                    putRow(((ObjectNode) entry.get("results")).putObject(row.sdk()), row);
                 }
             }
         }
-        ArrayNode strict = root.putArray("strict");
+    }
+
+    /** One SDK's result of one scenario: judgement, the suite's counts and failures, and the listing that expected it. */
+    private static void putRow(ObjectNode cell, Row row) {
+        cell.put("judgement", key(row.judgement())).put("verdict", row.outcome().verdict().label())
+                .put("checks_passed", row.outcome().passed()).put("checks_failed", row.outcome().failed())
+                .put("warnings", row.outcome().warnings());
+        ArrayNode failures = cell.putArray("failures");
+        row.outcome().failures().forEach(failures::add);
+        if (row.outcome().folder() != null) {
+            cell.put("folder", row.sdkFolder() + "/suite/" + row.outcome().folder());
+        }
+        row.expected().ifPresent(e -> cell.putObject("expected_failure").put("reason", e.reason())
+                .put("sdk_location", e.sdkLocation()).put("finding", e.finding()));
+    }
+
+    /** Per strict run: whether it passed, and each check's outcome or why it did not run. */
+    private static void putStrict(ArrayNode strict, Result result) {
         for (ConformanceRun.StrictRun run : result.strict()) {
             ObjectNode entry = strict.addObject().put("sdk", run.sdk()).put("passed", !run.failed());
             run.report().ifPresent(report -> {
@@ -98,12 +120,6 @@ public final class ConformanceReport {
                 entry.put("problem", run.problem());
             }
         }
-        ArrayNode unscored = root.putArray("unscored");
-        for (Unscored other : result.unscored()) {
-            unscored.addObject().put("side", other.side().label()).put("sdk", other.sdk()).put("scenario", other.scenario())
-                    .put("why", other.why()).put("verdict", other.outcome().verdict().label());
-        }
-        return root;
     }
 
     /** One line per server and client, then the verdict; what the command prints. */

@@ -61,18 +61,7 @@ public final class HttpMcpServer {
         Path base = Files.createTempDirectory("java-server-http");
         base.toFile().deleteOnExit();
         tomcat.setBaseDir(base.toString());
-        Connector connector = new Connector("HTTP/1.1");
-        connector.setPort(settings.port());
-        connector.setProperty("address", "127.0.0.1");
-        // A silent client (half the headers, a stalled body) loses its connection after this; header reads are
-        // non-blocking, so while it waits it holds no worker thread and cannot block others.
-        connector.setProperty("connectionTimeout", Integer.toString(settings.readTimeoutMillis()));
-        connector.setProperty("keepAliveTimeout", Integer.toString(settings.readTimeoutMillis()));
-        // More workers than gate slots, so the over-limit request reaches the gate and gets its 503 instead of queueing.
-        connector.setProperty("maxThreads", Integer.toString(settings.maxConcurrent() + 16));
-        connector.setXpoweredBy(false);
-        // No Server header, not even one a servlet sets: the product and its version are nobody's business here.
-        connector.setProperty("serverRemoveAppProvidedValues", "true");
+        Connector connector = connector(settings);
         tomcat.setConnector(connector);
 
         // Installed on the host before it starts, under the host's own valve class name, so it is the only report.
@@ -107,6 +96,23 @@ public final class HttpMcpServer {
         System.err.println("java-server: serving http://127.0.0.1:" + port + ENDPOINT);
         System.err.flush();
         return new HttpMcpServer(tomcat, connector, gate, signals);
+    }
+
+    /** The one HTTP/1.1 connector, on the loopback address only, with the gate's timeouts and worker count. */
+    private static Connector connector(HttpSettings settings) {
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(settings.port());
+        connector.setProperty("address", "127.0.0.1");
+        // A silent client (half the headers, a stalled body) loses its connection after this; header reads are
+        // non-blocking, so while it waits it holds no worker thread and cannot block others.
+        connector.setProperty("connectionTimeout", Integer.toString(settings.readTimeoutMillis()));
+        connector.setProperty("keepAliveTimeout", Integer.toString(settings.readTimeoutMillis()));
+        // More workers than gate slots, so the over-limit request reaches the gate and gets its 503 instead of queueing.
+        connector.setProperty("maxThreads", Integer.toString(settings.maxConcurrent() + 16));
+        connector.setXpoweredBy(false);
+        // No Server header, not even one a servlet sets: the product and its version are nobody's business here.
+        connector.setProperty("serverRemoveAppProvidedValues", "true");
+        return connector;
     }
 
     /**

@@ -193,52 +193,12 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         dump.put("source", "postgresql");
         ObjectNode tables = dump.putObject("tables");
         try (Connection connection = database.connect()) {
-            java.util.Set<String> present = new java.util.HashSet<>();
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = ?")) {
-                select.setString(1, schema);
-                try (ResultSet row = select.executeQuery()) {
-                    while (row.next()) {
-                        present.add(row.getString(1));
-                    }
-                }
-            }
+            java.util.Set<String> present = tablesOf(connection, schema);
             for (String table : TABLES) {
                 if (!present.contains(table)) {
                     continue; // no process got as far as creating the schema's tables
                 }
-                // schema and table are the lab's own names (checked identifiers), never input
-                try (Statement statement = connection.createStatement();
-                        ResultSet row = statement.executeQuery("SELECT * FROM " + schema + "." + table + " ORDER BY 1, 2")) {
-                    List<String[]> columns = columns(row.getMetaData());
-                    ObjectNode entry = tables.putObject(table);
-                    ArrayNode declared = entry.putArray("columns");
-                    columns.forEach(column -> declared.addArray().add(column[0]).add(column[1]));
-                    ArrayNode rows = entry.putArray("rows");
-                    while (row.next()) {
-                        ArrayNode values = rows.addArray();
-                        for (int c = 0; c < columns.size(); c++) {
-                            Object value = row.getObject(c + 1);
-                            switch (columns.get(c)[1]) {
-                                case "integer" -> {
-                                    if (value == null) {
-                                        values.addNull();
-                                    } else {
-                                        values.add(((Number) value).longValue());
-                                    }
-                                }
-                                case "real" -> {
-                                    if (value == null) {
-                                        values.addNull();
-                                    } else {
-                                        values.add(((Number) value).doubleValue());
-                                    }
-                                }
-                                default -> values.add(value == null ? null : value.toString());
-                            }
-                        }
-                    }
-                }
+                dumpTable(connection, schema, table, tables);
             }
             try (Statement statement = connection.createStatement()) {
                 statement.execute("DROP SCHEMA " + schema + " CASCADE");
@@ -246,6 +206,62 @@ public final class PostgresRunLedger implements RunLedger, AutoCloseable {
         }
         Files.writeString(dumpFile,
                 ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(dump) + "\n");
+    }
+
+    /** The names of the tables the schema holds. */
+    private static java.util.Set<String> tablesOf(Connection connection, String schema) throws SQLException {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = ?")) {
+            select.setString(1, schema);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    present.add(row.getString(1));
+                }
+            }
+        }
+        return present;
+    }
+
+    /** Adds {@code table}'s columns and rows to {@code tables}, under the table's name. */
+    private static void dumpTable(Connection connection, String schema, String table, ObjectNode tables)
+            throws SQLException {
+        // schema and table are the lab's own names (checked identifiers), never input
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT * FROM " + schema + "." + table + " ORDER BY 1, 2")) {
+            List<String[]> columns = columns(row.getMetaData());
+            ObjectNode entry = tables.putObject(table);
+            ArrayNode declared = entry.putArray("columns");
+            columns.forEach(column -> declared.addArray().add(column[0]).add(column[1]));
+            ArrayNode rows = entry.putArray("rows");
+            while (row.next()) {
+                ArrayNode values = rows.addArray();
+                for (int c = 0; c < columns.size(); c++) {
+                    addValue(values, row.getObject(c + 1), columns.get(c)[1]);
+                }
+            }
+        }
+    }
+
+    /** Adds one value as its column's SQLite type says: a whole number, a real, or text. */
+    private static void addValue(ArrayNode values, Object value, String type) {
+        switch (type) {
+            case "integer" -> {
+                if (value == null) {
+                    values.addNull();
+                } else {
+                    values.add(((Number) value).longValue());
+                }
+            }
+            case "real" -> {
+                if (value == null) {
+                    values.addNull();
+                } else {
+                    values.add(((Number) value).doubleValue());
+                }
+            }
+            default -> values.add(value == null ? null : value.toString());
+        }
     }
 
     /** The result's columns in order, each as {name, SQLite type}: integer, real or text. */

@@ -205,30 +205,34 @@ public final class ClientsReport {
                     }
                 }
                 for (String name : columns) {
-                    JsonNode side = row.path("cells").path(name);
-                    if (side.isMissingNode()) {
-                        h.append("<td></td>");
-                        continue;
-                    }
-                    StringBuilder cell = new StringBuilder();
-                    for (int i = 0; i < side.path("shown").size(); i++) {
-                        String seen = i < side.path("seen").size() ? side.path("seen").get(i).asText() : "";
-                        cell.append(seen).append(" (").append(side.path("shown").get(i).asText()).append(")\n");
-                    }
-                    cell.append("effects ").append(side.path("effects").asInt()).append("; server starts: ")
-                            .append(starts(side.path("server_process_starts")));
-                    String status = side.path("status").asText();
-                    if (!PASS.equals(status)) {
-                        cell.append('\n').append(statusText(side));
-                    }
-                    h.append("<td class=\"").append(PASS.equals(status) ? "yes" : EXPECTED_FAILURE.equals(status) ? "expected" : "no")
-                            .append("\"><code>")
-                            .append(HtmlPage.escape(cell.toString())).append("</code></td>");
+                    appendCell(h, row.path("cells").path(name));
                 }
                 h.append("</tr>\n");
             }
             h.append("</table>\n");
         }
         return h.append("</body></html>\n").toString();
+    }
+
+    /** One client x server cell: per call what was seen and how the client showed it, then effects, starts and status. */
+    private static void appendCell(StringBuilder h, JsonNode side) {
+        if (side.isMissingNode()) {
+            h.append("<td></td>");
+            return;
+        }
+        StringBuilder cell = new StringBuilder();
+        for (int i = 0; i < side.path("shown").size(); i++) {
+            String seen = i < side.path("seen").size() ? side.path("seen").get(i).asText() : "";
+            cell.append(seen).append(" (").append(side.path("shown").get(i).asText()).append(")\n");
+        }
+        cell.append("effects ").append(side.path("effects").asInt()).append("; server starts: ")
+                .append(starts(side.path("server_process_starts")));
+        String status = side.path("status").asText();
+        if (!PASS.equals(status)) {
+            cell.append('\n').append(statusText(side));
+        }
+        h.append("<td class=\"").append(PASS.equals(status) ? "yes" : EXPECTED_FAILURE.equals(status) ? "expected" : "no")
+                .append("\"><code>")
+                .append(HtmlPage.escape(cell.toString())).append("</code></td>");
     }
 }

@@ -25,7 +25,27 @@ public final class ComparisonHtml {
                 .append(" (issues/operations) and the replies on the wire; its refusals are folded under each cell. The time is how")
                 .append(" long the runner took to play the case, process starts included, from each attempt's history.jsonl; all")
                 .append(" bars share one scale.</p>\n");
-        long scale = longest(comparison.path("cases"), names);
+        appendCases(h, comparison.path("cases"), names);
+        if (comparison.path("cross_sdk_recovery").size() > 0) {
+            appendCrossSdkRecovery(h, comparison.path("cross_sdk_recovery"));
+        }
+        if (comparison.path("http_cases").size() > 0) {
+            appendHttpCases(h, comparison.path("http_cases"));
+        }
+        JsonNode controls = comparison.path("controls");
+        if (controls.isObject()) {
+            appendControls(h, controls);
+        }
+        appendWireDifferences(h, sdks, comparison.path("wire_differences"));
+        if (vectors != null && vectors.has("rows")) {
+            appendVectors(h, vectors);
+        }
+        return h.append("</body></html>\n").toString();
+    }
+
+    /** The twelve cases' table: a column per SDK, the time each took, and the outcome (one per SDK where they differ). */
+    private static void appendCases(StringBuilder h, JsonNode cases, List<String> names) {
+        long scale = longest(cases, names);
         // Fixed widths, so a long outcome wraps inside its column instead of widening the table past the window.
         double sdkShare = 38.0 / Math.max(1, names.size());
         h.append("<table class=\"fit cases\"><colgroup><col style=\"width:16%\"><col style=\"width:5%\">");
@@ -33,83 +53,92 @@ public final class ComparisonHtml {
         h.append("<col style=\"width:18%\"><col style=\"width:23%\"></colgroup>\n<tr><th>Case</th><th>Agree</th>");
         names.forEach(n -> h.append("<th>").append(escape(n)).append("</th>"));
         h.append("<th>Time to play</th><th>Outcome</th></tr>\n");
-        for (JsonNode row : comparison.path("cases")) {
-            boolean agree = row.path("agree").asBoolean();
-            h.append("<tr class=\"").append(agree ? "yes" : "no").append("\" data-case=\"").append(escape(row.path("case_id").asText()))
-                    .append("\"><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText())).append("</td><td>")
-                    .append(agree ? "yes" : "NO").append("</td>");
-            StringBuilder times = new StringBuilder();
-            for (String sdk : names) {
-                JsonNode side = row.path(sdk);
-                h.append("<td><strong>").append(escape(side.path("status").asText())).append("</strong><div class=\"facts\">rows ")
-                        .append(side.path("issues").asInt()).append('/').append(side.path("operations").asInt()).append(", replies ")
-                        .append(side.path("replies").asInt()).append("</div>");
-                List<String> refusals = ComparisonMarkdown.texts(side.path("refusal_shapes"));
-                if (!refusals.isEmpty()) {
-                    h.append("<details><summary>").append(refusals.size()).append(refusals.size() == 1 ? " refusal" : " refusals")
-                            .append("</summary><code>").append(escape(String.join("\n", refusals))).append("</code></details>");
-                }
-                h.append("</td>");
-                times.append(HtmlPage.timeRow(sdk, played(side), scale));
-            }
-            h.append("<td><div class=\"times\">").append(times).append("</div></td><td>");
-            if (agree) {
-                h.append("<code>").append(escape(lines(row.path(names.get(0)).path("outcome")))).append("</code>");
-            } else {
-                for (String sdk : names) {
-                    h.append("<details open><summary>").append(escape(sdk)).append("</summary><code>")
-                            .append(escape(lines(row.path(sdk).path("outcome")))).append("</code></details>");
-                }
-            }
-            h.append("</td></tr>\n");
+        for (JsonNode row : cases) {
+            appendCase(h, row, names, scale);
         }
         h.append("</table>\n");
-        if (comparison.path("cross_sdk_recovery").size() > 0) {
-            h.append("<h2>Recovery across SDKs (case 09, one ledger)</h2>\n<table><tr><th>reply lost on → recovered through</th>"
-                    + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
-            long crossScale = longest(comparison.path("cross_sdk_recovery"));
-            for (JsonNode cell : comparison.path("cross_sdk_recovery")) {
-                boolean pass = "pass".equals(cell.path("status").asText());
-                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
-                        .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
-                        .append(cell.path("issues").asInt()).append("</td><td><div class=\"times\">")
-                        .append(HtmlPage.timeRow("", played(cell), crossScale)).append("</div></td><td><code>")
-                        .append(escape(lines(cell.path("outcome")))).append("</code></td></tr>\n");
+    }
+
+    private static void appendCase(StringBuilder h, JsonNode row, List<String> names, long scale) {
+        boolean agree = row.path("agree").asBoolean();
+        h.append("<tr class=\"").append(agree ? "yes" : "no").append("\" data-case=\"").append(escape(row.path("case_id").asText()))
+                .append("\"><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText())).append("</td><td>")
+                .append(agree ? "yes" : "NO").append("</td>");
+        StringBuilder times = new StringBuilder();
+        for (String sdk : names) {
+            JsonNode side = row.path(sdk);
+            h.append("<td><strong>").append(escape(side.path("status").asText())).append("</strong><div class=\"facts\">rows ")
+                    .append(side.path("issues").asInt()).append('/').append(side.path("operations").asInt()).append(", replies ")
+                    .append(side.path("replies").asInt()).append("</div>");
+            List<String> refusals = ComparisonMarkdown.texts(side.path("refusal_shapes"));
+            if (!refusals.isEmpty()) {
+                h.append("<details><summary>").append(refusals.size()).append(refusals.size() == 1 ? " refusal" : " refusals")
+                        .append("</summary><code>").append(escape(String.join("\n", refusals))).append("</code></details>");
             }
-            h.append("</table>\n");
+            h.append("</td>");
+            times.append(HtmlPage.timeRow(sdk, played(side), scale));
         }
-        if (comparison.path("http_cases").size() > 0) {
-            h.append("<h2>HTTP-only cases (beside the twelve)</h2>\n<table><tr><th>SDK</th><th>case</th>"
-                    + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
-            long httpScale = longest(comparison.path("http_cases"));
-            for (JsonNode row : comparison.path("http_cases")) {
-                boolean pass = "pass".equals(row.path("status").asText());
-                h.append("<tr class=\"").append(pass ? "yes" : "no").append("\" data-http-case=\"")
-                        .append(escape(row.path("sdk").asText() + " " + row.path("case_id").asText())).append("\"><td>")
-                        .append(escape(row.path("sdk").asText()))
-                        .append("</td><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText()))
-                        .append("</td><td>").append(escape(row.path("status").asText())).append("</td><td>")
-                        .append(row.path("issues").asInt()).append("</td><td><div class=\"times\">")
-                        .append(HtmlPage.timeRow("", played(row), httpScale)).append("</div></td><td><code>")
-                        .append(escape(lines(row.path("outcome")))).append("</code></td></tr>\n");
+        h.append("<td><div class=\"times\">").append(times).append("</div></td><td>");
+        if (agree) {
+            h.append("<code>").append(escape(lines(row.path(names.get(0)).path("outcome")))).append("</code>");
+        } else {
+            for (String sdk : names) {
+                h.append("<details open><summary>").append(escape(sdk)).append("</summary><code>")
+                        .append(escape(lines(row.path(sdk).path("outcome")))).append("</code></details>");
             }
-            h.append("</table>\n");
         }
-        JsonNode controls = comparison.path("controls");
-        if (controls.isObject()) {
-            h.append("<h2>Controls: without the guard (duplicates expected)</h2>\n<table><tr><th>control</th><th>issues</th>"
-                    + "<th>expected</th><th>witnessed</th></tr>\n");
-            controls.fields().forEachRemaining(e -> {
-                if (e.getValue().isObject()) {
-                    boolean witnessed = e.getValue().path("witnessed").asBoolean();
-                    h.append("<tr class=\"").append(witnessed ? "yes" : "no").append("\"><td>").append(escape(e.getKey()))
-                            .append("</td><td>").append(e.getValue().path("issues").asInt()).append("</td><td>")
-                            .append(e.getValue().path("expected_issues").asInt()).append("</td><td>").append(witnessed ? "yes" : "NO")
-                            .append("</td></tr>\n");
-                }
-            });
-            h.append("</table>\n");
+        h.append("</td></tr>\n");
+    }
+
+    private static void appendCrossSdkRecovery(StringBuilder h, JsonNode crossSdkRecovery) {
+        h.append("<h2>Recovery across SDKs (case 09, one ledger)</h2>\n<table><tr><th>reply lost on → recovered through</th>"
+                + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
+        long crossScale = longest(crossSdkRecovery);
+        for (JsonNode cell : crossSdkRecovery) {
+            boolean pass = "pass".equals(cell.path("status").asText());
+            h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
+                    .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
+                    .append(cell.path("issues").asInt()).append("</td><td><div class=\"times\">")
+                    .append(HtmlPage.timeRow("", played(cell), crossScale)).append("</div></td><td><code>")
+                    .append(escape(lines(cell.path("outcome")))).append("</code></td></tr>\n");
         }
+        h.append("</table>\n");
+    }
+
+    private static void appendHttpCases(StringBuilder h, JsonNode httpCases) {
+        h.append("<h2>HTTP-only cases (beside the twelve)</h2>\n<table><tr><th>SDK</th><th>case</th>"
+                + "<th>status</th><th>issues</th><th>time to play</th><th>outcome</th></tr>\n");
+        long httpScale = longest(httpCases);
+        for (JsonNode row : httpCases) {
+            boolean pass = "pass".equals(row.path("status").asText());
+            h.append("<tr class=\"").append(pass ? "yes" : "no").append("\" data-http-case=\"")
+                    .append(escape(row.path("sdk").asText() + " " + row.path("case_id").asText())).append("\"><td>")
+                    .append(escape(row.path("sdk").asText()))
+                    .append("</td><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText()))
+                    .append("</td><td>").append(escape(row.path("status").asText())).append("</td><td>")
+                    .append(row.path("issues").asInt()).append("</td><td><div class=\"times\">")
+                    .append(HtmlPage.timeRow("", played(row), httpScale)).append("</div></td><td><code>")
+                    .append(escape(lines(row.path("outcome")))).append("</code></td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static void appendControls(StringBuilder h, JsonNode controls) {
+        h.append("<h2>Controls: without the guard (duplicates expected)</h2>\n<table><tr><th>control</th><th>issues</th>"
+                + "<th>expected</th><th>witnessed</th></tr>\n");
+        controls.fields().forEachRemaining(e -> {
+            if (e.getValue().isObject()) {
+                boolean witnessed = e.getValue().path("witnessed").asBoolean();
+                h.append("<tr class=\"").append(witnessed ? "yes" : "no").append("\"><td>").append(escape(e.getKey()))
+                        .append("</td><td>").append(e.getValue().path("issues").asInt()).append("</td><td>")
+                        .append(e.getValue().path("expected_issues").asInt()).append("</td><td>").append(witnessed ? "yes" : "NO")
+                        .append("</td></tr>\n");
+            }
+        });
+        h.append("</table>\n");
+    }
+
+    private static void appendWireDifferences(StringBuilder h, JsonNode sdks, JsonNode wireDifferences) {
         h.append("<h2>Wire differences</h2>\n<table><tr><th></th>");
         sdks.forEach(s -> h.append("<th>").append(escape(s.asText())).append("</th>"));
         h.append("</tr>\n");
@@ -117,35 +146,35 @@ public final class ComparisonHtml {
             h.append("<tr><td>").append(aspect.replace('_', ' ')).append("</td>");
             for (JsonNode sdk : sdks) {
                 h.append("<td><code>").append(escape(String.join("\n", ComparisonMarkdown.texts(
-                        comparison.path("wire_differences").path(sdk.asText()).path(aspect))))).append("</code></td>");
+                        wireDifferences.path(sdk.asText()).path(aspect))))).append("</code></td>");
             }
             h.append("</tr>\n");
         }
         h.append("</table>\n");
-        if (vectors != null && vectors.has("rows")) {
-            // One column per language the run compared; a comparison written before the four columns names java and
-            // typescript only, without the list.
-            List<String> languages = new ArrayList<>();
-            vectors.path("languages").forEach(l -> languages.add(l.asText()));
-            if (languages.isEmpty()) {
-                languages.addAll(List.of("java", "typescript"));
-            }
-            h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th>");
-            languages.forEach(l -> h.append("<th>").append(escape(l)).append("</th>"));
-            h.append("<th>agree</th></tr>\n");
-            for (JsonNode row : vectors.path("rows")) {
-                boolean agree = row.path("agree").asBoolean();
-                h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(HtmlPage.name(row.path("name").asText()))
-                        .append("</td>");
-                languages.forEach(l -> h.append("<td><code>").append(digest(row.path(l).asText())).append("</code></td>"));
-                List<String> disagreeing = new ArrayList<>();
-                row.path("disagreeing").forEach(d -> disagreeing.add(d.asText()));
-                h.append("<td>").append(agree ? "yes" : escape("NO" + (disagreeing.isEmpty() ? "" : ": " + String.join(", ", disagreeing))))
-                        .append("</td></tr>\n");
-            }
-            h.append("</table>\n");
+    }
+
+    private static void appendVectors(StringBuilder h, JsonNode vectors) {
+        // One column per language the run compared; a comparison written before the four columns names java and
+        // typescript only, without the list.
+        List<String> languages = new ArrayList<>();
+        vectors.path("languages").forEach(l -> languages.add(l.asText()));
+        if (languages.isEmpty()) {
+            languages.addAll(List.of("java", "typescript"));
         }
-        return h.append("</body></html>\n").toString();
+        h.append("<h2>Fingerprint vectors</h2>\n<table><tr><th>vector</th>");
+        languages.forEach(l -> h.append("<th>").append(escape(l)).append("</th>"));
+        h.append("<th>agree</th></tr>\n");
+        for (JsonNode row : vectors.path("rows")) {
+            boolean agree = row.path("agree").asBoolean();
+            h.append("<tr class=\"").append(agree ? "yes" : "no").append("\"><td>").append(HtmlPage.name(row.path("name").asText()))
+                    .append("</td>");
+            languages.forEach(l -> h.append("<td><code>").append(digest(row.path(l).asText())).append("</code></td>"));
+            List<String> disagreeing = new ArrayList<>();
+            row.path("disagreeing").forEach(d -> disagreeing.add(d.asText()));
+            h.append("<td>").append(agree ? "yes" : escape("NO" + (disagreeing.isEmpty() ? "" : ": " + String.join(", ", disagreeing))))
+                    .append("</td></tr>\n");
+        }
+        h.append("</table>\n");
     }
 
     /** A hex digest that may wrap in its middle, into two equal halves, rather than one character short of its end. */

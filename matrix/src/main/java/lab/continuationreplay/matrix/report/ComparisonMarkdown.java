@@ -15,24 +15,7 @@ public final class ComparisonMarkdown {
                 + " where run.\n\n");
         md.append(comparison.path("all_agree").asBoolean() ? "Every case has the same semantic outcome on every SDK.\n\n"
                 : "**Some cases differ in semantic outcome.**\n\n");
-        md.append("| Case | Agree |");
-        sdks.forEach(s -> md.append(' ').append(s.asText()).append(" status | ").append(s.asText()).append(" rows (issues/ops) | ")
-                .append(s.asText()).append(" replies |"));
-        md.append(" Outcome |\n|---|---|");
-        sdks.forEach(s -> md.append("---|---|---|"));
-        md.append("---|\n");
-        for (JsonNode row : comparison.path("cases")) {
-            md.append("| ").append(row.path("case_id").asText()).append(' ').append(row.path("name").asText())
-                    .append(" | ").append(row.path("agree").asBoolean() ? "yes" : "**NO**").append(" |");
-            String outcome = "";
-            for (JsonNode sdk : sdks) {
-                JsonNode side = row.path(sdk.asText());
-                md.append(' ').append(side.path("status").asText()).append(" | ").append(side.path("issues").asInt()).append('/')
-                        .append(side.path("operations").asInt()).append(" | ").append(side.path("replies").asInt()).append(" |");
-                outcome = side.path("outcome").toString();
-            }
-            md.append(" `").append(row.path("agree").asBoolean() ? outcome : "see comparison.json").append("` |\n");
-        }
+        appendCases(md, comparison.path("cases"), sdks);
         if (comparison.path("cross_sdk_recovery").size() > 0) {
             md.append("\n## Recovery across SDKs (case 09, one ledger)\n\n| Reply lost on → recovered through | Status | Issues | Outcome |\n|---|---|---|---|\n");
             for (JsonNode cell : comparison.path("cross_sdk_recovery")) {
@@ -50,15 +33,47 @@ public final class ComparisonMarkdown {
         }
         JsonNode controls = comparison.path("controls");
         if (controls.isObject()) {
-            md.append("\n## Controls: what happens without the guard (duplicates expected)\n\n| Control | Issues | Expected | Witnessed |\n|---|---|---|---|\n");
-            controls.fields().forEachRemaining(e -> {
-                if (e.getValue().isObject()) {
-                    md.append("| ").append(e.getKey()).append(" | ").append(e.getValue().path("issues").asInt()).append(" | ")
-                            .append(e.getValue().path("expected_issues").asInt()).append(" | ")
-                            .append(e.getValue().path("witnessed").asBoolean() ? "yes" : "**NO**").append(" |\n");
-                }
-            });
+            appendControls(md, controls);
         }
+        appendWireDifferences(md, sdks, comparison.path("wire_differences"));
+        appendRefusals(md, comparison.path("cases"), sdks);
+        return md.toString();
+    }
+
+    /** The twelve cases: per SDK its status, rows and replies; the outcome when every SDK agrees. */
+    private static void appendCases(StringBuilder md, JsonNode cases, JsonNode sdks) {
+        md.append("| Case | Agree |");
+        sdks.forEach(s -> md.append(' ').append(s.asText()).append(" status | ").append(s.asText()).append(" rows (issues/ops) | ")
+                .append(s.asText()).append(" replies |"));
+        md.append(" Outcome |\n|---|---|");
+        sdks.forEach(s -> md.append("---|---|---|"));
+        md.append("---|\n");
+        for (JsonNode row : cases) {
+            md.append("| ").append(row.path("case_id").asText()).append(' ').append(row.path("name").asText())
+                    .append(" | ").append(row.path("agree").asBoolean() ? "yes" : "**NO**").append(" |");
+            String outcome = "";
+            for (JsonNode sdk : sdks) {
+                JsonNode side = row.path(sdk.asText());
+                md.append(' ').append(side.path("status").asText()).append(" | ").append(side.path("issues").asInt()).append('/')
+                        .append(side.path("operations").asInt()).append(" | ").append(side.path("replies").asInt()).append(" |");
+                outcome = side.path("outcome").toString();
+            }
+            md.append(" `").append(row.path("agree").asBoolean() ? outcome : "see comparison.json").append("` |\n");
+        }
+    }
+
+    private static void appendControls(StringBuilder md, JsonNode controls) {
+        md.append("\n## Controls: what happens without the guard (duplicates expected)\n\n| Control | Issues | Expected | Witnessed |\n|---|---|---|---|\n");
+        controls.fields().forEachRemaining(e -> {
+            if (e.getValue().isObject()) {
+                md.append("| ").append(e.getKey()).append(" | ").append(e.getValue().path("issues").asInt()).append(" | ")
+                        .append(e.getValue().path("expected_issues").asInt()).append(" | ")
+                        .append(e.getValue().path("witnessed").asBoolean() ? "yes" : "**NO**").append(" |\n");
+            }
+        });
+    }
+
+    private static void appendWireDifferences(StringBuilder md, JsonNode sdks, JsonNode wireDifferences) {
         md.append("\n## Wire differences (kept, not hidden)\n\n");
         md.append("| | ");
         sdks.forEach(s -> md.append(s.asText()).append(" | "));
@@ -69,12 +84,15 @@ public final class ComparisonMarkdown {
                 "http_statuses"}) {
             md.append("| ").append(aspect.replace('_', ' ')).append(" | ");
             for (JsonNode sdk : sdks) {
-                md.append(String.join("; ", texts(comparison.path("wire_differences").path(sdk.asText()).path(aspect)))).append(" | ");
+                md.append(String.join("; ", texts(wireDifferences.path(sdk.asText()).path(aspect)))).append(" | ");
             }
             md.append('\n');
         }
+    }
+
+    private static void appendRefusals(StringBuilder md, JsonNode cases, JsonNode sdks) {
         md.append("\n## Refusals per case\n\n");
-        for (JsonNode row : comparison.path("cases")) {
+        for (JsonNode row : cases) {
             for (JsonNode sdk : sdks) {
                 JsonNode shapes = row.path(sdk.asText()).path("refusal_shapes");
                 if (shapes.size() > 0) {
@@ -83,7 +101,6 @@ public final class ComparisonMarkdown {
                 }
             }
         }
-        return md.toString();
     }
 
     static java.util.List<String> texts(JsonNode array) {

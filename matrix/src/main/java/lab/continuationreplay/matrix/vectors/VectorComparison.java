@@ -115,26 +115,48 @@ public final class VectorComparison {
         for (FingerprintVectors.Vector vector : vectors) {
             input.add(namedLine(vector));
         }
-        Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs =
-                FingerprintImplementations.runAll(implementations, keyHex, input);
+        Printed printed = Printed.of(FingerprintImplementations.runAll(implementations, keyHex, input));
+        List<Row> rows = rows(vectors, printed, expected, testKey);
+        List<Relation> relations = relations(printed);
+        Map<String, Boolean> pinned = testKey ? pinned(printed) : null;
+        return new Report(
+                testKey ? "public test key \"test-only-cross-language-key-32b\"" : "key from the environment",
+                List.copyOf(printed.languages()),
+                List.copyOf(rows),
+                List.copyOf(relations),
+                pinned,
+                Collections.unmodifiableMap(printed.stderr()));
+    }
 
-        List<String> languages = new ArrayList<>();
-        Map<String, Map<String, String>> byLanguage = new LinkedHashMap<>();
-        Map<String, String> stderr = new LinkedHashMap<>();
-        for (Map.Entry<FingerprintLanguage, FingerprintImplementation.Outputs> entry : outputs.entrySet()) {
-            String label = entry.getKey().label();
-            languages.add(label);
-            byLanguage.put(label, parseNamedOutput(entry.getValue().lines()));
-            if (!entry.getValue().stderr().isEmpty()) {
-                stderr.put(label, entry.getValue().stderr());
+    /**
+     * What the implementations printed, by language label in the order they ran: each vector's digest by name, and
+     * the stderr of those that printed any.
+     */
+    private record Printed(List<String> languages, Map<String, Map<String, String>> byLanguage, Map<String, String> stderr) {
+        static Printed of(Map<FingerprintLanguage, FingerprintImplementation.Outputs> outputs) {
+            List<String> languages = new ArrayList<>();
+            Map<String, Map<String, String>> byLanguage = new LinkedHashMap<>();
+            Map<String, String> stderr = new LinkedHashMap<>();
+            for (Map.Entry<FingerprintLanguage, FingerprintImplementation.Outputs> entry : outputs.entrySet()) {
+                String label = entry.getKey().label();
+                languages.add(label);
+                byLanguage.put(label, parseNamedOutput(entry.getValue().lines()));
+                if (!entry.getValue().stderr().isEmpty()) {
+                    stderr.put(label, entry.getValue().stderr());
+                }
             }
+            return new Printed(languages, byLanguage, stderr);
         }
+    }
 
+    private static List<Row> rows(List<FingerprintVectors.Vector> vectors, Printed printed, Map<String, String> expected,
+            boolean testKey) {
         List<Row> rows = new ArrayList<>();
         for (FingerprintVectors.Vector vector : vectors) {
             Map<String, String> digests = new LinkedHashMap<>();
-            for (String label : languages) {
-                digests.put(label, byLanguage.get(label).getOrDefault(vector.name(), "!no output from the " + label + " fingerprint"));
+            for (String label : printed.languages()) {
+                digests.put(label, printed.byLanguage().get(label).getOrDefault(vector.name(),
+                        "!no output from the " + label + " fingerprint"));
             }
             String want = expected.get(vector.name());
             if (testKey && want == null) {
@@ -142,29 +164,28 @@ public final class VectorComparison {
             }
             rows.add(new Row(vector.name(), want, Collections.unmodifiableMap(digests)));
         }
+        return rows;
+    }
+
+    private static List<Relation> relations(Printed printed) {
         List<Relation> relations = new ArrayList<>();
         for (FingerprintVectors.Relation spec : FingerprintVectors.expectedRelations()) {
             Map<String, Boolean> holds = new LinkedHashMap<>();
-            for (String label : languages) {
-                holds.put(label, relationHolds(byLanguage.get(label), spec));
+            for (String label : printed.languages()) {
+                holds.put(label, relationHolds(printed.byLanguage().get(label), spec));
             }
             relations.add(new Relation(spec.left(), spec.right(), spec.equal(), spec.why(), Collections.unmodifiableMap(holds)));
         }
-        Map<String, Boolean> pinned = null;
-        if (testKey) {
-            pinned = new LinkedHashMap<>();
-            for (String label : languages) {
-                pinned.put(label, FingerprintVectors.VECTOR_00_DIGEST.equals(byLanguage.get(label).get(FIRST)));
-            }
-            pinned = Collections.unmodifiableMap(pinned);
+        return relations;
+    }
+
+    /** Per language, whether vector 00 gives the seed's worked example (meaningful under the public test key only). */
+    private static Map<String, Boolean> pinned(Printed printed) {
+        Map<String, Boolean> pinned = new LinkedHashMap<>();
+        for (String label : printed.languages()) {
+            pinned.put(label, FingerprintVectors.VECTOR_00_DIGEST.equals(printed.byLanguage().get(label).get(FIRST)));
         }
-        return new Report(
-                testKey ? "public test key \"test-only-cross-language-key-32b\"" : "key from the environment",
-                List.copyOf(languages),
-                List.copyOf(rows),
-                List.copyOf(relations),
-                pinned,
-                Collections.unmodifiableMap(stderr));
+        return Collections.unmodifiableMap(pinned);
     }
 
     private static String namedLine(FingerprintVectors.Vector vector) {
