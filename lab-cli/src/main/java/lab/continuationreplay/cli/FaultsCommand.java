@@ -74,7 +74,7 @@ final class FaultsCommand implements Callable<Integer> {
         List<Transport> transports = transport.equals("all") ? List.of(Transport.STDIO, Transport.HTTP)
                 : List.of(Transport.fromLabel(transport));
         List<FaultExperiments.Planned> plan = FaultExperiments.plan(only, transports);
-        List<ServerKind> kinds = chosenSdks();
+        List<ServerKind> kinds = ServerKind.underTest(sdks.contains("all") ? ServerKind.sdkLabels() : sdks);
         if (!ledgerChoice.equals("sqlite") && !ledgerChoice.equals("postgres")) {
             throw new IllegalArgumentException("--ledger is sqlite or postgres, not " + ledgerChoice);
         }
@@ -96,22 +96,6 @@ final class FaultsCommand implements Callable<Integer> {
             }
             return judgeAndReport(folder, session, reports, notApplicable);
         }
-    }
-
-    /** The SDKs of {@code --sdk}, in the matrix's order for {@code all}; the control and a repeated name refused. */
-    private List<ServerKind> chosenSdks() {
-        List<ServerKind> kinds = new ArrayList<>();
-        for (String label : sdks.contains("all") ? ServerKind.sdkLabels() : sdks) {
-            ServerKind kind = ServerKind.fromLabel(label);
-            if (kind == ServerKind.UNGUARDED) {
-                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
-            }
-            if (kinds.contains(kind)) {
-                throw new IllegalArgumentException("--sdk names " + label + " twice");
-            }
-            kinds.add(kind);
-        }
-        return kinds;
     }
 
     /** One experiment over its transport, its history lines under its name; one that cannot finish is a failed one. */

@@ -95,7 +95,7 @@ final class MatrixCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
         List<String> sdks = this.sdks.contains("all") ? ServerKind.sdkLabels() : this.sdks;
-        List<ServerKind> kinds = kinds(sdks);
+        List<ServerKind> kinds = ServerKind.underTest(sdks);
         Path folder = OutputFolder.of(out, home, inContainer ? "in-container" : "matrix");
         checkOptions();
         if (inContainer) {
@@ -122,22 +122,6 @@ final class MatrixCommand implements Callable<Integer> {
     /** Each attempt's verdict, by attempt name and kind, the summary lines in their fixed order, and the controls. */
     private record Collected(Map<String, List<JsonNode>> records, Map<String, List<JsonNode>> crossCells,
             Map<String, List<JsonNode>> httpCaseRecords, ControlsCheck.Witnesses controls, List<String> lines, boolean ok) {}
-
-    /** The SDKs under test, each once; the unguarded control is not one. */
-    private static List<ServerKind> kinds(List<String> sdks) {
-        List<ServerKind> kinds = new ArrayList<>();
-        for (String label : sdks) {
-            ServerKind kind = ServerKind.fromLabel(label);
-            if (kind == ServerKind.UNGUARDED) {
-                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
-            }
-            if (kinds.contains(kind)) {
-                throw new IllegalArgumentException("--sdk names " + label + " twice");
-            }
-            kinds.add(kind);
-        }
-        return kinds;
-    }
 
     /** Every ordered pair of the SDKs run: commit on the first, recover on the second, one ledger. */
     private static List<ServerKind[]> pairs(List<ServerKind> kinds) {

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import lab.continuationreplay.cli.EvidenceCopies;
 import lab.continuationreplay.cli.LabProcess;
 import lab.continuationreplay.faults.FaultExperiment;
 import lab.continuationreplay.faults.run.FaultExperiments;
@@ -80,16 +80,7 @@ class LabFaultsCommandIT {
         assertTrue(report.path("experiments").has("cut-points (stdio)"), verified.stdout());
 
         Path forged = dir.resolve("forged");
-        try (Stream<Path> files = Files.walk(out)) {
-            for (Path file : files.toList()) {
-                Path copy = forged.resolve(out.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(copy);
-                } else {
-                    Files.copy(file, copy);
-                }
-            }
-        }
+        EvidenceCopies.copyTree(out, forged);
         Path kept = forged.resolve("cut-points/java/drop-after-commit-1/store.sqlite3");
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + kept);
                 Statement statement = connection.createStatement()) {

@@ -85,6 +85,22 @@ public enum ServerKind {
         return kind;
     }
 
+    /** The SDKs under test that {@code labels} name, each once, in their order; the unguarded control is not one. */
+    public static List<ServerKind> underTest(List<String> labels) {
+        List<ServerKind> kinds = new java.util.ArrayList<>();
+        for (String label : labels) {
+            ServerKind kind = fromLabel(label);
+            if (kind == UNGUARDED) {
+                throw new IllegalArgumentException("the unguarded control is not an SDK under test");
+            }
+            if (kinds.contains(kind)) {
+                throw new IllegalArgumentException("--sdk names " + label + " twice");
+            }
+            kinds.add(kind);
+        }
+        return List.copyOf(kinds);
+    }
+
     public static ServerKind fromLabel(String label) {
         for (ServerKind kind : values()) {
             if (kind.label.equals(label)) {
