@@ -97,12 +97,18 @@ public final class ComparisonHtml {
         for (JsonNode cell : crossSdkRecovery) {
             boolean pass = "pass".equals(cell.path("status").asText());
             h.append("<tr class=\"").append(pass ? "yes" : "no").append("\"><td>").append(escape(cell.path("cell").asText()
-                    .replace("-to-", " → "))).append("</td><td>").append(escape(cell.path("status").asText())).append("</td><td>")
-                    .append(cell.path("issues").asInt()).append("</td><td><div class=\"times\">")
-                    .append(HtmlPage.timeRow("", played(cell), crossScale)).append("</div></td><td><code>")
-                    .append(escape(lines(cell.path("outcome")))).append("</code></td></tr>\n");
+                    .replace("-to-", " → "))).append("</td>");
+            appendPlayed(h, cell, crossScale);
         }
         h.append("</table>\n");
+    }
+
+    /** A played row's last cells: its status, its issues, its time against the table's scale, its outcome. */
+    private static void appendPlayed(StringBuilder h, JsonNode row, long scale) {
+        h.append("<td>").append(escape(row.path("status").asText())).append("</td><td>")
+                .append(row.path("issues").asInt()).append("</td><td><div class=\"times\">")
+                .append(HtmlPage.timeRow("", played(row), scale)).append("</div></td><td><code>")
+                .append(escape(lines(row.path("outcome")))).append("</code></td></tr>\n");
     }
 
     private static void appendHttpCases(StringBuilder h, JsonNode httpCases) {
@@ -115,10 +121,8 @@ public final class ComparisonHtml {
                     .append(escape(row.path("sdk").asText() + " " + row.path("case_id").asText())).append("\"><td>")
                     .append(escape(row.path("sdk").asText()))
                     .append("</td><td>").append(HtmlPage.name(row.path("case_id").asText() + " " + row.path("name").asText()))
-                    .append("</td><td>").append(escape(row.path("status").asText())).append("</td><td>")
-                    .append(row.path("issues").asInt()).append("</td><td><div class=\"times\">")
-                    .append(HtmlPage.timeRow("", played(row), httpScale)).append("</div></td><td><code>")
-                    .append(escape(lines(row.path("outcome")))).append("</code></td></tr>\n");
+                    .append("</td>");
+            appendPlayed(h, row, httpScale);
         }
         h.append("</table>\n");
     }
