@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import lab.continuationreplay.history.AttemptKind;
 import lab.continuationreplay.history.Layout;
 
 /**
@@ -39,11 +40,8 @@ public final class FolderCheck {
         if (Files.isDirectory(folder)) {
             try (Stream<Path> entries = Files.list(folder)) {
                 entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                        .filter(n -> n.startsWith(Layout.HTTP_CASES_PREFIX) || n.startsWith(Layout.CROSS_PREFIX)
-                                || n.startsWith(Layout.CLIENT_PREFIX) || n.startsWith(Layout.REPLICAS_PREFIX))
-                        .sorted(java.util.Comparator.comparing((String n) -> n.startsWith(Layout.HTTP_CASES_PREFIX) ? 0
-                                : n.startsWith(Layout.CROSS_PREFIX) ? 1 : n.startsWith(Layout.CLIENT_PREFIX) ? 2 : 3)
-                                .thenComparing(n -> n))
+                        .filter(n -> AttemptKind.of(n).filter(kind -> kind != AttemptKind.SDK).isPresent())
+                        .sorted(java.util.Comparator.comparing((String n) -> AttemptKind.judged(n)).thenComparing(n -> n))
                         .forEach(names::add);
             }
         }

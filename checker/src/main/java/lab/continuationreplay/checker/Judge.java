@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Map;
 import lab.continuationreplay.history.Format;
-import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.history.AttemptKind;
 
 /**
  * How one kind of attempt is judged: which requested cases it may hold, and the record a case's folder yields. An SDK
@@ -29,11 +29,8 @@ interface Judge {
     /** The record of one case from its folder alone; its {@code status} is {@code pass}, {@code fail} or {@code machinery_error}. */
     ObjectNode record(String caseId, Path folder, Map<String, String> hashes, String machineryError) throws Exception;
 
-    /** The judge for an attempt folder, by its name. */
+    /** The judge for an attempt folder, by the kind its name says ({@link AttemptKind}). */
     static Judge of(String attemptName) {
-        if (attemptName.startsWith(Layout.CLIENT_PREFIX)) {
-            return new ClientJudge(attemptName);
-        }
-        return new MatrixJudge(attemptName);
+        return AttemptKind.judged(attemptName) == AttemptKind.CLIENT ? new ClientJudge(attemptName) : new MatrixJudge(attemptName);
     }
 }

@@ -14,6 +14,7 @@ import lab.continuationreplay.cases.replicas.ReplicaCases;
 import lab.continuationreplay.cases.http.HttpCases;
 import lab.continuationreplay.cases.Cases;
 import lab.continuationreplay.history.Format;
+import lab.continuationreplay.history.AttemptKind;
 import lab.continuationreplay.history.Layout;
 
 /**
@@ -23,15 +24,15 @@ import lab.continuationreplay.history.Layout;
  */
 record MatrixJudge(String attemptName) implements Judge {
     private boolean cross() {
-        return attemptName.startsWith(Layout.CROSS_PREFIX);
+        return AttemptKind.judged(attemptName) == AttemptKind.CROSS;
     }
 
     private boolean httpCases() {
-        return attemptName.startsWith(Layout.HTTP_CASES_PREFIX);
+        return AttemptKind.judged(attemptName) == AttemptKind.HTTP_CASES;
     }
 
     private boolean replicas() {
-        return attemptName.startsWith(Layout.REPLICAS_PREFIX);
+        return AttemptKind.judged(attemptName) == AttemptKind.REPLICAS;
     }
 
     private Set<CaseKey> allowed() {
