@@ -43,6 +43,8 @@ final class StandInLabTree {
         Path root = Files.createDirectories(dir.resolve("tree"));
         Files.copy(LabProcess.home().resolve("lab"), root.resolve("lab"));
         executable(root.resolve("lab"));
+        // the launcher's toolchain check runs before a build: the stand-in's tools must say their versions
+        Files.copy(LabProcess.home().resolve("doctor.sh"), root.resolve("doctor.sh"));
         Instant old = Instant.now().minusSeconds(3600);
         List<String> files = new ArrayList<>(BUILT);
         files.addAll(List.of("lab-cli/target/lab.built", "pom.xml", "py-fixture/src/pkg/mod.py"));
@@ -64,6 +66,7 @@ final class StandInLabTree {
         // reads, so a request eaten by the build shows as a missing answer.
         write(bin.resolve("mvn"), """
                 #!/bin/sh
+                if [ "$1" = "-v" ]; then echo "Apache Maven 3.9.9"; exit 0; fi
                 echo "mvn's own stdout"
                 echo run >> '%s'
                 cat > /dev/null
@@ -72,11 +75,17 @@ final class StandInLabTree {
                 if [ -e '%s' ]; then rm -f '%s'; exit 1; fi
                 exit 0
                 """.formatted(count, root.resolve("lab-cli/target/lab.jar"), failOnce, failOnce));
-        write(bin.resolve("java"), "#!/bin/sh\nread -r line\necho '" + JAVA_SAID + "'\" $line\"\n");
+        write(bin.resolve("java"), "#!/bin/sh\nif [ \"$1\" = -version ]; then echo 'openjdk version \"17.0.15\"' >&2; exit 0; fi\n"
+                + "read -r line\necho '" + JAVA_SAID + "'\" $line\"\n");
+        write(bin.resolve("javac"), "#!/bin/sh\necho 'javac 17.0.15'\n");
+        write(bin.resolve("node"), "#!/bin/sh\necho v20.20.2\n");
+        write(bin.resolve("npm"), "#!/bin/sh\necho 11.0.0\n");
+        write(bin.resolve("python3"), "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Python 3.11.7'\nexit 0\n");
+        write(bin.resolve("go"), "#!/bin/sh\necho 'go version go1.26.8 linux/amd64'\n");
         if (!withFlock) {
             // Only the programs the launcher uses, flock left out.
             for (String program : List.of("bash", "sh", "env", "find", "dirname", "mkdir", "rm", "touch", "mv", "cat",
-                    "sleep", "echo", "sort", "cksum", "head")) {
+                    "sleep", "echo", "sort", "cksum", "head", "tail", "grep", "sed", "awk", "df", "mktemp")) {
                 Path real = Path.of("/usr/bin", program);
                 Files.createSymbolicLink(bin.resolve(program), Files.isExecutable(real) ? real : Path.of("/bin", program));
             }
@@ -110,6 +119,11 @@ final class StandInLabTree {
             }
         }
         Files.createSymbolicLink(venv, home.resolve("py-fixture/.venv").toRealPath());
+    }
+
+    /** Takes {@code tool} off the stand-in's PATH (for a tree without flock, whose PATH is its own folder alone). */
+    void without(String tool) throws IOException {
+        Files.delete(bin.resolve(tool));
     }
 
     /** How many times the fake mvn ran. */
