@@ -20,25 +20,27 @@ doctor_at_least() {
   ((have_major > want_major || (have_major == want_major && have_minor >= want_minor)))
 }
 
-# One requirement: a name, what needs it, the install command, and whether it is missing ($4: "" when present).
-doctor_need() {
-  local name="$1" needed_by="$2" install="$3" problem="${4#, }"
+# One check: a name, what needs it, the install command, and why it fails ($4; "" when it passes). A required one
+# that fails is MISSING and stops the main job; an optional one is a warning.
+doctor_report() {
+  local level="$1" name="$2" needed_by="$3" install="$4" problem="${5#, }"
   if [[ -z "$problem" ]]; then
     printf 'ok       %-22s %s\n' "$name" "$needed_by"
-  else
+  elif [[ "$level" == required ]]; then
     printf 'MISSING  %-22s %s (%s)\n         install: %s\n' "$name" "$needed_by" "$problem" "$install"
     doctor_missing+=("$name")
-  fi
-}
-
-doctor_may() {
-  local name="$1" needed_by="$2" install="$3" problem="${4#, }"
-  if [[ -z "$problem" ]]; then
-    printf 'ok       %-22s %s\n' "$name" "$needed_by"
   else
     printf 'warning  %-22s %s (%s)\n         install: %s\n' "$name" "$needed_by" "$problem" "$install"
     doctor_warnings+=("$name")
   fi
+}
+
+doctor_need() {
+  doctor_report required "$@"
+}
+
+doctor_may() {
+  doctor_report optional "$@"
 }
 
 # "" when the command exists at version $2 or later; else why not.
