@@ -15,19 +15,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's HTTP exchange is run as written, in bash with the real curl, against the real Java server: the lines
- * it prints must be the lines the README says it prints. Only {@code ./lab} is a stand-in that runs the built jar,
- * because the real launcher would rebuild the project from inside its own test run.
+ * The HTTP exchange of docs/http.md (the README links to it) is run as written, in bash with the real curl, against
+ * the real Java server: the lines it prints must be the lines the page says it prints. Only {@code ./lab} is a
+ * stand-in that runs the built jar, because the real launcher would rebuild the project from inside its own test run.
  */
-class ReadmeHttpExampleIT {
+class HttpExampleIT {
+    /** The page that holds the example, between its two markers. */
+    static final String PAGE = "docs/http.md";
+
     @TempDir
     Path dir;
 
     @Test
-    void theReadmesCurlExchangePrintsWhatTheReadmeSays() throws Exception {
-        String readme = Files.readString(LabProcess.home().resolve("README.md"));
-        String block = between(readme, "<!-- http-example:begin -->\n```bash\n", "```\n<!-- http-example:end -->");
-        String printed = between(readme.substring(readme.indexOf("<!-- http-example:end -->")), "```text\n", "```\n");
+    void theCurlExchangePrintsWhatThePageSays() throws Exception {
+        String page = Files.readString(LabProcess.home().resolve(PAGE));
+        String block = between(page, "<!-- http-example:begin -->\n```bash\n", "```\n<!-- http-example:end -->");
+        String printed = between(page.substring(page.indexOf("<!-- http-example:end -->")), "```text\n", "```\n");
         Path lab = dir.resolve("lab");
         Files.writeString(lab, "#!/usr/bin/env bash\nexec " + String.join(" ", JavaCommand.of(
                 List.of("-Dlab.home=" + LabProcess.home()), "-jar", LabHome.labJar(LabProcess.home()).toString())) + " \"$@\"\n");
@@ -42,9 +45,9 @@ class ReadmeHttpExampleIT {
 
     private static String between(String text, String start, String end) {
         int from = text.indexOf(start);
-        assertTrue(from >= 0, "README has no " + start.trim());
+        assertTrue(from >= 0, PAGE + " has no " + start.trim());
         int to = text.indexOf(end, from + start.length());
-        assertTrue(to >= 0, "README has no " + end.trim());
+        assertTrue(to >= 0, PAGE + " has no " + end.trim());
         return text.substring(from + start.length(), to);
     }
 }
