@@ -20,7 +20,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import lab.continuationreplay.history.Format;
-import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.vectors.CanonicalJson;
 import lab.continuationreplay.vectors.ExactJson;
 

@@ -3,7 +3,6 @@ package lab.continuationreplay.cli;
 import lab.continuationreplay.core.ledger.PostgresRunLedger;
 import lab.continuationreplay.core.ledger.RunLedger;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

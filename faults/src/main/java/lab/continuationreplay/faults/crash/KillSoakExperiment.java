@@ -8,8 +8,6 @@ import lab.continuationreplay.faults.FaultExperiment;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.history.Reply;

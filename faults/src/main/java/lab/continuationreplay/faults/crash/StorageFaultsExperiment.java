@@ -10,14 +10,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
-import lab.continuationreplay.core.wire.TransportFailure;
-import lab.continuationreplay.faults.FaultLedger;
 import lab.continuationreplay.faults.common.FaultServers;
 import lab.continuationreplay.vectors.ExactJson;
 

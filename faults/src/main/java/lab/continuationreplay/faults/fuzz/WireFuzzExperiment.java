@@ -1,7 +1,6 @@
 package lab.continuationreplay.faults.fuzz;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
 import lab.continuationreplay.faults.ExperimentReport;
 import lab.continuationreplay.faults.FaultExperiment;

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import lab.continuationreplay.faults.FaultSession;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.history.Reply;

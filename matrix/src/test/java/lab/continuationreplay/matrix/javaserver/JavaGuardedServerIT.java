@@ -5,7 +5,6 @@ import static lab.continuationreplay.matrix.javaserver.Servers.continuation;
 import static lab.continuationreplay.matrix.javaserver.Servers.firstRound;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
