@@ -90,6 +90,12 @@ final class MatrixCommand implements Callable<Integer> {
             + " each on its own databases (default: 2, or 1 on a one-core machine).")
     Integer jobs;
 
+    @Option(names = "--timings", description = "At the end, the run's wall time and where it went: the phases (process"
+            + " starts, case scripts, evidence, verification, vectors, reports), slowest first.")
+    boolean timings;
+
+    private final long startedNanos = System.nanoTime();
+
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
@@ -296,6 +302,11 @@ final class MatrixCommand implements Callable<Integer> {
             Streams.stdout().println(String.format(column, "outcomes") + " " + (agree ? "agree on every case" : "DIFFER (see COMPARISON.md)"));
         }
         Streams.stdout().println(String.format(column, "evidence") + " " + plan.folder());
+        if (timings) {
+            List<String> phases = PhaseTimes.lines(System.nanoTime() - startedNanos);
+            Streams.stdout().println(String.format(column, "timings") + " " + phases.get(0));
+            phases.subList(1, phases.size()).forEach(line -> Streams.stdout().println(String.format(column, "") + " " + line));
+        }
         Streams.stdout().flush();
         PhaseTimes.writeIfAsked();
         return ok ? 0 : 1;

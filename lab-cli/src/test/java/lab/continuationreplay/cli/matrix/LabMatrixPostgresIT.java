@@ -134,8 +134,11 @@ class LabMatrixPostgresIT {
     void withoutAUrlTheLabStartsItsOwnPostgres() throws Exception {
         Path embedded = dir.resolve("embedded");
         LabProcess.Result own = LabProcess.run(List.of("matrix", "--ledger", "postgres", "--sdk", "typescript",
-                "--cases", "01,09", "--out", embedded.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(5));
+                "--cases", "01,09", "--timings", "--out", embedded.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(5));
         assertEquals(0, own.exitCode(), own.stdout() + own.stderr());
+        // --timings: the wall time, then where it went, after the evidence line
+        assertTrue(own.stdout().contains("\ntimings    wall "), own.stdout());
+        assertTrue(own.stdout().contains("  process_starts "), own.stdout());
         assertTrue(own.stdout().contains("typescript requested 2, executed 2, passed 2; checker (history only): no problem"),
                 own.stdout());
         boolean root = ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;

@@ -50,6 +50,23 @@ public final class PhaseTimes {
         return json;
     }
 
+    /**
+     * {@code lab matrix --timings}: the run's wall time, then each phase, slowest first, with its count. A phase is
+     * summed over the cases that play side by side, so phases can add up to more than the wall time.
+     */
+    public static java.util.List<String> lines(long wallNanos) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        lines.add(String.format(java.util.Locale.ROOT, "wall %.1f s; each phase summed over the cases playing side by side, slowest first:",
+                wallNanos / 1e9));
+        NANOS.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get())).forEach(phase -> {
+            long count = COUNTS.get(phase.getKey()).get();
+            double seconds = phase.getValue().get() / 1e9;
+            lines.add(String.format(java.util.Locale.ROOT, "  %-15s %7.1f s over %4d (%.2f s each)", phase.getKey(), seconds, count,
+                    seconds / count));
+        });
+        return lines;
+    }
+
     /** Writes the phases to the file named by {@link #PROPERTY}, if any. */
     public static void writeIfAsked() throws IOException {
         String file = System.getProperty(PROPERTY);
