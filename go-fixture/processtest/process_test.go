@@ -177,11 +177,7 @@ func TestToolsListIsTheSharedTable(t *testing.T) {
 	f := start(t, filepath.Join(t.TempDir(), "store.sqlite3"), "")
 	f.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + envelope + `}}`)
 	listed := result(t, f.reply(), 1)["tools"]
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := os.ReadFile(filepath.Join(root, "vectors", "rules", "tools.json"))
+	text, err := repo.SharedRuleFile("tools.json")
 	if err != nil {
 		t.Fatal(err)
 	}

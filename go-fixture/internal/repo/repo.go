@@ -31,6 +31,15 @@ func Root() (string, error) {
 	return RootAbove(dir)
 }
 
+// SharedRuleFile is one file of the repository's vectors/rules, as the tests compare the fixture with it.
+func SharedRuleFile(name string) ([]byte, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(root, "vectors", "rules", name))
+}
+
 // BridgeJar is where the Maven build puts the bridge jar under the repository root.
 func BridgeJar(root string) string { return filepath.Join(root, "bridge", "target", "bridge.jar") }
 

@@ -3,8 +3,6 @@ package tooltable
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,11 +11,7 @@ import (
 
 func table(t *testing.T) []byte {
 	t.Helper()
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := os.ReadFile(filepath.Join(root, "vectors", "rules", "tools.json"))
+	text, err := repo.SharedRuleFile("tools.json")
 	if err != nil {
 		t.Fatal(err)
 	}
