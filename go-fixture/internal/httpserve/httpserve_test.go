@@ -102,6 +102,11 @@ type served struct {
 
 func serve(t *testing.T) *served {
 	t.Helper()
+	return serveWithReadTimeout(t, 2*time.Second)
+}
+
+func serveWithReadTimeout(t *testing.T, readTimeout time.Duration) *served {
+	t.Helper()
 	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +142,7 @@ func serve(t *testing.T) *served {
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	(&server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: stderr, Exit: func(int) { t.Error("exit") }}).Register(s)
-	running, err := Serve(0, Options{ReadTimeout: 2 * time.Second, Tokens: tokens, Server: s, Log: stderr,
+	running, err := Serve(0, Options{ReadTimeout: readTimeout, Tokens: tokens, Server: s, Log: stderr,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -261,9 +266,11 @@ func TestEveryRefusalComesBeforeTheSDKInTheContractsOrder(t *testing.T) {
 }
 
 func TestTheInFlightLimitAnswers503(t *testing.T) {
-	s := serve(t)
+	// A long read timeout: the held requests must outlive however long a loaded machine takes to start 64 handlers
+	// (CI once needed more than 1.7 s, when the timeout here was 2 s).
+	s := serveWithReadTimeout(t, 60*time.Second)
 	addr := s.host
-	// 64 requests whose bodies never come hold every slot (the read timeout, 2 s here, would end them).
+	// 64 requests whose bodies never come hold every slot until they are closed below.
 	var held []net.Conn
 	defer func() {
 		for _, c := range held {
@@ -278,9 +285,7 @@ func TestTheInFlightLimitAnswers503(t *testing.T) {
 		held = append(held, c)
 		io.WriteString(c, headers("/mcp", addr, aliceToken, server.StatusTool)+"Content-Length: 10\r\n\r\n{")
 	}
-	// Held requests end 2 s after their heads (the read timeout), so all 64 are in flight together only before
-	// then; a loaded machine needs most of that window to start their handlers.
-	deadline := time.Now().Add(1700 * time.Millisecond)
+	deadline := time.Now().Add(30 * time.Second)
 	var r reply
 	for time.Now().Before(deadline) {
 		if r = exchange(t, s.url, headers("/mcp", addr, aliceToken, server.StatusTool), "{}"); r.status == 503 {
@@ -295,7 +300,7 @@ func TestTheInFlightLimitAnswers503(t *testing.T) {
 		c.Close()
 	}
 	held = nil
-	deadline = time.Now().Add(3 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if r = exchange(t, s.url, headers("/mcp", addr, aliceToken, server.StatusTool), `{"id":1}`); r.status == 400 {
 			return // the slots are free again
