@@ -21,6 +21,7 @@ import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.Verdict;
 import lab.continuationreplay.containers.InContainerMatrix;
 import lab.continuationreplay.containers.RuntimeCell;
+import lab.continuationreplay.history.Layout;
 import lab.continuationreplay.matrix.report.MatrixMarkdown;
 import lab.continuationreplay.matrix.report.ReportFiles;
 import lab.continuationreplay.matrix.report.ResultTable;
@@ -193,7 +194,7 @@ final class MatrixCommand implements Callable<Integer> {
     private Collected play(Plan plan, RunLedger runLedger) throws Exception {
         ExecutorService slots = Jobs.pool(jobs);
         ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
-        try {
+        try (ProgressBoard board = board(plan)) {
             Map<String, Future<Verdict>> sdkRuns = new LinkedHashMap<>();
             Map<String, Future<Verdict>> crossRuns = new LinkedHashMap<>();
             Map<String, Future<Verdict>> httpCaseRuns = new LinkedHashMap<>();
@@ -202,7 +203,7 @@ final class MatrixCommand implements Callable<Integer> {
                     String name = over.attempt(sdk.label());
                     if (!plan.cases().isEmpty()) {
                         MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(sdk, over, name, plan.folder(), plan.home(),
-                                Streams.stderr(), slots, runLedger);
+                                board, slots, runLedger);
                         sdkRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, plan.cases())));
                     }
                 }
@@ -210,7 +211,7 @@ final class MatrixCommand implements Callable<Integer> {
                     for (ServerKind[] pair : pairs(plan.kinds())) {
                         String name = over.attempt(MatrixRunner.crossCellName(pair[0], pair[1]));
                         MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(pair[0], over, name, plan.folder(), plan.home(),
-                                Streams.stderr(), slots, runLedger);
+                                board, slots, runLedger);
                         crossRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, MatrixRunner.crossCell(pair[0], pair[1]))));
                     }
                 }
@@ -219,7 +220,7 @@ final class MatrixCommand implements Callable<Integer> {
                 for (ServerKind sdk : plan.kinds()) {
                     String name = MatrixRunner.httpCasesName(sdk);
                     MatrixRunner.Attempt attempt = new MatrixRunner.Attempt(sdk, Transport.HTTP, name, plan.folder(), plan.home(),
-                            Streams.stderr(), slots, runLedger);
+                            board, slots, runLedger);
                     httpCaseRuns.put(name, pool.submit(() -> checkedAfter(plan, attempt, plan.httpCases())));
                 }
             }
@@ -228,7 +229,7 @@ final class MatrixCommand implements Callable<Integer> {
                     .flatMap(java.util.Collection::stream).mapToInt(String::length).max().orElse(0);
             column = "%-" + Math.max(10, width) + "s";
             Future<ControlsCheck.Witnesses> controlRun = pool.submit(() -> {
-                MatrixRunner.runControls(plan.folder(), plan.home(), slots, runLedger);
+                MatrixRunner.runControls(plan.folder(), plan.home(), slots, runLedger, board);
                 return ControlsCheck.deriveAndWrite(plan.folder());
             });
             return collect(sdkRuns, crossRuns, httpCaseRuns, controlRun);
@@ -239,6 +240,43 @@ final class MatrixCommand implements Callable<Integer> {
                 postgres.close();
             }
         }
+    }
+
+    /**
+     * The progress board of {@code plan}: a row per SDK column and transport (its HTTP-only cases counted in its HTTP
+     * row), one for the cross-SDK cells of each transport, one for the controls.
+     */
+    private static final String CROSS_ROW = "cross-SDK";
+
+    private static ProgressBoard board(Plan plan) {
+        List<ProgressBoard.Row> rows = new ArrayList<>();
+        boolean crossCells = plan.cases().stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT);
+        for (Transport over : plan.transports()) {
+            for (ServerKind sdk : plan.kinds()) {
+                if (!plan.cases().isEmpty()) {
+                    rows.add(new ProgressBoard.Row(over.attempt(sdk.label()), plan.cases().size()));
+                }
+            }
+            if (crossCells) {
+                rows.add(new ProgressBoard.Row(over.attempt(CROSS_ROW), pairs(plan.kinds()).size()));
+            }
+        }
+        for (ServerKind sdk : plan.kinds()) {
+            if (!plan.httpCases().isEmpty()) {
+                rows.add(new ProgressBoard.Row(Transport.HTTP.attempt(sdk.label()), plan.httpCases().size()));
+            }
+        }
+        rows.add(new ProgressBoard.Row(Layout.CONTROLS, lab.continuationreplay.cases.Control.values().length));
+        return new ProgressBoard(Streams.stderr(), rows, MatrixCommand::boardRow, ProgressBoard.liveFor(System::getenv), System::nanoTime);
+    }
+
+    /** The board's row of an attempt: its own, but one row for the cross-SDK cells and the HTTP row for HTTP-only cases. */
+    static String boardRow(String attempt) {
+        if (attempt.startsWith(Layout.CROSS_PREFIX)) {
+            return attempt.endsWith(Layout.HTTP_SUFFIX) ? Transport.HTTP.attempt(CROSS_ROW) : CROSS_ROW;
+        }
+        return attempt.startsWith(Layout.HTTP_CASES_PREFIX)
+                ? Transport.HTTP.attempt(attempt.substring(Layout.HTTP_CASES_PREFIX.length())) : attempt;
     }
 
     /** One attempt played, then checked from its history alone. */

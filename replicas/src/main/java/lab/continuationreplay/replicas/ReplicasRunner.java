@@ -20,6 +20,7 @@ import lab.continuationreplay.core.ledger.PostgresRunLedger;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.history.Layout;
+import lab.continuationreplay.matrix.run.CaseProgress;
 import lab.continuationreplay.matrix.run.MatrixRunner;
 import lab.continuationreplay.matrix.run.Provenance;
 import lab.continuationreplay.vectors.ExactJson;
@@ -135,7 +136,7 @@ public final class ReplicasRunner {
             if (!cells.isEmpty()) {
                 String name = Layout.REPLICAS_PREFIX + sdk.label();
                 MatrixRunner.play(cells, name, asked.out(), provenance(sdk, asked.home(), run.image(), databaseImage),
-                        asked.progress(), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, sdk));
+                        CaseProgress.lines(asked.progress()), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, sdk));
                 attempts.add(name);
             }
         }
@@ -143,7 +144,7 @@ public final class ReplicasRunner {
         if (!acrossSdks.isEmpty()) {
             MatrixRunner.play(acrossSdks, Layout.REPLICAS_CROSS, asked.out(),
                     provenance(ServerKind.JAVA, asked.home(), run.image(), databaseImage).put("sdk", "java+typescript"),
-                    asked.progress(), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, ServerKind.JAVA));
+                    CaseProgress.lines(asked.progress()), Runnable::run, run.ledger(), folder -> new ReplicaCell(run, folder, ServerKind.JAVA));
             attempts.add(Layout.REPLICAS_CROSS);
         }
         return attempts;

@@ -39,15 +39,15 @@ public final class MatrixRunner {
 
     /**
      * One attempt: {@code sdk} serves every process a script does not place elsewhere, over {@code transport}, into
-     * {@code out/<name>/}; progress lines go to {@code progress}; each case is played on {@code slots} (cases of one
+     * {@code out/<name>/}; each played case is told to {@code progress}; each case is played on {@code slots} (cases of one
      * attempt, and of other attempts sharing the slots, then run side by side, each in its own folder, on its own
      * database, with its own processes in exactly the order its script gives); every case's servers use {@code ledger}.
      */
-    public record Attempt(ServerKind sdk, Transport transport, String name, Path out, Path home, PrintStream progress,
+    public record Attempt(ServerKind sdk, Transport transport, String name, Path out, Path home, CaseProgress progress,
             Executor slots, RunLedger ledger) {
-        /** Over stdio, one case at a time, on SQLite files. */
+        /** Over stdio, one case at a time, on SQLite files, a line per case on {@code progress}. */
         public static Attempt of(ServerKind sdk, String name, Path out, Path home, PrintStream progress) {
-            return new Attempt(sdk, Transport.STDIO, name, out, home, progress, Runnable::run, RunLedger.SQLITE);
+            return new Attempt(sdk, Transport.STDIO, name, out, home, CaseProgress.lines(progress), Runnable::run, RunLedger.SQLITE);
         }
     }
 
@@ -72,7 +72,7 @@ public final class MatrixRunner {
      * Plays {@code cases} into {@code out/<attemptName>/} on the processes {@code stage} starts (the replicas of
      * {@code lab replicas}, say), with {@code provenance} as the attempt's {@code provenance.json}.
      */
-    public static void play(List<CaseSpec> cases, String attemptName, Path out, ObjectNode provenance, PrintStream progress,
+    public static void play(List<CaseSpec> cases, String attemptName, Path out, ObjectNode provenance, CaseProgress progress,
             Executor slots, RunLedger ledger, CaseStage stage) throws Exception {
         Path attempt = out.resolve(attemptName);
         if (Files.exists(attempt)) {
@@ -116,11 +116,8 @@ public final class MatrixRunner {
             // The case's own time from its start to its sealed database, however many cases shared the machine meanwhile.
             RunLog.append(attempt.resolve(Layout.HISTORY), folder, played.machineryError(), Duration.ofNanos(played.nanos()));
             PhaseTimes.add(PhaseTimes.EVIDENCE, System.nanoTime() - evidence);
-            progress.printf("%-15s case %-3s %-42s %-6s %5d ms%n", attemptName, spec.id().number(), spec.id().seedName(),
-                    played.machineryError() == null ? "played" : "STOPPED", played.nanos() / 1_000_000);
-            if (played.machineryError() != null) {
-                progress.println("           machinery error: " + played.machineryError());
-            }
+            progress.played(attemptName, String.format("case %-3s %s", spec.id().number(), spec.id().seedName()),
+                    played.machineryError(), played.nanos());
         }
         if (failed != null) {
             throw failed;
@@ -129,9 +126,9 @@ public final class MatrixRunner {
 
     /**
      * Plays every control into {@code out/controls/<name>/}, each on the Java server or the unguarded one, on {@code
-     * slots} and {@code ledger}; the history in the controls' order.
+     * slots} and {@code ledger}, telling {@code progress} as each ends; the history in the controls' order.
      */
-    public static void runControls(Path out, Path home, Executor slots, RunLedger ledger) throws Exception {
+    public static void runControls(Path out, Path home, Executor slots, RunLedger ledger, CaseProgress progress) throws Exception {
         Path controls = Files.createDirectories(out.resolve(Layout.CONTROLS));
         List<CompletableFuture<Played>> playing = new ArrayList<>();
         for (Control control : Control.values()) {
@@ -139,8 +136,11 @@ public final class MatrixRunner {
             playing.add(CompletableFuture.supplyAsync(() -> {
                 long started = System.nanoTime();
                 try {
-                    return new Played(CaseRun.execute(control.script(), folder, new CaseSetting(ServerKind.JAVA, home, Transport.STDIO,
-                            null, ledger)).machineryError(), System.nanoTime() - started);
+                    Played played = new Played(CaseRun.execute(control.script(), folder, new CaseSetting(ServerKind.JAVA, home,
+                            Transport.STDIO, null, ledger)).machineryError(), System.nanoTime() - started);
+                    // Told as each ends: the controls' history is written in order only after all have ended.
+                    progress.played(Layout.CONTROLS, "control " + control.folder(), played.machineryError(), played.nanos());
+                    return played;
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
