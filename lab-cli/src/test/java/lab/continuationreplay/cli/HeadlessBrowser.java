@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Assumptions;
  * each of the caller's selectors. The shipped pages carry no script, so the browser loads a copy with one small script
  * appended that writes those numbers into the DOM, and {@code --dump-dom} hands the DOM back.
  *
- * <p>The browser is {@code $LAB_CHROMIUM}, else {@code chromium} on the PATH. Without one the check is skipped on a
+ * <p>The browser is the one {@link Chromium} finds, as {@code lab picture} uses. Without one the check is skipped on a
  * developer machine, but fails when {@code CI=true}, as the container tests do: CI must not pass a check it never ran
  * ({@code .ci/run} installs chromium).
  */
@@ -50,19 +50,14 @@ public final class HeadlessBrowser {
 
     /** The browser to run, or a skip (outside CI) or a failure (CI=true) when there is none. */
     public static Path chromium() {
-        String override = System.getenv("LAB_CHROMIUM");
-        if (override != null && !override.isBlank()) {
-            Path path = Path.of(override);
-            if (!Files.isExecutable(path)) {
-                throw new AssertionError("LAB_CHROMIUM=" + override + " is not an executable file");
-            }
-            return path;
+        java.util.Optional<Path> found;
+        try {
+            found = Chromium.find(System::getenv);
+        } catch (IllegalArgumentException e) {
+            throw new AssertionError(e.getMessage());
         }
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "chromium");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
+        if (found.isPresent()) {
+            return found.get();
         }
         String how = "install Debian's chromium (apt-get install --no-install-recommends chromium; .ci/run does) or set LAB_CHROMIUM";
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
