@@ -71,6 +71,16 @@ doctor_jdk() {
   return 1
 }
 
+# "" when there is a headless browser where lab picture looks (Chromium.java): LAB_CHROMIUM, else one of three names.
+doctor_chromium() {
+  if [[ -n "${LAB_CHROMIUM:-}" ]]; then
+    [[ -f "$LAB_CHROMIUM" && -x "$LAB_CHROMIUM" ]] || echo "LAB_CHROMIUM=$LAB_CHROMIUM is not an executable file"
+    return
+  fi
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1 \
+    || echo "not on PATH (chromium, chromium-browser or google-chrome), and LAB_CHROMIUM unset"
+}
+
 # Every check; the main job (every column) needs the first group, the rest are warnings.
 doctor_check() {
   local home="$1"
@@ -100,8 +110,8 @@ doctor_check() {
   doctor_may "Docker engine" "lab matrix --in-container, lab replicas, the container tests" \
     "apt-get install -y docker.io, then start dockerd (.ci/run does both)" \
     "$(command -v docker >/dev/null 2>&1 || echo "docker not on PATH")$(command -v docker >/dev/null 2>&1 && ! docker info >/dev/null 2>&1 && echo "no engine answers")"
-  doctor_may "Chromium" "the report-page tests (bench.html, report.html)" "apt-get install -y chromium" \
-    "$(command -v "${LAB_CHROMIUM:-chromium}" >/dev/null 2>&1 || echo "not on PATH (or LAB_CHROMIUM)")"
+  doctor_may "Chromium" "lab picture, the report-page tests (bench.html, report.html)" "apt-get install -y chromium" \
+    "$(doctor_chromium)"
 }
 
 # What is missing, joined by "; " (a name may hold a comma).

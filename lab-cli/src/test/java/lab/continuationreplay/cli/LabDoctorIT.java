@@ -50,6 +50,8 @@ class LabDoctorIT {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("PATH", path);
+        // The browser is looked for on PATH only, as on a machine that never set LAB_CHROMIUM.
+        builder.environment().remove("LAB_CHROMIUM");
         builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         Process process = builder.start();
         var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -94,6 +96,19 @@ class LabDoctorIT {
             // without java, Maven cannot say its version either: the verdict names at least the hidden one
             String verdict = run.stdout().lines().reduce((a, b) -> b).orElse("");
             assertTrue(verdict.startsWith("doctor: the main job cannot run; missing: ") && verdict.contains(hidden.get(1)), verdict);
+        }
+    }
+
+    @Test
+    void eachOptionalToolHiddenInTurnIsAWarningWithItsInstallCommandAndExitZero() throws Exception {
+        List<List<String>> cases = List.of(
+                List.of("docker", "warning  Docker engine", "apt-get install -y docker.io"),
+                List.of("chromium,chromium-browser,google-chrome", "warning  Chromium               lab picture", "apt-get install -y chromium"));
+        for (List<String> hidden : cases) {
+            Run run = run(launcher(), pathWithout(Set.of(hidden.get(0).split(","))).toString(), "doctor");
+            assertEquals(0, run.status(), hidden.get(0) + " hidden: " + run.stdout() + run.stderr());
+            assertTrue(run.stdout().contains(hidden.get(1)) && run.stdout().contains(hidden.get(2)), hidden.get(0) + " hidden: " + run.stdout());
+            assertTrue(run.stdout().lines().reduce((a, b) -> b).orElse("").startsWith("doctor: the main job can run (warnings: "), run.stdout());
         }
     }
 
