@@ -56,9 +56,15 @@ type Options struct {
 
 // Running is a listening server.
 type Running struct {
-	URL  string
-	http *http.Server
-	done chan error
+	URL     string
+	http    *http.Server
+	done    chan error
+	handler *handler
+}
+
+// InFlight is how many requests hold a slot now (a test waits on it: a held request may reach the handler late).
+func (r *Running) InFlight() int64 {
+	return r.handler.inFlight.Load()
 }
 
 type connKey struct{}
@@ -109,7 +115,8 @@ func Serve(port int, opts Options) (*Running, error) {
 			// net/http's own complaints (a client gone mid-reply) are not the fixture's log.
 			ErrorLog: nil,
 		},
-		done: make(chan error, 1),
+		done:    make(chan error, 1),
+		handler: h,
 	}
 	go func() { r.done <- r.http.Serve(listener) }()
 	return r, nil
