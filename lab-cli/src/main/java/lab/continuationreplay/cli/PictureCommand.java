@@ -1,18 +1,17 @@
 package lab.continuationreplay.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import lab.continuationreplay.core.exec.Exec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -117,15 +116,13 @@ final class PictureCommand implements Callable<Integer> {
         List<String> command = List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--no-first-run", "--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + scratch.resolve("profile"),
                 "--window-size=" + width + "," + height, "--screenshot=" + shot, page.toAbsolutePath().toUri().toString());
-        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+        // Its stdout and stderr together, so that a failure can quote them; a run over the limit is killed, tree and all.
+        Exec.Result run = Exec.command(command).withStderr(Exec.Io.INTO_STDOUT).run(Duration.ofSeconds(TIMEOUT_SECONDS));
+        if (run.timedOut()) {
             return browser + " did not finish in " + TIMEOUT_SECONDS + " s";
         }
-        if (process.exitValue() != 0 || !Files.isRegularFile(shot)) {
-            return browser + " exited " + process.exitValue() + " without a picture; its stderr ends: " + tail(err.join());
+        if (run.exitStatus() != 0 || !Files.isRegularFile(shot)) {
+            return browser + " exited " + run.exitStatus() + " without a picture; its output ends: " + tail(run.output());
         }
         Size size;
         try {
@@ -147,14 +144,6 @@ final class PictureCommand implements Callable<Integer> {
         }
         ByteBuffer header = ByteBuffer.wrap(bytes, 16, 8);
         return new Size(header.getInt(), header.getInt());
-    }
-
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     private static String tail(String text) {
