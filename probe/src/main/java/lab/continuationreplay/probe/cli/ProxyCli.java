@@ -83,11 +83,17 @@ public class ProxyCli implements Callable<Integer> {
         PrintStream talk = stdio ? stderr() : stdout();
         ProxyCheck.Judgement[] judged = new ProxyCheck.Judgement[1];
         try {
+            // The summary is printed here, once the run is sealed: after SIGTERM the JVM halts as soon as the runner
+            // lets its shutdown hook return, so a line printed after run() returned could be lost.
             ProxyRunner.run(options, System.in, stdio ? new FileOutputStream(FileDescriptor.out) : null, folder -> {
                 judged[0] = ProxyCheck.deriveAndWrite(folder);
                 if (judged[0].document() != null) {
                     ProxyReport.write(folder);
                 }
+                talk.println("proxy " + judged[0].summary());
+                judged[0].problems().forEach(p -> talk.println("problem " + p));
+                talk.println("evidence " + options.out());
+                talk.flush();
             }, endpoint -> {
                 talk.println("listening " + endpoint);
                 talk.flush();
@@ -97,10 +103,6 @@ public class ProxyCli implements Callable<Integer> {
             stderr().flush();
             return 2;
         }
-        talk.println("proxy " + judged[0].summary());
-        judged[0].problems().forEach(p -> talk.println("problem " + p));
-        talk.println("evidence " + options.out());
-        talk.flush();
         return judged[0].ok() ? 0 : 1;
     }
 
