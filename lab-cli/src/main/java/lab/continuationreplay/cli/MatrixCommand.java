@@ -242,12 +242,12 @@ final class MatrixCommand implements Callable<Integer> {
         }
     }
 
+    private static final String CROSS_ROW = "cross-SDK";
+
     /**
      * The progress board of {@code plan}: a row per SDK column and transport (its HTTP-only cases counted in its HTTP
      * row), one for the cross-SDK cells of each transport, one for the controls.
      */
-    private static final String CROSS_ROW = "cross-SDK";
-
     private static ProgressBoard board(Plan plan) {
         List<ProgressBoard.Row> rows = new ArrayList<>();
         boolean crossCells = plan.cases().stream().anyMatch(c -> c.id() == CaseId.CRASH_AFTER_COMMIT);

@@ -67,8 +67,7 @@ final class PictureCommand implements Callable<Integer> {
                 Streams.stderr().println("lab picture: " + failure);
                 return 1;
             }
-            Size size = size(Files.readAllBytes(shot));
-            // Copied beside the target and renamed over it, so a reader never meets half a picture.
+            // take() checked that the PNG is width x height. Copied beside the target and renamed over it, so a reader never meets half a picture.
             Path beside = Files.createTempFile(png.toAbsolutePath().getParent(), ".picture-", ".png");
             try {
                 Files.copy(shot, beside, StandardCopyOption.REPLACE_EXISTING);
@@ -76,7 +75,7 @@ final class PictureCommand implements Callable<Integer> {
             } finally {
                 Files.deleteIfExists(beside);
             }
-            Streams.stdout().printf("picture %s (%d x %d px, %d bytes) of %s%n", png, size.width(), size.height(), Files.size(png), page);
+            Streams.stdout().printf("picture %s (%d x %d px, %d bytes) of %s%n", png, width, height, Files.size(png), page);
             Streams.stdout().flush();
             return 0;
         } finally {
