@@ -213,8 +213,7 @@ final class StdioConnection implements ProbeConnection {
 
     /** Kills the server and its children at once (p7's restart; a crash, as the lost reply's cause). */
     void kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        Exec.killTree(process);
         try {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -142,8 +142,7 @@ final class StdioProxy implements ProxySession {
 
     @Override
     public void hurry() {
-        server.descendants().forEach(ProcessHandle::destroyForcibly);
-        server.destroyForcibly();
+        Exec.killTree(server);
     }
 
     @Override

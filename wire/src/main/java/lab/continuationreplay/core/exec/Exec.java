@@ -221,10 +221,14 @@ public final class Exec {
         }
     }
 
-    /** Kills the descendants first (once the root is gone they can no longer be found from it), then the process. */
-    private static void killTree(Process process) {
-        process.descendants().toList().forEach(ProcessHandle::destroyForcibly);
+    /**
+     * Kills the process, then the descendants it had. The tree is listed first (once the root is gone they can no longer
+     * be found from it); the root dies first, so a shell in {@code wait} cannot see its children die and exit 0 itself.
+     */
+    public static void killTree(Process process) {
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
     }
 
     /** An output stream's redirection (stdin from a file is handled by the caller). */
