@@ -1,6 +1,7 @@
 package lab.continuationreplay.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -80,14 +81,15 @@ class LabDoctorIT {
 
     @Test
     void eachRequiredToolHiddenInTurnIsNamedWithItsInstallCommandAndExitTwo() throws Exception {
+        // the hidden program, the check that fails, its install command, and the columns that could still run ("": none)
         List<List<String>> cases = List.of(
-                List.of("java", "JDK 17 (java)", "openjdk-17-jdk-headless"),
-                List.of("javac", "javac", "openjdk-17-jdk-headless"),
-                List.of("mvn", "Maven", "apt-get install -y maven"),
-                List.of("node", "Node.js 20 (node, npm)", "Node.js 20 or later"),
-                List.of("npm", "Node.js 20 (node, npm)", "Node.js 20 or later"),
-                List.of("python3", "Python 3.11 with venv", "python3-venv"),
-                List.of("go", "Go 1.25", "go.dev/dl"));
+                List.of("java", "JDK 17 (java)", "openjdk-17-jdk-headless", ""),
+                List.of("javac", "javac", "openjdk-17-jdk-headless", ""),
+                List.of("mvn", "Maven", "apt-get install -y maven", ""),
+                List.of("node", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go"),
+                List.of("npm", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go"),
+                List.of("python3", "Python 3.11 with venv", "python3-venv", "java,typescript,go"),
+                List.of("go", "Go 1.25", "go.dev/dl", "java,typescript,python"));
         for (List<String> hidden : cases) {
             Run run = run(launcher(), pathWithout(Set.of(hidden.get(0))).toString(), "doctor");
             assertEquals(2, run.status(), hidden.get(0) + " hidden: " + run.stdout() + run.stderr());
@@ -96,6 +98,12 @@ class LabDoctorIT {
             // without java, Maven cannot say its version either: the verdict names at least the hidden one
             String verdict = run.stdout().lines().reduce((a, b) -> b).orElse("");
             assertTrue(verdict.startsWith("doctor: the main job cannot run; missing: ") && verdict.contains(hidden.get(1)), verdict);
+            String runnable = hidden.get(3);
+            if (runnable.isEmpty()) {
+                assertFalse(verdict.contains("this machine can run"), "no column runs without " + hidden.get(0) + ": " + verdict);
+            } else {
+                assertTrue(verdict.endsWith("; this machine can run ./lab matrix --sdk " + runnable), verdict);
+            }
         }
     }
 
@@ -139,7 +147,57 @@ class LabDoctorIT {
         assertEquals(2, stopped.status(), stopped.stderr());
         assertEquals(0, tree.builds(), "no build was started");
         assertTrue(stopped.stderr().contains("MISSING  Go 1.25"), stopped.stderr());
-        assertTrue(stopped.stderr().endsWith("lab: cannot build: Go 1.25 missing (./lab doctor says more)\n"), stopped.stderr());
+        assertTrue(stopped.stderr().endsWith(GO_COLUMN_MISSING), stopped.stderr());
         assertEquals("", stopped.stdout(), "stdout stays the wire's");
+    }
+
+    private static final String GO_COLUMN_MISSING = "lab: cannot build the go column: Go 1.25 missing (./lab doctor says more);"
+            + " this machine can run ./lab matrix --sdk java,typescript,python\n";
+
+    @Test
+    void theMainJobAskedForEveryColumnStopsBeforeTheBuildNamingTheColumnsItCouldRun() throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir.resolve("stand-in"), false);
+        tree.without("go");
+        for (List<String> args : List.of(List.of("matrix"), List.of("matrix", "--sdk", "all"), List.of("matrix", "--sdk=java,go"),
+                List.of("matrix", "--sdk", "java", "--in-container"))) {
+            StandInLabTree.Run stopped = tree.launch(args.toArray(String[]::new));
+            assertEquals(2, stopped.status(), args + ": " + stopped.stderr());
+            assertTrue(stopped.stderr().endsWith(GO_COLUMN_MISSING), args + ": " + stopped.stderr());
+            assertEquals("", stopped.stdout(), args.toString());
+        }
+        assertEquals(0, tree.builds(), "no build was started");
+    }
+
+    @Test
+    void columnsNotAskedForAreLeftOutOfTheBuildUntilTheirToolchainIsThereAndAskedFor() throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir.resolve("stand-in"), false);
+        tree.without("go");
+        tree.without("python3");
+        StandInLabTree.Run two = tree.launch("matrix", "--sdk", "java,typescript");
+        assertEquals(0, two.status(), two.stderr());
+        assertEquals(StandInLabTree.answer(), two.stdout(), "the build's output stays off stdout");
+        assertEquals(List.of("-q -B -DskipTests -Dlab.without.python=true -Dlab.without.go=true install"), tree.buildArguments());
+        assertTrue(two.stderr().contains("lab: building (mvn -DskipTests install -Dlab.without.python=true -Dlab.without.go=true)"),
+                two.stderr());
+
+        StandInLabTree.Run java = tree.launch("matrix", "--sdk", "java");
+        assertEquals(0, java.status(), java.stderr());
+        assertEquals(1, tree.builds(), "the build holds every column asked for: no second build");
+
+        // a command that may need any column, or a column left out, cannot use that build
+        StandInLabTree.Run server = tree.launch("server", "go");
+        assertEquals(2, server.status(), server.stderr());
+        assertTrue(server.stderr().endsWith("lab: cannot build the python, go columns: Python 3.11 with venv; Go 1.25 missing"
+                + " (./lab doctor says more); this machine can run ./lab matrix --sdk java,typescript\n"), server.stderr());
+        assertEquals(1, tree.builds());
+
+        // Go installed: asking for it builds it, still without Python
+        tree.restore("go");
+        StandInLabTree.Run go = tree.launch("matrix", "--sdk", "java,go");
+        assertEquals(0, go.status(), go.stderr());
+        assertEquals("-q -B -DskipTests -Dlab.without.python=true install", tree.buildArguments().get(1));
+        assertEquals(2, tree.launch("matrix").status(), "python still missing for every column");
+        assertEquals(0, tree.launch("matrix", "--sdk", "go,typescript").status());
+        assertEquals(2, tree.builds(), "go and typescript were both built by the second build");
     }
 }

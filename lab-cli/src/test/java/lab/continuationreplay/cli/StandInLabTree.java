@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +24,14 @@ final class StandInLabTree {
     static final String JAVA_SAID = "java ran";
     private static final List<String> BUILT = List.of("lab-cli/target/lab.jar", "ts-fixture/dist/fingerprint-cli.js",
             "go-fixture/target/bin/go-fixture", "go-client/target/bin/go-client", "py-fixture/.venv/bin/python");
+
+    /** The toolchains' stand-ins: each says a version the launcher's check accepts. */
+    private static final Map<String, String> TOOLS = Map.of(
+            "javac", "#!/bin/sh\necho 'javac 17.0.15'\n",
+            "node", "#!/bin/sh\necho v20.20.2\n",
+            "npm", "#!/bin/sh\necho 11.0.0\n",
+            "python3", "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Python 3.11.7'\nexit 0\n",
+            "go", "#!/bin/sh\necho 'go version go1.26.8 linux/amd64'\n");
 
     record Run(int status, String stdout, String stderr) {}
 
@@ -68,7 +77,7 @@ final class StandInLabTree {
                 #!/bin/sh
                 if [ "$1" = "-v" ]; then echo "Apache Maven 3.9.9"; exit 0; fi
                 echo "mvn's own stdout"
-                echo run >> '%s'
+                echo "$*" >> '%s'
                 cat > /dev/null
                 sleep 2
                 touch '%s'
@@ -77,11 +86,9 @@ final class StandInLabTree {
                 """.formatted(count, root.resolve("lab-cli/target/lab.jar"), failOnce, failOnce));
         write(bin.resolve("java"), "#!/bin/sh\nif [ \"$1\" = -version ]; then echo 'openjdk version \"17.0.15\"' >&2; exit 0; fi\n"
                 + "read -r line\necho '" + JAVA_SAID + "'\" $line\"\n");
-        write(bin.resolve("javac"), "#!/bin/sh\necho 'javac 17.0.15'\n");
-        write(bin.resolve("node"), "#!/bin/sh\necho v20.20.2\n");
-        write(bin.resolve("npm"), "#!/bin/sh\necho 11.0.0\n");
-        write(bin.resolve("python3"), "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Python 3.11.7'\nexit 0\n");
-        write(bin.resolve("go"), "#!/bin/sh\necho 'go version go1.26.8 linux/amd64'\n");
+        for (Map.Entry<String, String> tool : TOOLS.entrySet()) {
+            write(bin.resolve(tool.getKey()), tool.getValue());
+        }
         if (!withFlock) {
             // Only the programs the launcher uses, flock left out.
             for (String program : List.of("bash", "sh", "env", "find", "dirname", "mkdir", "rm", "touch", "mv", "cat",
@@ -126,21 +133,36 @@ final class StandInLabTree {
         Files.delete(bin.resolve(tool));
     }
 
-    /** How many times the fake mvn ran. */
-    int builds() throws IOException {
-        return Files.exists(count) ? Files.readAllLines(count).size() : 0;
+    /** Puts {@code tool}'s stand-in back on the PATH, as if it had been installed. */
+    void restore(String tool) throws IOException {
+        write(bin.resolve(tool), TOOLS.get(tool));
     }
 
-    /** {@code lab server java} in the tree, stdin empty, to its end. */
+    /** How many times the fake mvn ran. */
+    int builds() throws IOException {
+        return buildArguments().size();
+    }
+
+    /** The fake mvn's arguments, a line per run. */
+    List<String> buildArguments() throws IOException {
+        return Files.exists(count) ? Files.readAllLines(count) : List.of();
+    }
+
+    /** {@code lab server java} in the tree, its stdin {@link #REQUEST}, to its end. */
     Run launch() throws Exception {
-        return finish(start());
+        return finish(start("server", "java"));
+    }
+
+    /** {@code lab ARGS} in the tree, its stdin {@link #REQUEST}, to its end. */
+    Run launch(String... args) throws Exception {
+        return finish(start(args));
     }
 
     /** {@code launchers} launchers started one right after the other, then each awaited. */
     List<Run> launchTogether(int launchers) throws Exception {
         List<Process> started = new ArrayList<>();
         for (int i = 0; i < launchers; i++) {
-            started.add(start());
+            started.add(start("server", "java"));
         }
         List<Run> runs = new ArrayList<>();
         for (Process process : started) {
@@ -157,8 +179,10 @@ final class StandInLabTree {
         return JAVA_SAID + " " + REQUEST + "\n";
     }
 
-    private Process start() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(root.resolve("lab").toString(), "server", "java");
+    private Process start(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(root.resolve("lab").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("PATH", bin + (Files.exists(bin.resolve("bash")) ? "" : ":/usr/bin:/bin"));
         Process process = builder.start();
         process.getOutputStream().write((REQUEST + "\n").getBytes(StandardCharsets.UTF_8));
