@@ -1,11 +1,14 @@
 package lab.continuationreplay.cli;
 
 import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.core.MatrixAsProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import lab.continuationreplay.core.servers.JavaCommand;
@@ -13,6 +16,12 @@ import lab.continuationreplay.core.servers.JavaCommand;
 /** Runs the packaged {@code lab.jar} as a real process, the way {@code ./lab} does. */
 public final class LabProcess {
     public record Result(int exitCode, String stdout, String stderr) {}
+
+    /**
+     * The commands {@code ./lab} starts with {@link MatrixAsProcess#LAB_JVM_OPTIONS}, so the tests run them with the
+     * JVM a user's run has (LauncherOptionsTest holds the launcher to this list).
+     */
+    static final Set<String> SHORT_LIVED = Set.of("matrix", "clients", "verify");
 
     private LabProcess() {}
 
@@ -27,8 +36,12 @@ public final class LabProcess {
     /** As above with a time limit of the caller's: a whole matrix on a busy two-core machine takes minutes. */
     public static Result run(List<String> args, Map<String, String> environment, byte[] stdin, java.time.Duration limit)
             throws IOException, InterruptedException {
-        List<String> command = JavaCommand.of(List.of("-Dlab.home=" + home()), "-jar",
-                LabHome.labJar(home()).toString());
+        List<String> options = new ArrayList<>();
+        if (!args.isEmpty() && SHORT_LIVED.contains(args.get(0))) {
+            options.addAll(MatrixAsProcess.LAB_JVM_OPTIONS);
+        }
+        options.add("-Dlab.home=" + home());
+        List<String> command = JavaCommand.of(options, "-jar", LabHome.labJar(home()).toString());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().clear();

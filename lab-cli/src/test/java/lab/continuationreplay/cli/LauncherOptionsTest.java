@@ -1,0 +1,26 @@
+package lab.continuationreplay.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import lab.continuationreplay.core.MatrixAsProcess;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tests start {@code lab} as the launcher does: the commands it gives the short-lived JVM options, and those
+ * options, are the ones {@link LabProcess} and {@link MatrixAsProcess} use.
+ */
+class LauncherOptionsTest {
+    @Test
+    void theLauncherGivesTheShortLivedOptionsToTheCommandsTheTestsDo() throws Exception {
+        String launcher = Files.readString(LabProcess.home().resolve("lab"));
+        Matcher line = Pattern.compile("(?m)^\\s*([a-z|]+)\\) short_lived=\\(([^)]*)\\) ;;$").matcher(launcher);
+        assertEquals(true, line.find(), "the launcher's short_lived case line");
+        assertEquals(LabProcess.SHORT_LIVED, Set.of(line.group(1).split("\\|")));
+        assertEquals(MatrixAsProcess.LAB_JVM_OPTIONS, List.of(line.group(2).split(" ")));
+    }
+}
