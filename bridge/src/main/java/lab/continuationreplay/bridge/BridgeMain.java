@@ -50,7 +50,7 @@ public final class BridgeMain {
             return BAD_CONFIGURATION;
         }
         try (ledger) {
-            new BridgeLoop(in, wire, new BridgeService(new IssueGuard(config, ledger, faultHook))).run();
+            new BridgeLoop(in, wire, new BridgeService(new IssueGuard(config, ledger, faultHook), ledger)).run();
             return 0;
         } catch (IOException e) {
             System.err.println("bridge: the wire failed: " + e.getMessage());

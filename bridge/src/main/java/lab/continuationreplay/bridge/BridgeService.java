@@ -1,5 +1,6 @@
 package lab.continuationreplay.bridge;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.sql.SQLException;
 import lab.continuationreplay.store.guard.GuardedIssueArguments;
@@ -7,6 +8,7 @@ import lab.continuationreplay.store.guard.GuardedIssueResult;
 import lab.continuationreplay.store.guard.InputResponses;
 import lab.continuationreplay.store.guard.InvalidApplicationRequest;
 import lab.continuationreplay.store.guard.IssueGuard;
+import lab.continuationreplay.store.ledger.IssueLedger;
 import lab.continuationreplay.store.ledger.OperationRejected;
 
 /**
@@ -15,9 +17,12 @@ import lab.continuationreplay.store.ledger.OperationRejected;
  */
 final class BridgeService {
     private final IssueGuard guard;
+    private final IssueLedger ledger;
 
-    BridgeService(IssueGuard guard) {
+    /** {@code ledger} is the one {@code guard} writes to; the unguarded {@code create} writes there without it. */
+    BridgeService(IssueGuard guard, IssueLedger ledger) {
         this.guard = guard;
+        this.ledger = ledger;
     }
 
     ObjectNode handle(byte[] line) {
@@ -25,6 +30,9 @@ final class BridgeService {
             BridgeRequest request = RequestReader.read(line);
             if (request instanceof BridgeRequest.Apply apply) {
                 return BridgeReply.ok(apply(apply).toJson());
+            }
+            if (request instanceof BridgeRequest.Create create) {
+                return BridgeReply.ok(create(create));
             }
             return BridgeReply.ok(guard.status(((BridgeRequest.Status) request).operationId()).toJson());
         } catch (OperationRejected e) {
@@ -40,11 +48,27 @@ final class BridgeService {
 
     private GuardedIssueResult apply(BridgeRequest.Apply apply) throws SQLException {
         GuardedIssueArguments arguments = GuardedIssueArguments.of(apply.operationId(), apply.title(), apply.mode());
-        // The fixture sends the body twice (plain, and inside the normalised responses); they must be one body.
-        if (!InputResponses.acceptedBody(apply.responses()).equals(apply.body())) {
+        requireOneBody(apply.body(), apply.responses());
+        return guard.apply(arguments, apply.state(), apply.responses());
+    }
+
+    private ObjectNode create(BridgeRequest.Create create) throws SQLException {
+        if (create.title().isEmpty()) {
+            throw new InvalidApplicationRequest("title is required");
+        }
+        requireOneBody(create.body(), create.responses());
+        long issueId = ledger.createIssue(create.title(), create.body());
+        ObjectNode result = JsonNodeFactory.instance.objectNode();
+        result.put("issueId", issueId);
+        result.put("result", "created " + issueId);
+        return result;
+    }
+
+    // The fixture sends the body twice (plain, and inside the normalised responses); they must be one body.
+    private static void requireOneBody(String body, ObjectNode responses) {
+        if (!InputResponses.acceptedBody(responses).equals(body)) {
             throw new InvalidApplicationRequest("body does not match the accepted body input response");
         }
-        return guard.apply(arguments, apply.state(), apply.responses());
     }
 
     private static String firstLine(String message) {

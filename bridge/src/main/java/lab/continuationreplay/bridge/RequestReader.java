@@ -26,6 +26,7 @@ import lab.continuationreplay.vectors.ExactJson;
 final class RequestReader {
     static final List<String> APPLY_FIELDS = List.of("op", "operation_id", "title", "mode", "body", "state", "responses");
     static final List<String> STATUS_FIELDS = List.of("op", "operation_id");
+    static final List<String> CREATE_FIELDS = List.of("op", "title", "body", "responses");
 
     // A repeated key would let two parsers read two different requests from one line.
     private static final ObjectReader JSON = ExactJson.mapper().reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
@@ -49,6 +50,9 @@ final class RequestReader {
             case "status":
                 requireExactly(request, "status", STATUS_FIELDS);
                 return new BridgeRequest.Status(text(request, "operation_id"));
+            case "create":
+                requireExactly(request, "create", CREATE_FIELDS);
+                return new BridgeRequest.Create(text(request, "title"), text(request, "body"), object(request, "responses"));
             default:
                 throw new InvalidApplicationRequest("unsupported bridge operation");
         }

@@ -25,7 +25,7 @@ class BridgeLoopTest {
             GuardConfig config = GuardConfig.withoutMinting("alice", Requests.BACKEND, Requests.NOW,
                     FingerprintKey.fromHex(Requests.FINGERPRINT_KEY_HEX, "WIRE_FINGERPRINT_KEY_HEX"));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            new BridgeLoop(new ByteArrayInputStream(input), out, new BridgeService(new IssueGuard(config, ledger, FaultHook.NONE))).run();
+            new BridgeLoop(new ByteArrayInputStream(input), out, new BridgeService(new IssueGuard(config, ledger, FaultHook.NONE), ledger)).run();
             String text = out.toString(StandardCharsets.UTF_8);
             assertEquals(true, text.isEmpty() || text.endsWith("\n"));
             return text.isEmpty() ? List.of() : List.of(text.split("\n", -1)).subList(0, text.split("\n", -1).length - 1);

@@ -59,6 +59,23 @@ class BridgeProcessIT {
         }
     }
 
+    /** The unguarded control's write, through the same bridge process: a new issue per call, beside the guarded ones. */
+    @Test
+    void createWritesANewIssueEachTimeBesideTheGuardedOnes() throws Exception {
+        try (BridgeProcess bridge = BridgeProcess.start(BridgeProcess.environment(database()))) {
+            assertEquals("created 1", json(bridge.call(Requests.apply("case-01", "guarded-01", "atomic", "alpha"))).at("/result/result").textValue());
+            assertEquals("{\"ok\":true,\"result\":{\"issueId\":2,\"result\":\"created 2\"}}", bridge.call(Requests.create("t", "alpha")));
+            assertEquals("{\"ok\":true,\"result\":{\"issueId\":3,\"result\":\"created 3\"}}", bridge.call(Requests.create("t", "alpha")));
+            bridge.closeInput();
+            assertNull(bridge.readLine());
+            assertEquals(0, bridge.awaitExit());
+        }
+        try (IssueLedger ledger = IssueLedger.open(database(), Requests.BACKEND)) {
+            assertEquals(3, new LedgerQueries(ledger).issueCount());
+            assertEquals(1, new LedgerQueries(ledger).operationCount());
+        }
+    }
+
     @Test
     void everyBadRequestIsAnsweredAndTheNextValidOneStillWorks() throws Exception {
         ObjectNode extraField = Requests.apply("op-x", "t", "atomic", "b");

@@ -37,7 +37,7 @@ class BridgeServiceTest {
     private BridgeService service(String principal) {
         GuardConfig config = GuardConfig.withoutMinting(principal, Requests.BACKEND, Requests.NOW,
                 FingerprintKey.fromHex(Requests.FINGERPRINT_KEY_HEX, "WIRE_FINGERPRINT_KEY_HEX"));
-        return new BridgeService(new IssueGuard(config, ledger, FaultHook.NONE));
+        return new BridgeService(new IssueGuard(config, ledger, FaultHook.NONE), ledger);
     }
 
     private String answer(Object request) {
@@ -52,6 +52,28 @@ class BridgeServiceTest {
         assertEquals(expected.formatted("true"), answer(Requests.apply("op-1", "title", "atomic", "alpha")));
         assertEquals(1, queries().issueCount());
         assertEquals(1, queries().operationCount());
+    }
+
+    @Test
+    void createWritesANewIssueEachTimeAndNoOperationRow() throws Exception {
+        assertEquals("{\"ok\":true,\"result\":{\"issueId\":1,\"result\":\"created 1\"}}", answer(Requests.create("title", "alpha")));
+        assertEquals("{\"ok\":true,\"result\":{\"issueId\":2,\"result\":\"created 2\"}}", answer(Requests.create("title", "alpha")));
+        assertEquals(2, queries().issueCount());
+        assertEquals(0, queries().operationCount());
+    }
+
+    @Test
+    void createRefusesAnEmptyTitleOrTwoBodiesAndWritesNothing() throws Exception {
+        JsonNode untitled = ExactJson.parse(answer(Requests.create("", "alpha")));
+        assertEquals("invalid_application_request", untitled.get("error").textValue(), untitled.toString());
+        assertEquals("title is required", untitled.get("detail").textValue());
+        ObjectNode twoBodies = Requests.create("title", "alpha");
+        twoBodies.set("responses", Requests.responses("beta"));
+        JsonNode refused = ExactJson.parse(answer(twoBodies));
+        assertEquals("body does not match the accepted body input response", refused.get("detail").textValue(), refused.toString());
+        assertEquals(0, queries().issueCount());
+        assertEquals(ExactJson.parse(answer(Requests.create("title", "alpha"))).at("/result/issueId").intValue(), 1,
+                "the bridge serves on after a refusal");
     }
 
     @Test

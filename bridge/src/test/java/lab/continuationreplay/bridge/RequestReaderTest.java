@@ -60,6 +60,10 @@ class RequestReaderTest {
             status id not a string | `{"op":"status","operation_id":7}`   | operation_id must be a string
             status id null         | `{"op":"status","operation_id":null}` | operation_id must be a string
             duplicate key          | `{"op":"status","operation_id":"x","operation_id":"y"}` | invalid JSON: Duplicate field 'operation_id'
+            create with an id      | `{"op":"create","title":"t","body":"b","responses":{},"operation_id":"x"}` | bridge create requires exactly the fields [op, title, body, responses]; unexpected [operation_id]
+            create missing body    | `{"op":"create","title":"t","responses":{}}` | bridge create requires exactly the fields [op, title, body, responses]; missing [body]
+            create title a number  | `{"op":"create","title":1,"body":"b","responses":{}}` | title must be a string
+            create responses text  | `{"op":"create","title":"t","body":"b","responses":"b"}` | responses must be an object
             trailing content       | `{"op":"status","operation_id":"x"} {}` | invalid JSON: Trailing token (of type START_OBJECT) found after value (bound as `com.fasterxml.jackson.databind.JsonNode`): not allowed as per `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`
             """)
     void refusesABadLine(String name, String line, String message) {

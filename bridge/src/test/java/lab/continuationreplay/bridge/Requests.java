@@ -41,6 +41,16 @@ final class Requests {
         return request;
     }
 
+    /** The unguarded control's {@code create_issue} continuation, as a fixture's unguarded mode writes it. */
+    static ObjectNode create(String title, String body) {
+        ObjectNode request = JsonNodeFactory.instance.objectNode();
+        request.put("op", "create");
+        request.put("title", title);
+        request.put("body", body);
+        request.set("responses", responses(body));
+        return request;
+    }
+
     static ObjectNode status(String operationId) {
         ObjectNode request = JsonNodeFactory.instance.objectNode();
         request.put("op", "status");
