@@ -2,6 +2,7 @@ package lab.continuationreplay.cli;
 
 import lab.continuationreplay.core.LabHome;
 import lab.continuationreplay.core.MatrixAsProcess;
+import lab.continuationreplay.core.exec.Exec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,8 +57,7 @@ public final class LabProcess {
             // the command may stop reading at its first bad line
         }
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            Exec.killTree(process);
             throw new IllegalStateException("lab " + args + " did not finish in " + limit.toSeconds() + " s");
         }
         return new Result(process.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
