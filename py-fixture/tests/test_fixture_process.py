@@ -35,7 +35,7 @@ if not BRIDGE_JAR.is_file():  # the module's Maven build packages the bridge fir
 
 
 class Fixture:
-    def __init__(self, db: Path, **overrides: str) -> None:
+    def __init__(self, db: Path, args: "tuple[str, ...]" = (), **overrides: str) -> None:
         env = {name: os.environ[name] for name in ("PATH", "LANG", "HOME", "JAVA_HOME", "TMPDIR") if name in os.environ}
         env.update({
             "WIRE_SERVER_DB": str(db), "WIRE_BACKEND_ID": "sqlite:guarded-matrix", "WIRE_PRINCIPAL": "alice",
@@ -44,7 +44,7 @@ class Fixture:
         })
         env.update(overrides)
         self.process = subprocess.Popen(
-            [sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            [sys.executable, str(SERVER), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
         )
         self.next_id = 1
 
@@ -129,6 +129,29 @@ def issues(db: Path) -> int:
         return connection.execute("select count(*) from issues").fetchone()[0] if "issues" in tables else 0
     finally:
         connection.close()
+
+
+def test_the_unguarded_control_binds_its_state_and_writes_again_on_every_continuation(db):
+    control = Fixture(db, args=("--unguarded",))
+    try:
+        tools = control.request("tools/list", {})["result"]["tools"]
+        assert [tool["name"] for tool in tools] == ["create_issue"]
+        first = control.call("create_issue", {"title": "control"})["result"]
+        assert first["resultType"] == "input_required"
+        state = first["requestState"]
+        assert control.call("create_issue", {"title": "other"}, inputResponses=ACCEPT, requestState=state)["error"] == INVALID_STATE
+        assert control.call("create_guarded_issue", {"operation_id": "x", "title": "control"})["error"]["code"] == -32602
+        declined = {"body": {"action": "decline"}}
+        assert tool_error(control.call("create_issue", {"title": "control"}, inputResponses=declined, requestState=state))
+        assert issues(db) == 0
+        # The same continuation twice: two issues, the duplicate the guard exists to prevent.
+        once = control.call("create_issue", {"title": "control"}, inputResponses=ACCEPT, requestState=state)
+        assert structured(once) == {"issueId": 1, "result": "created 1"}
+        twice = control.call("create_issue", {"title": "control"}, inputResponses=ACCEPT, requestState=state)
+        assert structured(twice) == {"issueId": 2, "result": "created 2"}
+        assert issues(db) == 2
+    finally:
+        assert control.close() == 0
 
 
 def test_tools_list_names_the_two_tools(fixture):

@@ -302,6 +302,23 @@ def test_64_requests_in_flight_make_the_next_one_wait_with_503(faulty):
             sock.close()
 
 
+def test_the_unguarded_control_over_http_binds_the_principal_and_writes_on_every_continuation(tmp_path):
+    control = HttpFixture(tmp_path, args=("--http", "0", "--unguarded"))
+    try:
+        assert control.call("create_issue", {"title": "c"}, token="nobody-0123456789abcdef0123456789abcdef")[0] == 401
+        first = reply(control.call("create_issue", {"title": "c"}))["result"]
+        assert first["resultType"] == "input_required"
+        state = first["requestState"]
+        assert reply(control.call("create_issue", {"title": "c"}, token=BOB, inputResponses=ACCEPT,
+                                  requestState=state))["error"] == INVALID_STATE
+        for issue_id in (1, 2):  # the same continuation twice: two issues, the duplicate the guard prevents
+            created = reply(control.call("create_issue", {"title": "c"}, inputResponses=ACCEPT, requestState=state))
+            assert created["result"]["structuredContent"] == {"issueId": issue_id, "result": f"created {issue_id}"}
+        assert effects(control.db) == 2
+    finally:
+        assert control.stop() == 0
+
+
 def test_sigterm_ends_the_bridges_and_exits_0(tmp_path):
     fixture = HttpFixture(tmp_path)
     reply(fixture.call("get_operation_status", {"operation_id": "s-1"}))
@@ -325,7 +342,11 @@ def test_a_bad_tokens_file_is_one_line_and_exit_2(tmp_path):
     assert done.stderr.decode() == 'WIRE_BEARER_TOKENS_FILE: principals "alice" and "bob" share a token\n'
     assert done.stdout == b""
     for argv, line in ((["--http", "65536"], "--http needs a port from 0 to 65535\n"),
-                       (["--nope"], "unknown arguments --nope (none for stdio, or --http PORT [--conformance])\n")):
+                       (["--nope"], "unknown arguments --nope (none for stdio, or --http PORT [--conformance], or --unguarded)\n"),
+                       (["--http", "0", "--conformance", "--unguarded"],
+                        "--unguarded serves the control, which has no conformance fixtures (and is given once)\n"),
+                       (["--unguarded", "--unguarded"],
+                        "--unguarded serves the control, which has no conformance fixtures (and is given once)\n")):
         refused = subprocess.run([sys.executable, str(SERVER), *argv], env=env, capture_output=True, timeout=30)
         assert (refused.returncode, refused.stderr.decode()) == (2, line)
 

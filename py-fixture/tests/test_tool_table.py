@@ -9,6 +9,7 @@ import pytest
 
 from continuation_replay_fixture import tool_table
 from continuation_replay_fixture.guarded_tools import tool_list
+from continuation_replay_fixture.unguarded_tools import unguarded_tool_list
 from rule_table import RULES
 
 TABLE = json.loads((RULES / "tools.json").read_text(encoding="utf-8"))
@@ -63,8 +64,11 @@ def test_a_table_that_is_not_the_served_tools_is_refused(change, message):
         tool_list(changed(change))
 
 
-def test_the_unguarded_control_is_not_this_fixtures():
-    assert [tool["name"] for tool in tool_table.tool_declarations(TABLE, "unguarded", ["create_issue"])] == ["create_issue"]
+def test_the_unguarded_control_lists_the_tables_create_issue_member_for_member():
+    listed = unguarded_tool_list(TABLE).model_dump(by_alias=True, exclude_none=True)["tools"]
+    assert listed == TABLE["unguarded"]
+    with pytest.raises(tool_table.ToolTableError):
+        unguarded_tool_list(changed(lambda root: root["unguarded"][0].update(name="create_issue_twice")))
 
 
 def test_a_missing_or_broken_table_is_a_refusal_not_a_traceback(tmp_path):

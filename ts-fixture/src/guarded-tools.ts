@@ -59,7 +59,8 @@ export interface GuardedToolSet {
   readonly status: CompiledTool<{ operation_id: string }>;
 }
 
-function compile<Input>(tool: ToolDeclaration): CompiledTool<Input> {
+/** A table tool's schemas compiled for the SDK (Ajv, inside fromJsonSchema); the unguarded control uses it too. */
+export function compileTool<Input>(tool: ToolDeclaration): CompiledTool<Input> {
   const { name, description } = tool;
   const inputSchema = fromJsonSchema<Input>(tool.inputSchema);
   return tool.outputSchema === undefined
@@ -73,8 +74,8 @@ export function compileGuardedTools(table: unknown): GuardedToolSet {
   const named = (name: string) => declared.find((tool) => tool.name === name) as ToolDeclaration;
   return {
     order: declared.map((tool) => tool.name),
-    create: compile<CreateArguments>(named(GUARDED_TOOL)),
-    status: compile<{ operation_id: string }>(named(STATUS_TOOL)),
+    create: compileTool<CreateArguments>(named(GUARDED_TOOL)),
+    status: compileTool<{ operation_id: string }>(named(STATUS_TOOL)),
   };
 }
 
@@ -179,10 +180,10 @@ async function firstRound(
   });
 }
 
-type Called = { ok: true; result: Record<string, unknown> } | { ok: false; failure: CallToolResult };
+export type Called = { ok: true; result: Record<string, unknown> } | { ok: false; failure: CallToolResult };
 
 /** One bridge call; a machinery failure or a bridge error becomes the isError result the client sees. */
-async function callBridge(bridge: BridgeCaller, request: Record<string, unknown>): Promise<Called> {
+export async function callBridge(bridge: BridgeCaller, request: Record<string, unknown>): Promise<Called> {
   let answer: BridgeAnswer;
   try {
     answer = await bridge.call(request);

@@ -21,6 +21,7 @@ import type { FixtureRequest } from './conformance-fixtures.js';
 import { CONFORMANCE_PRINCIPAL, ConformanceProfile } from './conformance-profile.js';
 import { judgeHttpBody } from './frame-verdict.js';
 import { registerGuardedTools } from './guarded-tools.js';
+import { registerUnguardedTools, unguardedStateVerify } from './unguarded-tools.js';
 import type { ToolCall } from './tool-call-arguments.js';
 import { FAULT, type HttpFixtureConfig, PRINCIPAL } from './trusted-environment.js';
 
@@ -35,6 +36,8 @@ export interface HttpFixtureOptions {
   readonly tokens: BearerTokens | undefined;
   /** The conformance profile (`--conformance`); absent, the server serves the guarded tools only. */
   readonly profile?: ConformanceProfile;
+  /** Serve the unguarded control (unguarded-tools.ts) instead of the guarded tools; never with a profile. */
+  readonly unguarded?: boolean;
   readonly bridgeArgv: readonly string[];
   readonly bridgeEnv: Record<string, string>;
   readonly serverInfo: { name: string; version: string };
@@ -91,6 +94,7 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
   const { config, tokens, profile, log } = options;
   // Serving without bearer tokens is the profile's exception (DESIGN.md, Servers), never a default.
   if (tokens === undefined && profile === undefined) throw new Error('HTTP mode needs bearer tokens');
+  if (options.unguarded === true && profile !== undefined) throw new Error('the unguarded control has no conformance profile');
   const codec = createRequestStateCodec<unknown>({
     key: config.stateKey,
     ttlSeconds: config.requestStateTtl,
@@ -110,7 +114,17 @@ export function serveHttp(options: HttpFixtureOptions, port: number): Promise<Ru
       if (principal === undefined || scope === undefined) throw new Error('an unauthenticated request reached the SDK');
       // One server instance per request, so the verify hook sees exactly this request's arguments: ids are chosen by
       // clients and concurrent requests may share one, which a map keyed by id (stdio's way) could not tell apart.
-      const guardedVerify = boundRequestStateVerify(codec, { take: () => scope.call });
+      const take = { take: () => scope.call };
+      if (options.unguarded === true) {
+        const control = new McpServer(options.serverInfo, {
+          capabilities: { tools: {} },
+          requestState: { verify: unguardedStateVerify(codec, take) },
+        });
+        control.server.onerror = (error) => log(error.message);
+        registerUnguardedTools(control, { codec, bridge: bridges.for(principal) });
+        return control;
+      }
+      const guardedVerify = boundRequestStateVerify(codec, take);
       const verify = profile === undefined ? guardedVerify : profile.verify(scope.request, guardedVerify);
       const capabilities = profile === undefined ? { tools: {} } : { tools: {}, prompts: {}, resources: {}, completions: {} };
       const server = new McpServer(options.serverInfo, { capabilities, requestState: { verify } });

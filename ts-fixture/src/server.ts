@@ -5,6 +5,7 @@
  * stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuration, 70 for drop-after-commit.
  * With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http-server.ts) and leaves stdout unused;
  * `--http PORT --conformance` adds the official conformance suite's fixtures (conformance-profile.ts).
+ * `--unguarded` (stdio or HTTP) serves the unguarded control instead of the guarded tools (unguarded-tools.ts).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { BridgeClient } from './bridge-client.js';
 import { BridgeCommandError, bridgeCommand, bridgeEnvironment } from './bridge-command.js';
 import { boundRequestStateVerify } from './bound-request-state.js';
 import { registerGuardedTools } from './guarded-tools.js';
+import { registerUnguardedTools, unguardedStateVerify } from './unguarded-tools.js';
 import { pinClock } from './injected-clock.js';
 import { strictFrames } from './strict-frames.js';
 import { ArgumentRecordingTransport, ToolCallArguments } from './tool-call-arguments.js';
@@ -49,7 +51,7 @@ function configure(): { config: FixtureConfig; argv: string[] } {
   }
 }
 
-function main(): void {
+function main(unguarded: boolean): void {
   const { config, argv } = configure();
   pinClock(config.clockEpoch);
   const codec = createRequestStateCodec<unknown>({
@@ -60,7 +62,7 @@ function main(): void {
   const bridge = new BridgeClient({ argv, env: bridgeEnvironment(process.env) });
   bridge.start();
   const calls = new ToolCallArguments();
-  const verify = boundRequestStateVerify(codec, calls);
+  const verify = unguarded ? unguardedStateVerify(codec, calls) : boundRequestStateVerify(codec, calls);
   const shutdown = (): void => void bridge.close();
   // The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole lines to
   // the same stdout (docs/typescript-fixture.md, "The strict frame gate").
@@ -74,7 +76,8 @@ function main(): void {
         { capabilities: { tools: {} }, requestState: { verify } },
       );
       server.server.onerror = (error) => log(error.message);
-      registerGuardedTools(server, { config, codec, bridge, exit: (status) => process.exit(status) });
+      if (unguarded) registerUnguardedTools(server, { codec, bridge });
+      else registerGuardedTools(server, { config, codec, bridge, exit: (status) => process.exit(status) });
       return server;
     },
     { legacy: 'reject', transport: wire, onerror: (error) => log(error.message) },
@@ -95,7 +98,7 @@ function httpPort(text: string | undefined): number {
   return port;
 }
 
-async function mainHttp(portText: string | undefined, conformance: boolean): Promise<void> {
+async function mainHttp(portText: string | undefined, conformance: boolean, unguarded: boolean): Promise<void> {
   const port = httpPort(portText);
   // Loaded for HTTP only: a stdio fixture, which the matrix starts about 25 times a run, skips node:http and the
   // SDK's HTTP handler (about 50 ms of CPU per start on two cores).
@@ -133,6 +136,7 @@ async function mainHttp(portText: string | undefined, conformance: boolean): Pro
       config,
       tokens,
       ...(profile === undefined ? {} : { profile }),
+      unguarded,
       bridgeArgv: argv,
       bridgeEnv: bridgeEnvironment(process.env),
       serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
@@ -158,13 +162,22 @@ async function mainHttp(portText: string | undefined, conformance: boolean): Pro
   );
 }
 
-// `--conformance` may stand anywhere after the mode; it only ever adds to HTTP mode.
+// `--conformance` and `--unguarded` may stand anywhere; the first only ever adds to HTTP mode, and the control serves
+// no conformance fixtures (the suite scores the guarded server).
 const args = process.argv.slice(2);
 const conformance = args.includes('--conformance');
-const mode = args.filter((arg) => arg !== '--conformance');
+const unguarded = args.includes('--unguarded');
+const mode = args.filter((arg) => arg !== '--conformance' && arg !== '--unguarded');
 if (conformance && mode[0] !== '--http') {
   process.stderr.write('--conformance needs --http\n');
   process.exit(BAD_CONFIGURATION);
 }
-if (mode[0] === '--http') void mainHttp(mode[1], conformance);
-else main();
+if (conformance && unguarded) {
+  process.stderr.write('--unguarded serves the control, which has no conformance fixtures: use one or the other\n');
+  process.exit(BAD_CONFIGURATION);
+}
+if (mode[0] === '--http') void mainHttp(mode[1], conformance, unguarded);
+else if (mode.length > 0) {
+  process.stderr.write(`unknown argument ${JSON.stringify(mode[0])}: expected --http PORT, --conformance or --unguarded\n`);
+  process.exit(BAD_CONFIGURATION);
+} else main(unguarded);

@@ -41,8 +41,8 @@ function environment(extra: Record<string, string | undefined> = {}): NodeJS.Pro
 }
 
 class HttpFixture extends HttpServerProcess {
-  constructor(env: NodeJS.ProcessEnv) {
-    super(SERVER, ['--http', '0'], env);
+  constructor(env: NodeJS.ProcessEnv, more: string[] = []) {
+    super(SERVER, ['--http', '0', ...more], env);
   }
 
   /** One JSON-RPC request with the headers Streamable HTTP 2026-07-28 requires. */
@@ -199,6 +199,26 @@ describe('guarded fixture over HTTP', () => {
     });
     assert.equal(applied(await fixture.call(args, { inputResponses: ACCEPTED, requestState: token }))['replayed'], true);
     assert.equal(fixture.stdout, '');
+  });
+
+  test('--unguarded over HTTP: the same gate and principal, and every continuation writes another issue', async () => {
+    const control = new HttpFixture(environment(), ['--unguarded']);
+    try {
+      const call = (args: Record<string, unknown>, more: Record<string, unknown> = {}, token?: string) =>
+        control.rpc('tools/call', { name: 'create_issue', arguments: args, ...more }, token);
+      assert.equal((await control.post('tools/list', {}, null)).status, 401);
+      const first = await call({ title: 'control-http' });
+      assert.equal(first['result']['resultType'], 'input_required');
+      const token: string = first['result']['requestState'];
+      const asBob = await call({ title: 'control-http' }, { inputResponses: ACCEPTED, requestState: token }, BOB);
+      assert.equal(asBob['error']['code'], -32602, "bob cannot continue alice's call");
+      const once = await call({ title: 'control-http' }, { inputResponses: ACCEPTED, requestState: token });
+      assert.deepEqual(once['result']['structuredContent'], { issueId: 1, result: 'created 1' });
+      const twice = await call({ title: 'control-http' }, { inputResponses: ACCEPTED, requestState: token });
+      assert.deepEqual(twice['result']['structuredContent'], { issueId: 2, result: 'created 2' });
+    } finally {
+      assert.equal(await control.stop(), 0);
+    }
   });
 
   test('no token or an unknown one: 401 with a Bearer challenge, and nothing happens', async () => {

@@ -42,8 +42,8 @@ class Server {
   readonly #waiters: Array<() => void> = [];
   #id = 0;
 
-  constructor(env: NodeJS.ProcessEnv) {
-    this.#child = spawn(process.execPath, [SERVER], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(env: NodeJS.ProcessEnv, args: string[] = []) {
+    this.#child = spawn(process.execPath, [SERVER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#closed = new Promise((r) => this.#child.on('close', (code) => r(code)));
     this.#child.stderr.resume();
     createInterface({ input: this.#child.stdout }).on('line', (line) => {
@@ -68,9 +68,9 @@ class Server {
     return reply;
   }
 
-  call(args: Record<string, unknown>, inputResponses?: unknown, requestState?: unknown): Promise<Record<string, any>> {
+  call(args: Record<string, unknown>, inputResponses?: unknown, requestState?: unknown, name = 'create_guarded_issue'): Promise<Record<string, any>> {
     return this.request('tools/call', {
-      name: 'create_guarded_issue',
+      name,
       arguments: args,
       ...(inputResponses !== undefined && { inputResponses }),
       ...(requestState !== undefined && { requestState }),
@@ -134,6 +134,47 @@ describe('guarded fixture process', () => {
       assert.equal(await server.end(), 0);
     } finally {
       await server.end();
+    }
+  });
+
+  test('--unguarded: the control lists create_issue, binds its state to the title, and writes again on every continuation', async () => {
+    const server = new Server(environment({ WIRE_SERVER_DB: join(dir, 'control.sqlite3') }), ['--unguarded']);
+    try {
+      const list = await server.request('tools/list', {});
+      assert.deepEqual(list['result']['tools'], loadRuleTable('tools.json').root['unguarded']);
+      const args = { title: 'control-01' };
+      const first = await server.call(args, undefined, undefined, 'create_issue');
+      assert.equal(first['result']['resultType'], 'input_required');
+      assert.equal(first['result']['inputRequests']['body']['params']['message'], 'Body for control-01?');
+      const token: string = first['result']['requestState'];
+      const changed = await server.call({ title: 'changed' }, ACCEPTED, token, 'create_issue');
+      assert.equal(changed['error']['code'], -32602);
+      const guardedName = await server.call({ ...args, operation_id: 'x' }, ACCEPTED, token);
+      assert.equal(guardedName['error']['code'], -32602, 'the guarded tool is not served, whatever the state');
+      const refused = await server.call(args, { body: { action: 'decline' } }, token, 'create_issue');
+      assert.equal(refused['result']['isError'], true);
+      // The same continuation twice: two issues, the duplicate the guard exists to prevent.
+      const once = await server.call(args, ACCEPTED, token, 'create_issue');
+      assert.deepEqual(once['result']['structuredContent'], { issueId: 1, result: 'created 1' });
+      const twice = await server.call(args, ACCEPTED, token, 'create_issue');
+      assert.deepEqual(twice['result']['structuredContent'], { issueId: 2, result: 'created 2' });
+      assert.equal(await server.end(), 0);
+    } finally {
+      await server.end();
+    }
+  });
+
+  test('a bad command line: one stderr line, exit 2, nothing on stdout', () => {
+    const cases: ReadonlyArray<[string[], string]> = [
+      [['--unguarded', '--http', '0', '--conformance'], '--unguarded serves the control, which has no conformance fixtures: use one or the other'],
+      [['--conformance'], '--conformance needs --http'],
+      [['--guarded'], 'unknown argument "--guarded": expected --http PORT, --conformance or --unguarded'],
+    ];
+    for (const [args, message] of cases) {
+      const run = spawnSync(process.execPath, [SERVER, ...args], { env: environment(), input: '', encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.status, 2, message);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `${message}\n`);
     }
   });
 

@@ -49,35 +49,63 @@ func repositoryRoot() (string, error) {
 }
 
 // usage is the one line a bad argument list gets.
-const usage = "usage: go-fixture [--http PORT [--conformance]] (configuration from the WIRE_* environment)"
+const usage = "usage: go-fixture [--http PORT [--conformance]] [--unguarded] (configuration from the WIRE_* environment)"
 
-// arguments: none (stdio), or --http PORT with an optional --conformance, in any order.
-func arguments(args []string) (port int, http, conformance bool, err error) {
+// launch is what the command line asks for.
+type launch struct {
+	port int
+	// http: Streamable HTTP on 127.0.0.1:port instead of stdio; conformance adds the suite's fixtures (HTTP only);
+	// unguarded serves the control's tool instead of the guarded ones (either transport, never with conformance).
+	http, conformance, unguarded bool
+}
+
+// arguments: none (stdio), or --http PORT with an optional --conformance, and --unguarded, in any order.
+func arguments(args []string) (launch, error) {
+	var l launch
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "--http":
-			if http || i+1 >= len(args) {
-				return 0, false, false, errors.New(usage)
+			if l.http || i+1 >= len(args) {
+				return launch{}, errors.New(usage)
 			}
 			i++
 			p, convErr := strconv.Atoi(args[i])
 			if convErr != nil || p < 0 || p > 65535 || strconv.Itoa(p) != args[i] {
-				return 0, false, false, fmt.Errorf("--http %s is not a port (0 to 65535)", args[i])
+				return launch{}, fmt.Errorf("--http %s is not a port (0 to 65535)", args[i])
 			}
-			port, http = p, true
+			l.port, l.http = p, true
 		case "--conformance":
-			if conformance {
-				return 0, false, false, errors.New(usage)
+			if l.conformance {
+				return launch{}, errors.New(usage)
 			}
-			conformance = true
+			l.conformance = true
+		case "--unguarded":
+			if l.unguarded {
+				return launch{}, errors.New(usage)
+			}
+			l.unguarded = true
 		default:
-			return 0, false, false, errors.New(usage)
+			return launch{}, errors.New(usage)
 		}
 	}
-	if conformance && !http {
-		return 0, false, false, errors.New("--conformance needs --http PORT")
+	if l.conformance && !l.http {
+		return launch{}, errors.New("--conformance needs --http PORT")
 	}
-	return port, http, conformance, nil
+	if l.conformance && l.unguarded {
+		return launch{}, errors.New("--unguarded serves the control, which has no conformance fixtures")
+	}
+	return l, nil
+}
+
+// register adds the guarded tools, or the control's one tool.
+func register(tools *server.Tools, s *mcp.Server, unguarded bool) {
+	register := tools.Register
+	if unguarded {
+		register = tools.RegisterUnguarded
+	}
+	if err := register(s); err != nil {
+		fail(badConfiguration, "%s", err)
+	}
 }
 
 func bridgeArgv() []string {
@@ -120,12 +148,12 @@ func newServer(capabilities *mcp.ServerCapabilities, complete func(context.Conte
 }
 
 func main() {
-	port, http, conformance, err := arguments(os.Args[1:])
+	l, err := arguments(os.Args[1:])
 	if err != nil {
 		fail(badConfiguration, "%s", err)
 	}
-	if http {
-		serveHTTP(port, conformance)
+	if l.http {
+		serveHTTP(l)
 		return
 	}
 	cfg, err := config.Read(os.LookupEnv)
@@ -140,9 +168,7 @@ func main() {
 	}
 	s := newServer(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, nil)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: func(string) server.Caller { return client }, Log: os.Stderr, Exit: os.Exit}
-	if err := tools.Register(s); err != nil {
-		fail(badConfiguration, "%s", err)
-	}
+	register(tools, s, l.unguarded)
 	client.Start()
 
 	// The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole
@@ -168,7 +194,8 @@ func main() {
 }
 
 // serveHTTP is --http PORT: the guarded tools over Streamable HTTP on 127.0.0.1 (internal/httpserve); stdout unused.
-func serveHTTP(port int, conformance bool) {
+func serveHTTP(l launch) {
+	port, conformance := l.port, l.conformance
 	cfg, httpCfg, err := config.ReadHTTP(os.LookupEnv, conformance)
 	if err != nil {
 		fail(badConfiguration, "%s", err)
@@ -208,9 +235,7 @@ func serveHTTP(port int, conformance bool) {
 	}
 	s := newServer(capabilities, complete)
 	tools := &server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: os.Stderr, Exit: os.Exit}
-	if err := tools.Register(s); err != nil {
-		fail(badConfiguration, "%s", err)
-	}
+	register(tools, s, l.unguarded)
 	if profile != nil {
 		profile.Register(s)
 	}

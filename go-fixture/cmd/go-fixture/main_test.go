@@ -4,18 +4,19 @@ import "testing"
 
 func TestTheArgumentsAreStdioOrHTTPWithAnOptionalProfile(t *testing.T) {
 	for _, c := range []struct {
-		args              []string
-		port              int
-		http, conformance bool
+		args []string
+		want launch
 	}{
-		{nil, 0, false, false},
-		{[]string{"--http", "0"}, 0, true, false},
-		{[]string{"--http", "8080", "--conformance"}, 8080, true, true},
-		{[]string{"--conformance", "--http", "65535"}, 65535, true, true},
+		{nil, launch{}},
+		{[]string{"--http", "0"}, launch{http: true}},
+		{[]string{"--http", "8080", "--conformance"}, launch{port: 8080, http: true, conformance: true}},
+		{[]string{"--conformance", "--http", "65535"}, launch{port: 65535, http: true, conformance: true}},
+		{[]string{"--unguarded"}, launch{unguarded: true}},
+		{[]string{"--unguarded", "--http", "0"}, launch{http: true, unguarded: true}},
 	} {
-		port, http, conformance, err := arguments(c.args)
-		if err != nil || port != c.port || http != c.http || conformance != c.conformance {
-			t.Errorf("%v: %d %v %v %v", c.args, port, http, conformance, err)
+		got, err := arguments(c.args)
+		if err != nil || got != c.want {
+			t.Errorf("%v: %+v %v", c.args, got, err)
 		}
 	}
 	for _, c := range []struct {
@@ -30,8 +31,10 @@ func TestTheArgumentsAreStdioOrHTTPWithAnOptionalProfile(t *testing.T) {
 		{[]string{"--http", "08"}, "--http 08 is not a port (0 to 65535)"},
 		{[]string{"--http", "-1"}, "--http -1 is not a port (0 to 65535)"},
 		{[]string{"--conformance"}, "--conformance needs --http PORT"},
+		{[]string{"--unguarded", "--unguarded"}, usage},
+		{[]string{"--http", "0", "--conformance", "--unguarded"}, "--unguarded serves the control, which has no conformance fixtures"},
 	} {
-		if _, _, _, err := arguments(c.args); err == nil || err.Error() != c.message {
+		if _, err := arguments(c.args); err == nil || err.Error() != c.message {
 			t.Errorf("%v: got %v, want %q", c.args, err, c.message)
 		}
 	}

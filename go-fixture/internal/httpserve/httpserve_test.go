@@ -108,6 +108,12 @@ func serve(t *testing.T) *served {
 
 func serveWithReadTimeout(t *testing.T, readTimeout time.Duration) *served {
 	t.Helper()
+	return serveTools(t, readTimeout, (*server.Tools).Register)
+}
+
+// serveTools serves the tools register adds: the guarded ones, or the unguarded control's.
+func serveTools(t *testing.T, readTimeout time.Duration, register func(*server.Tools, *mcp.Server) error) *served {
+	t.Helper()
 	root, err := repo.BuiltBridge()
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +148,9 @@ func serveWithReadTimeout(t *testing.T, readTimeout time.Duration) *served {
 		SupportedProtocolVersions: []string{"2026-07-28"}, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	(&server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: stderr, Exit: func(int) { t.Error("exit") }}).Register(s)
+	if err := register(&server.Tools{Config: cfg, Codec: codec, Bridges: bridges.For, Log: stderr, Exit: func(int) { t.Error("exit") }}, s); err != nil {
+		t.Fatal(err)
+	}
 	running, err := Serve(0, Options{ReadTimeout: readTimeout, Tokens: tokens, Server: s, Log: stderr,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -363,6 +371,37 @@ func TestAStateIsBoundToThePrincipalOfItsBearerTokenAndEachPrincipalHasItsBridge
 	}
 	if len(s.bridges.clients) != 2 {
 		t.Errorf("want one bridge each for alice and bob, got %d", len(s.bridges.clients))
+	}
+}
+
+func TestTheUnguardedControlBindsItsStateToTheTitleAndPrincipalAndWritesOnEveryContinuation(t *testing.T) {
+	s := serveTools(t, 2*time.Second, (*server.Tools).RegisterUnguarded)
+	tool := server.UnguardedTool
+	first := exchange(t, s.url, headers("/mcp", s.host, aliceToken, tool), call(1, tool, `{"title":"T"}`, ""))
+	var round struct {
+		Result struct {
+			ResultType   string `json:"resultType"`
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(first.body), &round); err != nil || round.Result.ResultType != "input_required" {
+		t.Fatalf("first round: %d %s", first.status, first.body)
+	}
+	state, _ := json.Marshal(round.Result.RequestState)
+	more := `,"inputResponses":{"body":{"action":"accept","content":{"body":"b"}}},"requestState":` + string(state)
+	refused := `{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}`
+	if r := exchange(t, s.url, headers("/mcp", s.host, bobToken, tool), call(2, tool, `{"title":"T"}`, more)); !strings.Contains(r.body, refused) {
+		t.Errorf("alice's state presented by bob: %d %s", r.status, r.body)
+	}
+	if r := exchange(t, s.url, headers("/mcp", s.host, aliceToken, tool), call(3, tool, `{"title":"U"}`, more)); !strings.Contains(r.body, refused) {
+		t.Errorf("the state with another title: %d %s", r.status, r.body)
+	}
+	// The same continuation twice: two issues, the duplicate the guard exists to prevent.
+	for id := 1; id <= 2; id++ {
+		r := exchange(t, s.url, headers("/mcp", s.host, aliceToken, tool), call(3+id, tool, `{"title":"T"}`, more))
+		if want := fmt.Sprintf(`{"issueId":%d,"result":"created %d"}`, id, id); r.status != 200 || !strings.Contains(r.body, `"structuredContent":`+want) {
+			t.Errorf("continuation %d: %d %s", id, r.status, r.body)
+		}
 	}
 }
 

@@ -285,11 +285,16 @@ func (t *Tools) firstRound(params map[string]any, principal string, args guarded
 	if err != nil {
 		return nil, err
 	}
+	return bodyRequest(args.Title, token), nil
+}
+
+// bodyRequest is the first round's answer: input_required, asking for the body by a form, with the sealed state.
+func bodyRequest(title, token string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{"body": &mcp.ElicitParams{
-			Message:         "Body for " + args.Title + "?",
+			Message:         "Body for " + title + "?",
 			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"body":{"type":"string"}},"required":["body"]}`),
 		}},
 		RequestState: token,
-	}, nil
+	}
 }

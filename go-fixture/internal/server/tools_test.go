@@ -19,6 +19,12 @@ func listed(t *testing.T, table []byte) any {
 	if err := (&Tools{}).RegisterFrom(s, table); err != nil {
 		t.Fatal(err)
 	}
+	return listedFrom(t, s)
+}
+
+// listedFrom is tools/list of s, as JSON values.
+func listedFrom(t *testing.T, s *mcp.Server) any {
+	t.Helper()
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	session, err := s.Connect(ctx, serverSide, nil)
@@ -80,5 +86,20 @@ func TestAChangedTableChangesTheList(t *testing.T) {
 	}
 	if err := (&Tools{}).RegisterFrom(mcp.NewServer(&mcp.Implementation{Name: "x", Version: "0"}, nil), []byte(`{"format":"tool-table/1","guarded":[]}`)); err == nil {
 		t.Fatal("a table without the two tools must be refused")
+	}
+}
+
+func TestTheUnguardedControlListsTheTablesCreateIssue(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "tool-table", Version: "0"}, nil)
+	if err := (&Tools{}).RegisterUnguarded(s); err != nil {
+		t.Fatal(err)
+	}
+	var root map[string]any
+	_ = json.Unmarshal(tooltable.Shipped(), &root)
+	if got, want := listedFrom(t, s), jsonValue(t, root["unguarded"]); !reflect.DeepEqual(got, want) {
+		t.Fatalf("tools/list:\n%v\nthe table's unguarded tools:\n%v", got, want)
+	}
+	if err := (&Tools{}).RegisterUnguardedFrom(s, []byte(`{"format":"tool-table/1","guarded":[],"unguarded":[]}`)); err == nil {
+		t.Fatal("a table without the control's tool must be refused")
 	}
 }

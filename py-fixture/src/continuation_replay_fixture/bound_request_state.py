@@ -16,7 +16,7 @@ checks every binding again (check_payload) before any bridge call; a failure is 
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .guarded_arguments import GuardedArguments, arguments_digest
 
@@ -63,8 +63,18 @@ def payload_text(payload: dict) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def check_payload(text: Any, *, method: str, tool: Any, arguments: Any, principal: str, now: int) -> dict:
-    """The payload if it binds this request (method, tool, arguments, principal) and has not expired at `now`."""
+def check_payload(
+    text: Any,
+    *,
+    method: str,
+    tool: Any,
+    arguments: Any,
+    principal: str,
+    now: int,
+    digest_of: Callable[[Any], str] = arguments_digest,
+) -> dict:
+    """The payload if it binds this request (method, tool, arguments, principal) and has not expired at `now`.
+    `digest_of` is the tool's argument digest (the unguarded control binds its title alone)."""
     if not isinstance(text, str):
         raise StateBindingError("not a string")
     try:
@@ -84,7 +94,7 @@ def check_payload(text: Any, *, method: str, tool: Any, arguments: Any, principa
     if payload.get("tool") != tool:
         raise StateBindingError("minted for another tool")
     try:
-        digest = arguments_digest(arguments)
+        digest = digest_of(arguments)
     except (TypeError, ValueError):
         raise StateBindingError("arguments cannot be digested") from None
     if payload.get("arguments_digest") != digest:

@@ -239,18 +239,20 @@ def guarded_server(
     config: LedgerConfig,
     context_of: Callable[[ServerRequestContext], GuardedToolsContext],
     bind_principal: Callable[[ServerRequestContext], str],
+    tools: "Callable[[], ListToolsResult]" = tool_list,
+    call: "Callable[[GuardedToolsContext, str, Mapping[str, Any]], Awaitable[CallToolResult | InputRequiredResult]]" = call_tool,
 ) -> Server:
     """The low-level Server with the two tools, each call run in `context_of` its request, and the SDK's requestState
     boundary under the lab's state key, binding the principal `bind_principal` names (stdio's one, HTTP's per
-    request)."""
+    request). `tools` and `call` serve another tool set under the same boundary (the unguarded control's)."""
 
     async def on_list_tools(ctx: ServerRequestContext, params: "PaginatedRequestParams | None"):
-        return tool_list()
+        return tools()
 
     async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
         # The raw params (as sent, requestState already unsealed by the boundary), not the validated model: the
         # handler must see the members exactly as the client sent them.
-        return await call_tool(context_of(ctx), ctx.method, ctx.params or {})
+        return await call(context_of(ctx), ctx.method, ctx.params or {})
 
     server = Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
     security = RequestStateSecurity(keys=[config.state_key], ttl=config.request_state_ttl, bind_principal=bind_principal)

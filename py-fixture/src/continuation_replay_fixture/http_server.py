@@ -29,6 +29,7 @@ from .bearer_tokens import BearerTokens
 from .bridge_client import BridgeClient
 from .conformance_state import CONFORMANCE_PRINCIPAL
 from .guarded_tools import GuardedToolsContext, guarded_server
+from .unguarded_tools import unguarded_server
 from .strict_frames import PROTOCOL_VERSION, PassBody, body_id_text, error_line, judge_http_body
 from .trusted_environment import FAULT, PRINCIPAL, HttpFixtureConfig
 
@@ -380,9 +381,10 @@ def build_http_server(
     version: str,
     log: Callable[[str], None],
     exit_process: Callable[[int], None] = os._exit,
+    unguarded: bool = False,
 ) -> Server:
-    """The guarded tools, each call run as the principal the gate authenticated, which the requestState boundary
-    binds too."""
+    """The guarded tools (or the unguarded control), each call run as the principal the gate authenticated, which the
+    requestState boundary binds too."""
 
     def context_of(ctx: ServerRequestContext) -> GuardedToolsContext:
         principal = principal_of(ctx)
@@ -394,7 +396,8 @@ def build_http_server(
             close_connection=ctx.request.scope[CLOSE_CONNECTION_KEY],
         )
 
-    return guarded_server(name, version, config, context_of, principal_of)
+    build = unguarded_server if unguarded else guarded_server
+    return build(name, version, config, context_of, principal_of)
 
 
 def conformance_profile(config: HttpFixtureConfig, state_ttl: int, log: Callable[[str], None]) -> "ConformanceProfile":
@@ -437,12 +440,13 @@ async def serve_http(
     version: str,
     log: Callable[[str], None],
     profile: "Optional[ConformanceProfile]" = None,
+    unguarded: bool = False,
 ) -> None:
     """Serves until SIGTERM or SIGINT; then stops listening, lets requests in progress finish (up to 5 s), ends every
     bridge child and returns. With `profile` (the conformance profile) its fixtures are served beside the guarded
     tools."""
     bridges = PrincipalBridges(bridge_argv, bridge_env)
-    server = build_http_server(config, bridges, name, version, log)
+    server = build_http_server(config, bridges, name, version, log, unguarded=unguarded)
     if profile is not None:
         profile.install(server)
     # Stateless and JSON: a 2026-07-28 request is a self-contained exchange, and the guarded tools emit nothing before

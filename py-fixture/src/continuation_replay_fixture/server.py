@@ -4,6 +4,7 @@ stdout is the wire; every log line goes to stderr. Exit 2 for a bad configuratio
 
 With `--http PORT` it serves Streamable HTTP on 127.0.0.1 instead (http_server.py) and leaves stdout unused;
 `--http PORT --conformance` adds the official conformance suite's fixtures (conformance_fixtures.py).
+`--unguarded` (stdio or HTTP) serves the unguarded control instead of the guarded tools (unguarded_tools.py).
 """
 
 import logging
@@ -21,6 +22,7 @@ from .guarded_tools import GuardedToolsContext, guarded_server, shipped_tool_tab
 from .injected_clock import pin_request_state_clock
 from .strict_frames import GatedInput, LineWriter
 from .tool_table import ToolTableError
+from .unguarded_tools import unguarded_server
 from .trusted_environment import ConfigurationError, FixtureConfig, read_config
 
 SERVER_NAME = "continuation-replay-py-fixture"
@@ -46,10 +48,12 @@ def prepare_process(clock_epoch: int) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=f"{SERVER_NAME}: %(name)s: %(message)s")
 
 
-def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit) -> Server:
-    """The guarded tools for the one principal of WIRE_PRINCIPAL, one context for every call."""
+def build_server(config: FixtureConfig, bridge: Any, exit_process=os._exit, unguarded: bool = False) -> Server:
+    """The guarded tools (or the unguarded control) for the one principal of WIRE_PRINCIPAL, one context for every
+    call."""
     context = GuardedToolsContext(config=config, bridge=bridge, exit=exit_process, log=log)
-    return guarded_server(SERVER_NAME, SERVER_VERSION, config, lambda ctx: context, lambda ctx: config.principal)
+    build = unguarded_server if unguarded else guarded_server
+    return build(SERVER_NAME, SERVER_VERSION, config, lambda ctx: context, lambda ctx: config.principal)
 
 
 def configure() -> "tuple[FixtureConfig, list[str]]":
@@ -60,12 +64,12 @@ def configure() -> "tuple[FixtureConfig, list[str]]":
         refuse(str(error))
 
 
-async def serve(config: FixtureConfig, argv: "list[str]") -> None:
+async def serve(config: FixtureConfig, argv: "list[str]", unguarded: bool = False) -> None:
     from mcp.server.stdio import stdio_server
 
     bridge = BridgeClient(argv, bridge_environment(os.environ))
     await bridge.start()
-    server = build_server(config, bridge)
+    server = build_server(config, bridge, unguarded=unguarded)
     # The strict frame gate reads stdin; the SDK reads only the lines it lets through, and both write whole lines to
     # the same stdout (strict_frames.py, docs/python-fixture.md).
     out = LineWriter(sys.stdout.fileno())
@@ -84,7 +88,7 @@ def http_port(text: "str | None") -> int:
     return int(text)
 
 
-def main_http(port_text: "str | None", conformance: bool = False) -> None:
+def main_http(port_text: "str | None", conformance: bool = False, unguarded: bool = False) -> None:
     port = http_port(port_text)
     # Imported for HTTP only: a stdio fixture, which the matrix starts many times a run, skips uvicorn and starlette.
     from .bearer_tokens import read_bearer_tokens
@@ -116,22 +120,36 @@ def main_http(port_text: "str | None", conformance: bool = False) -> None:
         log(f"cannot listen on 127.0.0.1:{port}: {error.strerror}")
         os._exit(1)
     anyio.run(
-        serve_http, config, tokens, argv, bridge_environment(os.environ), sock, SERVER_NAME, SERVER_VERSION, log, profile
+        serve_http,
+        config,
+        tokens,
+        argv,
+        bridge_environment(os.environ),
+        sock,
+        SERVER_NAME,
+        SERVER_VERSION,
+        log,
+        profile,
+        unguarded,
     )
 
 
 def main(args: "list[str] | None" = None) -> None:
     args = sys.argv[1:] if args is None else args
-    # `--conformance` may stand anywhere after the mode; it only ever adds to HTTP mode.
+    # `--conformance` and `--unguarded` may stand anywhere after the mode; the first only ever adds to HTTP mode, and
+    # the control serves no conformance fixtures (the suite scores the guarded server).
     conformance = "--conformance" in args
-    mode = [arg for arg in args if arg != "--conformance"]
+    unguarded = "--unguarded" in args
+    mode = [arg for arg in args if arg not in ("--conformance", "--unguarded")]
     if conformance and (args.count("--conformance") > 1 or mode[:1] != ["--http"]):
         refuse("--conformance needs --http PORT (and is given once)")
+    if unguarded and (args.count("--unguarded") > 1 or conformance):
+        refuse("--unguarded serves the control, which has no conformance fixtures (and is given once)")
     if mode[:1] == ["--http"] and len(mode) <= 2:
-        main_http(mode[1] if len(mode) == 2 else None, conformance)
+        main_http(mode[1] if len(mode) == 2 else None, conformance, unguarded)
         return
-    if args:
-        refuse(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT [--conformance])")
+    if mode:
+        refuse(f"unknown arguments {' '.join(args)} (none for stdio, or --http PORT [--conformance], or --unguarded)")
     config, argv = configure()
     prepare_process(config.clock_epoch)
-    anyio.run(serve, config, argv)
+    anyio.run(serve, config, argv, unguarded)
