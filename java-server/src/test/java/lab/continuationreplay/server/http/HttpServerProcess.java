@@ -112,10 +112,15 @@ final class HttpServerProcess implements AutoCloseable {
         return server;
     }
 
-    /** The server's command line, with the JVM options every launcher of the lab uses. */
+    /**
+     * The server's command line, with the JVM options every launcher of the lab uses, and the compilers and collector
+     * of a case's server (the lab's JvmLifetime.SHORT): these tests make a few calls each, so C2 and G1 would only
+     * spend CPU the rest of the test command needs.
+     */
     static List<String> command(String mainClass, String port) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr"));
+                "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC"));
         if (mainClass == null) {
             command.addAll(List.of("-jar", "target/java-server.jar"));
         } else {

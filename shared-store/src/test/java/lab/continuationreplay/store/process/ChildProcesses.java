@@ -21,7 +21,7 @@ final class ChildProcesses {
     static Process start(java.util.Map<String, String> ledger, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(lab.continuationreplay.store.stdio.WireStdout.JVM_OPTIONS); // a child's result line is on stdout
-        command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), LedgerChild.class.getName()));
+        command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), LedgerChild.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().keySet().removeIf(name -> name.startsWith("WIRE_"));
