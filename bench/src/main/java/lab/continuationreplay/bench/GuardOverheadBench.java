@@ -42,6 +42,28 @@ final class GuardOverheadBench {
         }
     }
 
+    /**
+     * One warm server: an SDK's guarded server, or that SDK's unguarded control (the same SDK server and tool shape,
+     * writing through the same bridge, without the guard's apply-once). {@code figure} names its figures in bench.json.
+     */
+    private record Contestant(ServerKind sdk, boolean control, String figure) {
+        String label() {
+            return sdk.label() + (control ? "-unguarded" : "");
+        }
+
+        List<String> command(java.nio.file.Path home) {
+            return control ? sdk.controlCommand(home, JvmLifetime.LONG) : sdk.command(home, JvmLifetime.LONG);
+        }
+    }
+
+    /** Java's pair and the TypeScript fixture keep their figure names; the other SDKs' pairs are named alike. */
+    private static final List<Contestant> CONTESTANTS = List.of(
+            new Contestant(ServerKind.JAVA, false, "java_guarded"), new Contestant(ServerKind.JAVA, true, "java_unguarded"),
+            new Contestant(ServerKind.TYPESCRIPT, false, "typescript_fixture"),
+            new Contestant(ServerKind.TYPESCRIPT, true, "typescript_unguarded"),
+            new Contestant(ServerKind.PYTHON, false, "python_guarded"), new Contestant(ServerKind.PYTHON, true, "python_unguarded"),
+            new Contestant(ServerKind.GO, false, "go_guarded"), new Contestant(ServerKind.GO, true, "go_unguarded"));
+
     private GuardOverheadBench() {}
 
     /** Rounds of the interleaved measurement: each goal's ratio is the median round's. */
@@ -52,20 +74,19 @@ final class GuardOverheadBench {
         Map<String, Double> rss = new LinkedHashMap<>();
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
         List<String> notes = new ArrayList<>();
-        List<ServerKind> kinds = List.of(ServerKind.JAVA, ServerKind.UNGUARDED, ServerKind.TYPESCRIPT);
         int perRound = Math.max(1, plan.timedCalls() / ROUNDS);
-        Map<ServerKind, Timed> timed = new LinkedHashMap<>();
-        List<Double> guardRounds = new ArrayList<>();
+        Map<Contestant, Timed> timed = new LinkedHashMap<>();
+        Map<ServerKind, List<Double>> guardRounds = new LinkedHashMap<>();
         List<Double> typescriptRounds = new ArrayList<>();
         try {
-            // All three run at once, so the machine they share is the same for each when its speed drifts.
-            for (ServerKind kind : kinds) {
-                timed.put(kind, Timed.start(plan, kind, work, perRound * ROUNDS));
+            // All run at once, so the machine they share is the same for each when its speed drifts.
+            for (Contestant contestant : CONTESTANTS) {
+                timed.put(contestant, Timed.start(plan, contestant, work, perRound * ROUNDS));
             }
             for (Timed series : timed.values()) {
                 series.calls(plan.warmupCalls(), false);
             }
-            timeRounds(kinds, timed, perRound, guardRounds, typescriptRounds);
+            timeRounds(timed, perRound, guardRounds, typescriptRounds);
             for (Timed series : timed.values()) {
                 series.sampleRss(rss);
             }
@@ -74,54 +95,67 @@ final class GuardOverheadBench {
                 series.close();
             }
         }
-        Map<ServerKind, Series> results = new LinkedHashMap<>();
+        Map<String, Series> results = new LinkedHashMap<>();
         for (Timed series : timed.values()) {
-            results.put(series.kind, series.finish());
+            results.put(series.contestant.figure(), series.finish());
         }
-        Series guarded = results.get(ServerKind.JAVA);
-        Series unguarded = results.get(ServerKind.UNGUARDED);
-        Series fixture = results.get(ServerKind.TYPESCRIPT);
-        progress.printf("bench      guard overhead: java guarded p50 %.3f ms, unguarded %.3f ms, typescript fixture %.3f ms"
-                + " (%d interleaved rounds)%n", guarded.continuation().p50Ms(), unguarded.continuation().p50Ms(),
-                fixture.continuation().p50Ms(), ROUNDS);
+        Series guarded = results.get("java_guarded");
+        Series fixture = results.get("typescript_fixture");
+        for (ServerKind sdk : ServerKind.SDKS) {
+            Series mine = results.get(figure(sdk, false));
+            Series control = results.get(figure(sdk, true));
+            progress.printf("bench      guard overhead: %s guarded p50 %.3f ms, its unguarded control %.3f ms%n", sdk.label(),
+                    mine.continuation().p50Ms(), control.continuation().p50Ms());
+        }
+        progress.printf("bench      guard overhead: %d servers at once, %d interleaved rounds%n", CONTESTANTS.size(), ROUNDS);
         Series bridge = rawBridge(plan, work, rss);
         progress.printf("bench      guard overhead: raw bridge p50 %.3f ms%n", bridge.continuation().p50Ms());
         figures.put("timed_calls", perRound * ROUNDS);
         figures.put("rounds", ROUNDS);
         figures.put("warmup_calls", plan.warmupCalls());
-        figures.set("java_guarded", guarded.toJson());
-        figures.set("java_unguarded", unguarded.toJson());
-        figures.set("typescript_fixture", fixture.toJson());
+        results.forEach((name, series) -> figures.set(name, series.toJson()));
         figures.set("typescript_raw_bridge", bridge.toJson());
-        List<Goal> goals = List.of(
-                Goal.atMost("guard_overhead_java", "Java guarded/unguarded continuation p50 <= 1.25",
-                        "java guarded p50", guarded.continuation().p50Ms(), "java unguarded p50", unguarded.continuation().p50Ms(),
-                        "ms", 1.25).withRounds(guardRounds),
-                Goal.atMost("typescript_vs_java", "TS fixture continuation p50 <= 1.5x the Java server's",
-                        "typescript fixture p50", fixture.continuation().p50Ms(), "java guarded p50", guarded.continuation().p50Ms(),
-                        "ms", 1.5).withRounds(typescriptRounds));
+        List<Goal> goals = new ArrayList<>();
+        for (ServerKind sdk : ServerKind.SDKS) {
+            String name = sdk.sdk().displayName();
+            goals.add(Goal.atMost("guard_overhead_" + sdk.label(), name + " guarded/unguarded continuation p50 <= 1.25",
+                    sdk.label() + " guarded p50", results.get(figure(sdk, false)).continuation().p50Ms(),
+                    sdk.label() + " unguarded p50", results.get(figure(sdk, true)).continuation().p50Ms(), "ms", 1.25)
+                    .withRounds(guardRounds.get(sdk)));
+        }
+        goals.add(Goal.atMost("typescript_vs_java", "TS fixture continuation p50 <= 1.5x the Java server's",
+                "typescript fixture p50", fixture.continuation().p50Ms(), "java guarded p50", guarded.continuation().p50Ms(),
+                "ms", 1.5).withRounds(typescriptRounds));
         BenchResult result = new BenchResult("guard_overhead", "Guard overhead over stdio", method(plan, perRound), figures, goals,
                 notes);
         return new Outcome(result, rss);
     }
 
-    /** The timed rounds; each round's p50 ratios (guarded/unguarded, TypeScript/Java) are added to the two lists. */
-    private static void timeRounds(List<ServerKind> kinds, Map<ServerKind, Timed> timed, int perRound, List<Double> guardRounds,
+    /** The figure name of {@code sdk}'s guarded server or its control. */
+    private static String figure(ServerKind sdk, boolean control) {
+        return CONTESTANTS.stream().filter(c -> c.sdk() == sdk && c.control() == control).findFirst().orElseThrow().figure();
+    }
+
+    /** The timed rounds; each round's p50 ratios (each SDK's guarded/unguarded, TypeScript/Java) are added to the lists. */
+    private static void timeRounds(Map<Contestant, Timed> timed, int perRound, Map<ServerKind, List<Double>> guardRounds,
             List<Double> typescriptRounds) throws Exception {
+        List<Contestant> order = new ArrayList<>(timed.keySet());
         for (int round = 0; round < ROUNDS; round++) {
-            Map<ServerKind, Double> p50 = new LinkedHashMap<>();
-            for (int k = 0; k < kinds.size(); k++) {
+            Map<String, Double> p50 = new LinkedHashMap<>();
+            for (int k = 0; k < order.size(); k++) {
                 // Rotated each round: no series is always first after another's burst of fsyncs.
-                Timed series = timed.get(kinds.get((k + round) % kinds.size()));
-                p50.put(series.kind, series.calls(perRound, true));
+                Timed series = timed.get(order.get((k + round) % order.size()));
+                p50.put(series.contestant.figure(), series.calls(perRound, true));
             }
-            guardRounds.add(p50.get(ServerKind.JAVA) / p50.get(ServerKind.UNGUARDED));
-            typescriptRounds.add(p50.get(ServerKind.TYPESCRIPT) / p50.get(ServerKind.JAVA));
+            for (ServerKind sdk : ServerKind.SDKS) {
+                guardRounds.computeIfAbsent(sdk, k -> new ArrayList<>()).add(p50.get(figure(sdk, false)) / p50.get(figure(sdk, true)));
+            }
+            typescriptRounds.add(p50.get("typescript_fixture") / p50.get("java_guarded"));
         }
     }
 
     private static String method(BenchPlan plan, int perRound) {
-        return "three warm servers over real stdio at once (raw JSON-RPC lines, transcribed), " + ROUNDS + " rounds of " + perRound
+        return "eight warm servers over real stdio at once (each SDK's guarded server and its unguarded control) (raw JSON-RPC lines, transcribed), " + ROUNDS + " rounds of " + perRound
                 + " calls each, the servers in rotated order within a round, after " + plan.warmupCalls()
                 + " warm-up calls each; each call is round one + the continuation that commits with a distinct operation"
                 + " id (WAL, synchronous FULL); a goal's ratio is the median of the rounds' p50 ratios; the raw bridge"
@@ -130,7 +164,7 @@ final class GuardOverheadBench {
 
     /** One server under measurement, kept running across the rounds. */
     private static final class Timed implements AutoCloseable {
-        final ServerKind kind;
+        final Contestant contestant;
         private final ServerProcess server;
         private final Path database;
         private final boolean guarded;
@@ -141,26 +175,27 @@ final class GuardOverheadBench {
         private int timed;
         private long timedWall;
 
-        private Timed(ServerKind kind, ServerProcess server, Path database, int timedCalls) {
-            this.kind = kind;
+        private Timed(Contestant contestant, ServerProcess server, Path database, int timedCalls) {
+            this.contestant = contestant;
             this.server = server;
             this.database = database;
-            this.guarded = kind != ServerKind.UNGUARDED;
+            this.guarded = !contestant.control();
             this.tool = guarded ? ToolClient.CREATE : "create_issue";
             this.roundOne = new long[timedCalls];
             this.continuation = new long[timedCalls];
         }
 
-        static Timed start(BenchPlan plan, ServerKind kind, Path work, int timedCalls) throws Exception {
-            Path folder = Files.createDirectories(work.resolve(kind.label()));
+        static Timed start(BenchPlan plan, Contestant contestant, Path work, int timedCalls) throws Exception {
+            Path folder = Files.createDirectories(work.resolve(contestant.label()));
             Path database = folder.resolve("store.sqlite3");
             Map<String, String> environment = new LinkedHashMap<>(WireSettings.matrix(database, "alice").environment());
             // Warm, long-lived servers as deployed: full tiered compilation (JvmLifetime.LONG), not a case's C1 only.
-            environment.putAll(kind.environment(plan.home(), JvmLifetime.LONG));
-            ServerProcess server = ServerProcess.start(kind.command(plan.home(), JvmLifetime.LONG), environment, folder.resolve("server.transcript.log"),
+            // A control reaches the ledger as its SDK's guarded server does (a fixture through the bridge).
+            environment.putAll(contestant.sdk().environment(plan.home(), JvmLifetime.LONG));
+            ServerProcess server = ServerProcess.start(contestant.command(plan.home()), environment, folder.resolve("server.transcript.log"),
                     folder.resolve("server.stderr.log"), ServerProcess.READ_TIMEOUT);
             server.request("tools/list", JsonNodeFactory.instance.objectNode());
-            return new Timed(kind, server, database, timedCalls);
+            return new Timed(contestant, server, database, timedCalls);
         }
 
         /** {@code n} calls; when timed, their samples are kept and the p50 of their continuations is returned (ms). */
@@ -169,7 +204,7 @@ final class GuardOverheadBench {
             long wallStart = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 ObjectNode arguments = guarded
-                        ? JsonNodeFactory.instance.objectNode().put("operation_id", "bench-" + kind.label() + "-" + sent)
+                        ? JsonNodeFactory.instance.objectNode().put("operation_id", "bench-" + contestant.label() + "-" + sent)
                                 .put("title", "bench").put("mode", "atomic")
                         : JsonNodeFactory.instance.objectNode().put("title", "bench");
                 sent++;
@@ -177,12 +212,12 @@ final class GuardOverheadBench {
                 Reply first = new Reply(server.callTool(tool, arguments, null, null));
                 long t1 = System.nanoTime();
                 if (!first.inputRequired() || first.requestState() == null) {
-                    throw new IllegalStateException(kind.label() + ": round one did not ask for input: " + first.raw());
+                    throw new IllegalStateException(contestant.label() + ": round one did not ask for input: " + first.raw());
                 }
                 Reply committed = new Reply(server.callTool(tool, arguments, ToolClient.accepted("alpha"), first.requestState()));
                 long t2 = System.nanoTime();
                 if (committed.refused() || committed.inputRequired()) {
-                    throw new IllegalStateException(kind.label() + ": the continuation did not commit: " + committed.raw());
+                    throw new IllegalStateException(contestant.label() + ": the continuation did not commit: " + committed.raw());
                 }
                 these[i] = t2 - t1;
                 if (keep) {
@@ -197,9 +232,13 @@ final class GuardOverheadBench {
             return LatencyStats.of(these, 0).p50Ms();
         }
 
+        /** Benchmark 6's roles: the Java servers, and the TypeScript fixture with its bridge. */
         void sampleRss(Map<String, Double> rss) {
-            rss.put(kind.label() + (kind == ServerKind.TYPESCRIPT ? "_fixture_node" : "_server"), PeakRss.mib(server.pid()));
-            if (kind == ServerKind.TYPESCRIPT) {
+            ServerKind sdk = contestant.sdk();
+            if (sdk == ServerKind.JAVA) {
+                rss.put((contestant.control() ? ServerKind.UNGUARDED.label() : sdk.label()) + "_server", PeakRss.mib(server.pid()));
+            } else if (sdk == ServerKind.TYPESCRIPT && !contestant.control()) {
+                rss.put("typescript_fixture_node", PeakRss.mib(server.pid()));
                 ProcessHandle.of(server.pid()).flatMap(p -> p.children().findFirst())
                         .ifPresent(child -> rss.put("typescript_fixture_bridge", PeakRss.mib(child.pid())));
             }
@@ -209,7 +248,7 @@ final class GuardOverheadBench {
         Series finish() throws Exception {
             long issues = StoreRows.count(database, "issues");
             if (issues != sent) {
-                throw new IllegalStateException(kind.label() + ": " + issues + " issue rows after " + sent + " committed calls");
+                throw new IllegalStateException(contestant.label() + ": " + issues + " issue rows after " + sent + " committed calls");
             }
             return new Series(LatencyStats.of(continuation, 0), LatencyStats.of(roundOne, 0), timed / (timedWall / 1e9));
         }

@@ -94,7 +94,8 @@ class LabBenchCommandIT {
         assertEquals(met, report.path("goals_met").asInt());
 
         JsonNode guard = report.path("benchmarks").path("guard_overhead").path("figures");
-        for (String server : List.of("java_guarded", "java_unguarded", "typescript_fixture", "typescript_raw_bridge")) {
+        for (String server : List.of("java_guarded", "java_unguarded", "typescript_fixture", "typescript_unguarded", "python_guarded",
+                "python_unguarded", "go_guarded", "go_unguarded", "typescript_raw_bridge")) {
             JsonNode continuation = guard.path(server).path("continuation");
             assertTrue(continuation.path("p50_ms").asDouble() > 0, server);
             assertTrue(continuation.path("p99_ms").asDouble() >= continuation.path("p50_ms").asDouble(), server);
@@ -102,6 +103,10 @@ class LabBenchCommandIT {
             assertEquals(guard.path("timed_calls").asInt(), continuation.path("calls").asInt(), server);
         }
         assertEquals(5, guard.path("rounds").asInt());
+        List<String> guardGoals = new ArrayList<>();
+        report.path("benchmarks").path("guard_overhead").path("goals").forEach(g -> guardGoals.add(g.path("id").asText()));
+        assertEquals(List.of("guard_overhead_java", "guard_overhead_typescript", "guard_overhead_python", "guard_overhead_go",
+                "typescript_vs_java"), guardGoals, "each SDK's guarded server against its own unguarded control");
         for (JsonNode goal : report.path("benchmarks").path("guard_overhead").path("goals")) {
             assertEquals(5, goal.path("rounds").size(), "an interleaved goal carries its rounds: " + goal);
             assertTrue(goal.path("unstable").isBoolean() && goal.path("spread").asDouble() >= 0, goal.toString());

@@ -129,6 +129,23 @@ public enum ServerKind {
         };
     }
 
+    /**
+     * The command line of this SDK's unguarded control, the baseline {@code lab bench} sets its guarded server beside:
+     * the same SDK and tool shape without the guard's apply-once. The Java server's is its own main class
+     * ({@link #UNGUARDED}); a fixture's is the fixture itself with {@code --unguarded}, through the same bridge.
+     */
+    public List<String> controlCommand(Path home, JvmLifetime lifetime) {
+        if (sdk == null) {
+            throw new IllegalStateException("the unguarded control has no control of its own");
+        }
+        if (this == JAVA) {
+            return UNGUARDED.command(home, lifetime);
+        }
+        List<String> command = new ArrayList<>(command(home, lifetime));
+        command.add("--unguarded");
+        return List.copyOf(command);
+    }
+
     /** The options of a JVM the lab starts for a server or a bridge: its lifetime's, sqlite's library, its archive. */
     private static List<String> jvmOptions(Path home, Path jar, JvmLifetime lifetime, boolean bridge) {
         List<String> options = new ArrayList<>(lifetime.options());
