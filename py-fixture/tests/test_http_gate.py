@@ -177,3 +177,30 @@ def test_the_read_timeout_is_whole_milliseconds(value, outcome):
         with pytest.raises(ConfigurationError) as refused:
             read_http_config(env)
         assert str(refused.value) == outcome
+
+
+def test_an_accepted_connection_has_nagles_algorithm_off():
+    """asyncio sets TCP_NODELAY only on accepted sockets whose proto is IPPROTO_TCP; with Nagle on, every request after
+    the first on a kept connection waited about 40 ms for the client's delayed ACK."""
+    import asyncio
+    import socket
+
+    from continuation_replay_fixture.http_server import listening_socket
+
+    async def accepted_nodelay() -> int:
+        seen: "asyncio.Future[int]" = asyncio.get_running_loop().create_future()
+
+        def on_connection(reader, writer):
+            seen.set_result(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        sock = listening_socket(0)
+        server = await asyncio.start_server(on_connection, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+            value = await asyncio.wait_for(seen, 10)
+            writer.close()
+        return value
+
+    assert listening_socket(0).proto == socket.IPPROTO_TCP
+    assert asyncio.run(accepted_nodelay()) != 0
