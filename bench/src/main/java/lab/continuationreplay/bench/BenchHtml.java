@@ -25,11 +25,40 @@ public final class BenchHtml {
         html.append("<p>Started ").append(esc(report.path("started_utc").asText())).append(", ")
                 .append(esc(BenchReport.number(report.path("duration_s")))).append(" s. Machine: ")
                 .append(esc(BenchMarkdown.machine(report))).append(".</p>\n");
+        rows(report, html);
         goals(report, html);
         distributions(report, html);
         details(report, html);
         html.append("</body></html>\n");
         return html.toString();
+    }
+
+    /** The ten rows first: per SDK a column, the once column for the ledger and the bridge. */
+    private static void rows(JsonNode report, StringBuilder html) {
+        List<String> sdks = lab.continuationreplay.core.servers.ServerKind.sdkLabels();
+        html.append("<h2>Rows</h2>\n<p>").append(esc(BenchRows.summary(report))).append(".</p>\n");
+        html.append("<table class=\"rows\"><tr><th>#</th><th>row</th><th>scope</th><th>bound</th>");
+        sdks.forEach(sdk -> html.append("<th>").append(esc(sdk)).append("</th>"));
+        html.append("<th>once</th><th>met</th></tr>\n");
+        for (JsonNode row : report.path("rows")) {
+            boolean met = row.path("met").asBoolean();
+            html.append("<tr class=\"row\"><td>").append(row.path("number").asInt()).append("</td><td>").append(esc(row.path("title").asText()))
+                    .append("</td><td>").append(esc(row.path("scope").asText())).append("</td><td>")
+                    .append(esc(row.path("comparison").asText() + " " + BenchReport.number(row.path("bound")))).append("</td>");
+            boolean once = row.has("result");
+            for (String sdk : sdks) {
+                html.append("<td>").append(once ? "" : esc(rowCell(row.path("sdks").path(sdk)))).append("</td>");
+            }
+            html.append("<td>").append(once ? esc(rowCell(row.path("result"))) : "").append("</td><td class=\"")
+                    .append(met ? "met\">yes" : "missed\">no").append(row.has("problem") ? "<br><small>" + esc(row.path("problem").asText())
+                            + "</small>" : "").append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static String rowCell(JsonNode part) {
+        return !part.path("measured").asBoolean() ? "not measured"
+                : BenchReport.number(part.path("ratio")) + (part.path("met").asBoolean() ? "" : " (missed)");
     }
 
     private static void goals(JsonNode report, StringBuilder html) {

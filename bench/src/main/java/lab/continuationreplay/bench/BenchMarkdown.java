@@ -40,6 +40,9 @@ public final class BenchMarkdown {
         md.append("# lab bench (").append(report.path("mode").asText()).append(")\n\n");
         md.append("Started ").append(report.path("started_utc").asText()).append(", ")
                 .append(BenchReport.number(report.path("duration_s"))).append(" s. Machine: ").append(machine(report)).append(".\n\n");
+        md.append(BenchRows.summary(report)).append(". A row's ratio per SDK is the worst of its goals' ratios in this run,"
+                + " judged against the row's own bound.\n\n");
+        md.append(BenchRows.markdown(report)).append('\n');
         md.append(BenchReport.summary(report)).append(". Each ratio is figure / baseline, measured in this run.\n\n");
         md.append(table(report)).append('\n');
         md.append("bench.html draws each timed series' distribution (`cdf_ms`: the percentiles at every 5 %, 99 % and 100 %).\n\n");

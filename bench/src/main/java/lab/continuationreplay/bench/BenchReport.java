@@ -46,6 +46,7 @@ public final class BenchReport {
         json.put("goals_met", met);
         json.put("goals_total", total);
         json.put("goals_out_of_reach", outOfReach);
+        BenchRows.addTo(json);
         return json;
     }
 

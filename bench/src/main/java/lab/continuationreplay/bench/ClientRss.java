@@ -22,11 +22,8 @@ import lab.continuationreplay.matrix.clients.ClientsRunner;
  * driver's {@code VmHWM} only grows, so its last sample before it exits is its peak, give or take the last 10 ms.
  */
 final class ClientRss {
-    /**
-     * The clients whose driver's peak RSS benchmark 6 has a goal for. The Python and Go clients' drivers (Step 14) are
-     * not measured yet: no goal names them, and each would add a client case to {@code lab bench --quick}.
-     */
-    private static final List<ClientKind> MEASURED = List.of(ClientKind.JAVA, ClientKind.TYPESCRIPT);
+    /** Every official SDK client's driver: benchmark 6 has a goal for each (row 9 of the goal table, per SDK). */
+    private static final List<ClientKind> MEASURED = List.of(ClientKind.values());
 
     private ClientRss() {}
 

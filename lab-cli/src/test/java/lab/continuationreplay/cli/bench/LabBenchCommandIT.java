@@ -94,8 +94,14 @@ class LabBenchCommandIT {
         assertEquals(met, report.path("goals_met").asInt());
 
         JsonNode guard = report.path("benchmarks").path("guard_overhead").path("figures");
+        List<String> servers = new ArrayList<>();
         for (String server : List.of("java_guarded", "java_unguarded", "typescript_fixture", "typescript_unguarded", "python_guarded",
-                "python_unguarded", "go_guarded", "go_unguarded", "typescript_raw_bridge")) {
+                "python_unguarded", "go_guarded", "go_unguarded")) {
+            servers.add(server);
+            servers.add(server + "_http");
+        }
+        servers.add("typescript_raw_bridge");
+        for (String server : servers) {
             JsonNode continuation = guard.path(server).path("continuation");
             assertTrue(continuation.path("p50_ms").asDouble() > 0, server);
             assertTrue(continuation.path("p99_ms").asDouble() >= continuation.path("p50_ms").asDouble(), server);
@@ -106,7 +112,12 @@ class LabBenchCommandIT {
         List<String> guardGoals = new ArrayList<>();
         report.path("benchmarks").path("guard_overhead").path("goals").forEach(g -> guardGoals.add(g.path("id").asText()));
         assertEquals(List.of("guard_overhead_java", "guard_overhead_typescript", "guard_overhead_python", "guard_overhead_go",
-                "typescript_vs_java"), guardGoals, "each SDK's guarded server against its own unguarded control");
+                "typescript_vs_java", "guard_overhead_http_java", "guard_overhead_http_typescript", "guard_overhead_http_python",
+                "guard_overhead_http_go", "guard_throughput_http_java", "guard_throughput_http_typescript", "guard_throughput_http_python",
+                "guard_throughput_http_go"), guardGoals, "each SDK's guarded server against its own unguarded control, stdio and HTTP");
+        for (String server : List.of("java_guarded_http", "java_unguarded_http", "go_guarded_http", "go_unguarded_http")) {
+            assertTrue(guard.path("http_16_clients_commits_per_s").path(server).asDouble() > 0, server + ": " + guard);
+        }
         for (JsonNode goal : report.path("benchmarks").path("guard_overhead").path("goals")) {
             assertEquals(5, goal.path("rounds").size(), "an interleaved goal carries its rounds: " + goal);
             assertTrue(goal.path("unstable").isBoolean() && goal.path("spread").asDouble() >= 0, goal.toString());
@@ -137,7 +148,17 @@ class LabBenchCommandIT {
         assertTrue(fingerprint.path("case-01").path("digests_agree").asBoolean());
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
         JsonNode memory = report.path("benchmarks").path("memory").path("figures");
-        assertTrue(memory.path("java_server_mib").asDouble() > 0);
+        for (String role : List.of("java_server", "typescript_fixture_node", "python_fixture", "python_fixture_bridge", "go_fixture",
+                "go_fixture_bridge", "java_client_driver", "typescript_client_driver", "python_client_driver", "go_client_driver")) {
+            assertTrue(memory.path(role + "_mib").asDouble() > 0, role + ": " + memory);
+        }
+        assertEquals(10, report.path("rows").size());
+        assertEquals(10, report.path("rows_total").asInt());
+        for (String sdk : List.of("java", "typescript", "python", "go")) {
+            assertTrue(report.path("rows").get(8).path("sdks").path(sdk).path("measured").asBoolean(), "row 9 (peak RSS) for " + sdk);
+            assertTrue(report.path("rows").get(0).path("sdks").path(sdk).path("measured").asBoolean(), "row 1 for " + sdk);
+        }
+        assertTrue(r.stdout().contains("rows       " + report.path("rows_met").asInt() + " of 10 met"), r.stdout());
         JsonNode http = report.path("benchmarks").path("http_vs_stdio");
         assertEquals(16, http.path("figures").path("concurrent_clients").asInt());
         for (String sdk : List.of("java", "typescript")) {
