@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -109,5 +108,5 @@ func (t *Tools) createIssue(_ context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if refusal != nil || err != nil {
 		return refusal, err
 	}
-	return Complete(json.RawMessage(result)), nil
+	return Complete(result), nil
 }

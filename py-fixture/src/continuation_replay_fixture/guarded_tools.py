@@ -165,21 +165,7 @@ async def create_guarded_issue(
             raise missing_elicitation()
         times = MintTimes(config.clock_epoch, config.authority_ttl, config.replay_retention_ttl, config.request_state_ttl)
         payload = mint_payload(args, config.principal, times)
-        return InputRequiredResult(
-            input_requests={
-                "body": ElicitRequest(
-                    params=ElicitRequestFormParams(
-                        message=f"Body for {args.title}?",
-                        requested_schema={
-                            "type": "object",
-                            "properties": {"body": {"type": "string"}},
-                            "required": ["body"],
-                        },
-                    )
-                )
-            },
-            request_state=payload_text(payload),
-        )
+        return body_request(args.title, payload_text(payload))
     if state_text is None:
         return tool_error("unsupported continuation: input responses require requestState")
     try:
@@ -220,6 +206,22 @@ async def create_guarded_issue(
         context.log("close-after-commit: the effect is committed; closing the connection before the reply")
         context.close_connection()
     return complete(called.result)
+
+
+def body_request(title: str, request_state: str) -> InputRequiredResult:
+    """Round one's answer, for the guarded tool and the control alike: input_required, asking for the body by a form,
+    with the state the SDK's boundary seals."""
+    return InputRequiredResult(
+        input_requests={
+            "body": ElicitRequest(
+                params=ElicitRequestFormParams(
+                    message=f"Body for {title}?",
+                    requested_schema={"type": "object", "properties": {"body": {"type": "string"}}, "required": ["body"]},
+                )
+            )
+        },
+        request_state=request_state,
+    )
 
 
 async def _call_bridge(bridge: BridgeCaller, request: dict) -> "BridgeOk | CallToolResult":

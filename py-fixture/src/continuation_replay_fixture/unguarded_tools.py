@@ -14,8 +14,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
-    ElicitRequest,
-    ElicitRequestFormParams,
     InputRequiredResult,
     ListToolsResult,
     Tool,
@@ -28,6 +26,7 @@ from .guarded_arguments import MAX_TEXT_LENGTH
 from .guarded_tools import (
     GuardedToolsContext,
     _call_bridge,
+    body_request,
     complete,
     declares_form_elicitation,
     guarded_server,
@@ -92,21 +91,7 @@ async def call_unguarded_tool(
             "expires_at": config.clock_epoch + config.request_state_ttl,
             "state": {"v": 1, "nonce": secrets.token_hex(16)},
         }
-        return InputRequiredResult(
-            input_requests={
-                "body": ElicitRequest(
-                    params=ElicitRequestFormParams(
-                        message=f"Body for {title}?",
-                        requested_schema={
-                            "type": "object",
-                            "properties": {"body": {"type": "string"}},
-                            "required": ["body"],
-                        },
-                    )
-                )
-            },
-            request_state=payload_text(payload),
-        )
+        return body_request(title, payload_text(payload))
     if state_text is None:
         return tool_error("unsupported continuation: input responses require requestState")
     try:

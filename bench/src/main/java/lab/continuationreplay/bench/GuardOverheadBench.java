@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.history.Reply;
 import lab.continuationreplay.core.servers.JvmLifetime;
@@ -383,21 +381,7 @@ final class GuardOverheadBench {
         double burst(ExecutorService clients, int commits) throws Exception {
             int base = sent;
             sent += commits;
-            AtomicInteger next = new AtomicInteger();
-            List<Future<?>> running = new ArrayList<>();
-            long start = System.nanoTime();
-            for (int c = 0; c < BURST_CLIENTS; c++) {
-                running.add(clients.submit(() -> {
-                    for (int i = next.getAndIncrement(); i < commits; i = next.getAndIncrement()) {
-                        fullCall(base + i);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> client : running) {
-                client.get();
-            }
-            return commits / ((System.nanoTime() - start) / 1e9);
+            return Bursts.run(clients, BURST_CLIENTS, commits, i -> fullCall(base + i));
         }
 
         /** Benchmark 6's roles: the Java servers, and each guarded fixture with its bridge. */

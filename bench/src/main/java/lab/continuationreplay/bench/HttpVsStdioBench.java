@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+
 import lab.continuationreplay.core.client.ToolClient;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.servers.JvmLifetime;
@@ -368,21 +368,7 @@ final class HttpVsStdioBench {
 
     /** {@code commits} distinct operations by {@value #CLIENTS} clients at once; returns commits per second. */
     private static double burst(ExecutorService clients, Caller caller, String prefix, int commits) throws Exception {
-        AtomicInteger next = new AtomicInteger();
-        List<Future<?>> running = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int c = 0; c < CLIENTS; c++) {
-            running.add(clients.submit(() -> {
-                for (int i = next.getAndIncrement(); i < commits; i = next.getAndIncrement()) {
-                    caller.call(prefix + i);
-                }
-                return null;
-            }));
-        }
-        for (Future<?> client : running) {
-            client.get();
-        }
-        return commits / ((System.nanoTime() - start) / 1e9);
+        return Bursts.run(clients, CLIENTS, commits, i -> caller.call(prefix + i));
     }
 
     /** One guarded call, round one then the continuation; returns the continuation's nanoseconds. */
