@@ -166,24 +166,10 @@ async def create_guarded_issue(
         times = MintTimes(config.clock_epoch, config.authority_ttl, config.replay_retention_ttl, config.request_state_ttl)
         payload = mint_payload(args, config.principal, times)
         return body_request(args.title, payload_text(payload))
-    if state_text is None:
-        return tool_error("unsupported continuation: input responses require requestState")
-    try:
-        payload = check_payload(
-            state_text,
-            method=method,
-            tool=params.get("name"),
-            arguments=arguments,
-            principal=config.principal,
-            now=config.clock_epoch,
-        )
-    except StateBindingError as error:
-        context.log(f"requestState refused by the fixture's own binding: {error}")
-        raise invalid_request_state() from None
-    try:
-        body = accepted_body(responses)
-    except InvalidInputResponses as error:
-        return tool_error(str(error))
+    opened = open_continuation(context, method, params, arguments)
+    if isinstance(opened, CallToolResult):
+        return opened
+    payload, body = opened
     called = await _call_bridge(
         context.bridge,
         {
@@ -206,6 +192,35 @@ async def create_guarded_issue(
         context.log("close-after-commit: the effect is committed; closing the connection before the reply")
         context.close_connection()
     return complete(called.result)
+
+
+def open_continuation(
+    context: GuardedToolsContext, method: str, params: Mapping[str, Any], arguments: dict, **binding: Any
+) -> "tuple[dict, str] | CallToolResult":
+    """A continuation's sealed payload and accepted body, or the tool error for a missing state or a body not
+    accepted; a state that does not bind this request (`binding`: check_payload's digest_of, for the control) raises
+    the SDK's frozen refusal. The guarded tool and the unguarded control open their continuations alike."""
+    state_text = params.get("requestState")
+    if state_text is None:
+        return tool_error("unsupported continuation: input responses require requestState")
+    try:
+        payload = check_payload(
+            state_text,
+            method=method,
+            tool=params.get("name"),
+            arguments=arguments,
+            principal=context.config.principal,
+            now=context.config.clock_epoch,
+            **binding,
+        )
+    except StateBindingError as error:
+        context.log(f"requestState refused by the fixture's own binding: {error}")
+        raise invalid_request_state() from None
+    try:
+        body = accepted_body(params.get("inputResponses"))
+    except InvalidInputResponses as error:
+        return tool_error(str(error))
+    return payload, body
 
 
 def body_request(title: str, request_state: str) -> InputRequiredResult:

@@ -19,7 +19,7 @@ from mcp_types import (
     Tool,
 )
 
-from .bound_request_state import PAYLOAD_VERSION, TOOLS_CALL, StateBindingError, check_payload, payload_text
+from .bound_request_state import PAYLOAD_VERSION, TOOLS_CALL, payload_text
 from .bridge_client import BridgeOk
 from .canonical_json import canonical_json
 from .guarded_arguments import MAX_TEXT_LENGTH
@@ -30,11 +30,11 @@ from .guarded_tools import (
     complete,
     declares_form_elicitation,
     guarded_server,
-    invalid_request_state,
     missing_elicitation,
+    open_continuation,
     tool_error,
 )
-from .input_responses import InvalidInputResponses, accepted_body, normalised_responses
+from .input_responses import normalised_responses
 from .tool_table import shipped_table, tool_declarations
 from .trusted_environment import LedgerConfig
 from .unicode_text import utf16_length
@@ -92,25 +92,10 @@ async def call_unguarded_tool(
             "state": {"v": 1, "nonce": secrets.token_hex(16)},
         }
         return body_request(title, payload_text(payload))
-    if state_text is None:
-        return tool_error("unsupported continuation: input responses require requestState")
-    try:
-        check_payload(
-            state_text,
-            method=method,
-            tool=name,
-            arguments=arguments,
-            principal=config.principal,
-            now=config.clock_epoch,
-            digest_of=title_digest,
-        )
-    except StateBindingError as error:
-        context.log(f"requestState refused by the fixture's own binding: {error}")
-        raise invalid_request_state() from None
-    try:
-        body = accepted_body(responses)
-    except InvalidInputResponses as error:
-        return tool_error(str(error))
+    opened = open_continuation(context, method, params, arguments, digest_of=title_digest)
+    if isinstance(opened, CallToolResult):
+        return opened
+    _, body = opened
     called = await _call_bridge(
         context.bridge, {"op": "create", "title": title, "body": body, "responses": normalised_responses(body)}
     )
