@@ -156,3 +156,56 @@ def test_the_parser_limits_and_syntax():
 def test_a_later_duplicate_key_replaces_an_earlier_one():
     assert parse_exact_json('{"a":1,"b":2,"a":3}') == {"a": 3, "b": 2}
     assert canonical_of('{"a":1,"a":{"x":2}}') == '{"a":{"x":2}}'
+
+
+def _random_value(rng, depth: int):
+    """A JSON value of the kinds the fast path takes and of the kinds it hands to the walk."""
+    kinds = ["str", "int", "bool", "null", "float", "big"] + (["dict", "list"] if depth < 4 else [])
+    kind = rng.choice(kinds)
+    if kind == "str":
+        alphabet = ["a", "\"", "\\", "\n", "\x01", "\u2028", "é", "漢", "\U0001F600", "\ud800"]
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(4)))
+    if kind == "int":
+        return rng.choice([0, -1, 7, 2**53 - 1, -(2**53 - 1)])
+    if kind == "big":
+        return rng.choice([2**53, -(2**53)])
+    if kind == "float":
+        return rng.choice([1.0, -0.0, 2.5, 1e20])
+    if kind == "bool":
+        return rng.choice([True, False])
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {_random_value_key(rng): _random_value(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def _random_value_key(rng) -> str:
+    return "".join(rng.choice(["b", "a", "é", "\U0001F600", "\uffff", "\ud800"]) for _ in range(rng.randrange(3)))
+
+
+def test_the_encoder_path_writes_what_the_walk_writes_or_refuses_alike():
+    """canonical_json takes the C encoder for plain values and walks the rest; on any value both give the same text,
+    or the same error with the same path."""
+    import random
+
+    from continuation_replay_fixture import canonical_json as module
+
+    rng = random.Random(20261206)
+    fast = 0
+    for _ in range(3000):
+        value = _random_value(rng, 0)
+        try:
+            walked = module._walked(value, "$", 0)
+        except CanonicalJsonError as refused:
+            with pytest.raises(CanonicalJsonError) as caught:
+                canonical_json(value)
+            assert str(caught.value) == str(refused)
+            with pytest.raises(CanonicalJsonError) as caught:
+                module.canonical_utf8_at(value, "$", 0)
+            assert str(caught.value) == str(refused)
+            continue
+        fast += module._plain(value, 0)
+        assert canonical_json(value) == walked
+        assert module.canonical_utf8_at(value, "$", 0) == walked.encode("utf-8")
+    assert fast > 500, "the generated values exercise the encoder path"

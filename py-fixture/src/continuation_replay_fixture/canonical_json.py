@@ -10,6 +10,7 @@ writes the BigDecimal 1.0 and JavaScript the number 1).
 
 import json
 import math
+from json.encoder import encode_basestring
 from decimal import Decimal
 from typing import Any
 
@@ -31,9 +32,86 @@ def canonical_json(value: Any, path: str = "$") -> str:
 
 def canonical_at(value: Any, path: str, depth: int) -> str:
     """Canonical text of `value` found at `path`, `depth` levels below the value being canonicalised."""
+    if _plain(value, depth):
+        # The common case, at C speed: for these types the json encoder writes exactly the contract's text (sort_keys
+        # orders by code point; ensure_ascii=False escapes as string_literal does). A lone surrogate is the one
+        # thing it would write that the contract refuses; the walk below names its path.
+        text = _encode(value)
+        if text.isascii() or not has_unpaired_surrogate(text):
+            return text
+    return _walked(value, path, depth)
+
+
+def canonical_utf8_at(value: Any, path: str, depth: int) -> bytes:
+    """canonical_at as UTF-8 bytes, what the fingerprint hashes: encoding is also the surrogate check (strict UTF-8
+    cannot encode a surrogate), so the common case scans the text once."""
+    if _plain(value, depth):
+        try:
+            return _encode(value).encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+    return _walked(value, path, depth).encode("utf-8")
+
+
+def _walked(value: Any, path: str, depth: int) -> str:
     out: list[str] = []
     _emit(value, path, depth, out)
     return "".join(out)
+
+
+def _unsupported(value: Any) -> Any:
+    raise TypeError(f"unsupported JSON value {type(value).__name__}")
+
+
+# json.dumps builds a new C encoder at every call, which is most of the cost for a small value: this one is built
+# once (no circular-reference markers: parsed JSON has no cycles, and _plain's depth bound ends a cyclic walk).
+if json.encoder.c_make_encoder is not None:
+    _C_ENCODER = json.encoder.c_make_encoder(None, _unsupported, encode_basestring, None, ":", ",", True, False, True)
+
+    def _encode(value: Any) -> str:
+        return "".join(_C_ENCODER(value, 0))
+else:  # an interpreter without the C accelerator: the same text, slower
+    _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
+
+# json.dumps recurses in C; far below MAX_CANONICAL_DEPTH, so a deep value takes the walk that reports the depth.
+_PLAIN_DEPTH = 200
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """True when every part of `value` is a type json.dumps writes as the contract does: str keys, safe ints, no
+    float, Decimal or InexactNumber (an integral float is written as an integer here, and json.dumps would not)."""
+    kind = type(value)
+    if kind is dict:
+        if depth >= _PLAIN_DEPTH:
+            return False
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    elif kind is list or kind is tuple:
+        if depth >= _PLAIN_DEPTH:
+            return False
+        items = value
+    else:
+        return _plain_scalar(value, kind)
+    inner = depth + 1
+    # scalars are checked in the loop: a call per member is most of this walk's cost
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not -MAX_SAFE <= item <= MAX_SAFE:
+                return False
+        elif not _plain(item, inner):
+            return False
+    return True
+
+
+def _plain_scalar(value: Any, kind: type) -> bool:
+    if kind is str or kind is bool or value is None:
+        return True
+    return kind is int and -MAX_SAFE <= value <= MAX_SAFE
 
 
 def require_scalar_values(text: str, path: str) -> None:
@@ -43,8 +121,9 @@ def require_scalar_values(text: str, path: str) -> None:
 
 def string_literal(text: str) -> str:
     """A well-formed string as the contract writes it: json.dumps without ensure_ascii escapes exactly
-    the quote, the backslash, \\b \\f \\n \\r \\t and the other C0 controls as lowercase \\u00xx."""
-    return json.dumps(text, ensure_ascii=False)
+    the quote, the backslash, \\b \\f \\n \\r \\t and the other C0 controls as lowercase \\u00xx; this is its
+    string writer, called directly."""
+    return encode_basestring(text)
 
 
 def _integer_text(value: Any, path: str) -> str:

@@ -11,7 +11,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from .canonical_json import CanonicalJsonError, canonical_at, canonical_json, require_scalar_values, string_literal
+from .canonical_json import CanonicalJsonError, canonical_utf8_at, require_scalar_values, string_literal
 
 MIN_KEY_BYTES = 32
 SHORT_KEY = f"fingerprint key must contain at least {MIN_KEY_BYTES} bytes"
@@ -51,8 +51,8 @@ class LogicalRequest:
 
 def bind_opaque_field(key: FingerprintKey, name: str, value: Any) -> str:
     """HMAC-SHA256(key, name || 0x00 || canonical(value)) as lowercase hex."""
-    canonical = canonical_json(value, f"$.{name}")
-    return key.hmac_hex(name.encode("utf-8") + b"\x00" + canonical.encode("utf-8"))
+    canonical = canonical_utf8_at(value, "$." + name, 0)
+    return key.hmac_hex(name.encode("utf-8") + b"\x00" + canonical)
 
 
 def request_fingerprint(key: FingerprintKey, request: LogicalRequest) -> str:
@@ -70,16 +70,19 @@ def request_fingerprint(key: FingerprintKey, request: LogicalRequest) -> str:
     # The payload's members are fixed, so it is written in its canonical key order directly; the checks and their
     # order are those of canonicalising the payload object (arguments one level down, then principal, tool_id,
     # tool_version; the bound fields are hex).
-    arguments_text = canonical_at(request.arguments, "$.arguments", 1)
+    arguments_utf8 = canonical_utf8_at(request.arguments, "$.arguments", 1)
     principal_text = "null"
     if request.principal is not None:
         require_scalar_values(request.principal, "$.principal")
         principal_text = string_literal(request.principal)
     require_scalar_values(request.tool_id, "$.tool_id")
     require_scalar_values(request.tool_version, "$.tool_version")
-    payload = (
-        f'{{"arguments":{arguments_text},"continuation_state":"{bound_state}",'
-        f'"input_responses":"{bound_responses}","principal":{principal_text},'
+    rest = (
+        f',"continuation_state":"{bound_state}","input_responses":"{bound_responses}","principal":{principal_text},'
         f'"tool_id":{string_literal(request.tool_id)},"tool_version":{string_literal(request.tool_version)}}}'
     )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    # hashed in parts: the arguments, the largest part, are neither copied into one text nor encoded twice
+    digest = hashlib.sha256(b'{"arguments":')
+    digest.update(arguments_utf8)
+    digest.update(rest.encode("utf-8"))
+    return digest.hexdigest()

@@ -14,7 +14,15 @@ def is_surrogate(code_point: int) -> bool:
 
 def has_unpaired_surrogate(text: str) -> bool:
     """True when the text holds a surrogate code point (a well-formed pair is always one astral code point here)."""
-    return any(0xD800 <= ord(c) <= 0xDFFF for c in text) if not text.isascii() else False
+    if text.isascii():
+        return False
+    # a surrogate code point is always unpaired here (a well-formed pair is one astral code point), and it is the
+    # one thing strict UTF-8 cannot encode: the codec finds it at C speed
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def utf16_length(text: str) -> int:
