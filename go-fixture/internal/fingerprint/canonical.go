@@ -30,6 +30,9 @@ func Canonical(v any) (string, error) { return CanonicalAt(v, "$", 0) }
 
 // CanonicalAt is the canonical text of v found at path, depth levels below the value being canonicalised.
 func CanonicalAt(v any, path string, depth int) (string, error) {
+	if out, ok := appendCanonical(nil, v, depth); ok {
+		return string(out), nil
+	}
 	var b strings.Builder
 	if err := emit(&b, v, path, depth); err != nil {
 		return "", err

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // MinKeyBytes is the shortest fingerprint key accepted.
@@ -53,11 +52,16 @@ const (
 
 // BindOpaqueField is hex(HMAC(key, field || 0x00 || canonical(value))).
 func BindOpaqueField(key Key, field string, value any) (string, error) {
-	canonical, err := CanonicalAt(value, "$."+field, 0)
+	held := buffers.Get().(*[]byte)
+	defer buffers.Put(held)
+	message, err := canonicalBytes(append(append((*held)[:0], field...), 0), value, "$."+field, 0)
+	*held = message
 	if err != nil {
 		return "", err
 	}
-	return key.HMACHex(field + "\x00" + canonical), nil
+	mac := hmac.New(sha256.New, key.bytes)
+	mac.Write(message)
+	return hex.EncodeToString(mac.Sum(nil)), nil
 }
 
 // SHA256Hex is lowercase hex of SHA-256.
@@ -80,31 +84,37 @@ func Fingerprint(key Key, r LogicalRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	args, err := CanonicalAt(r.Arguments, "$.arguments", 1)
+	held := buffers.Get().(*[]byte)
+	defer buffers.Put(held)
+	payload, err := canonicalBytes(append((*held)[:0], `{"arguments":`...), r.Arguments, "$.arguments", 1)
+	*held = payload
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	b.WriteString(`{"arguments":`)
-	b.WriteString(args)
-	b.WriteString(`,"continuation_state":"` + boundState + `","input_responses":"` + boundResponses + `","principal":`)
+	payload = append(payload, `,"continuation_state":"`...)
+	payload = append(payload, boundState...)
+	payload = append(payload, `","input_responses":"`...)
+	payload = append(payload, boundResponses...)
+	payload = append(payload, `","principal":`...)
 	if r.Principal == nil {
-		b.WriteString("null")
+		payload = append(payload, "null"...)
 	} else {
 		if err := RequireScalarValues(*r.Principal, "$.principal"); err != nil {
 			return "", err
 		}
-		QuoteString(&b, *r.Principal)
+		payload = appendQuoted(payload, *r.Principal)
 	}
 	for _, field := range []struct{ name, value string }{{"tool_id", r.ToolID}, {"tool_version", r.ToolVersion}} {
 		if err := RequireScalarValues(field.value, "$."+field.name); err != nil {
 			return "", err
 		}
 	}
-	b.WriteString(`,"tool_id":`)
-	QuoteString(&b, r.ToolID)
-	b.WriteString(`,"tool_version":`)
-	QuoteString(&b, r.ToolVersion)
-	b.WriteByte('}')
-	return SHA256Hex(b.String()), nil
+	payload = append(payload, `,"tool_id":`...)
+	payload = appendQuoted(payload, r.ToolID)
+	payload = append(payload, `,"tool_version":`...)
+	payload = appendQuoted(payload, r.ToolVersion)
+	payload = append(payload, '}')
+	*held = payload
+	sum := sha256.Sum256(payload)
+	return hex.EncodeToString(sum[:]), nil
 }
