@@ -298,6 +298,10 @@ public final class IssueLedger implements AutoCloseable {
         return session.commits();
     }
 
+    synchronized long reruns() {
+        return session.reruns();
+    }
+
     private void recordEvent(String operationId, String step, String outcome, String errorType) throws SQLException {
         session.immediate(() -> {
             rows.insertEvent(operationId, step, outcome, errorType);

@@ -41,6 +41,13 @@ final class LedgerRows {
 
     /** Operation ids form one namespace: apply looks rows up by id alone, so another principal's id conflicts. */
     OperationRecord findByOperationId(String operationId) throws SQLException {
+        String lock = session.store().lockOperationSql();
+        if (lock != null) {
+            // a statement of its own: the read below must see what the lock's last holder committed
+            PreparedStatement claim = session.statement(lock);
+            claim.setString(1, operationId);
+            claim.execute();
+        }
         PreparedStatement select = session.statement(session.store().findByOperationIdSql());
         select.setString(1, operationId);
         try (ResultSet row = select.executeQuery()) {

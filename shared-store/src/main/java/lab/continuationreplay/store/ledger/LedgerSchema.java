@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * The seed's schema (spec §5.1), created (and, for SQLite files made before the deadline columns, migrated) by
  * whoever opens the ledger first, inside one write transaction. PostgreSQL gets the same tables, columns, checks and
- * keys in its own types; an issue's id there is assigned by the ledger (see {@link PostgresStore#insertIssueSql}).
+ * keys in its own types; an issue's id there is assigned by the ledger's function {@code ledger_insert_issue}
+ * (see {@link PostgresStore}).
  */
 final class LedgerSchema {
     static final String SCHEMA_VERSION = "1";
@@ -102,6 +103,49 @@ final class LedgerSchema {
               updated_at TEXT NOT NULL,
               PRIMARY KEY (operation_id, principal, backend))""");
 
+    /** The first key of the advisory locks that claim an operation id (the second: the id's hash). */
+    static final int OPERATION_LOCKS = 0x4f705631;
+    /** The first key of the advisory locks that claim an issue id (the second: the id modulo 2^31). */
+    static final int ISSUE_ID_LOCKS = 0x49645631;
+
+    /**
+     * The next issue id on PostgreSQL (see {@link PostgresStore}): usually one more than the largest committed id;
+     * when the 64 ids under it hold a gap (a transaction that took one rolled back), the lowest free id there. A
+     * candidate another running transaction has claimed is skipped, and its claim is tried without waiting.
+     */
+    private static final String INSERT_ISSUE_FUNCTION = """
+            CREATE OR REPLACE FUNCTION ledger_insert_issue(new_title TEXT, new_body TEXT) RETURNS BIGINT
+            LANGUAGE plpgsql VOLATILE AS $$
+            DECLARE
+              top BIGINT;
+              low BIGINT;
+              candidate BIGINT;
+              present BIGINT;
+              inserted BIGINT;
+            BEGIN
+              SELECT COALESCE(MAX(id), 0) INTO top FROM issues;
+              low := GREATEST(1, top - 63);
+              SELECT COUNT(*) INTO present FROM issues WHERE id BETWEEN low AND top;
+              IF present = top - low + 1 THEN
+                candidate := top + 1;
+              ELSE
+                -- a new statement sees what committed since the count: the gap may be filled by now
+                SELECT COALESCE(MIN(g), top + 1) INTO candidate FROM generate_series(low, top) AS g
+                  WHERE NOT EXISTS (SELECT 1 FROM issues WHERE id = g);
+              END IF;
+              LOOP
+                IF pg_try_advisory_xact_lock(%d, (candidate %% 2147483648)::INTEGER) THEN
+                  INSERT INTO issues(id, title, body) VALUES (candidate, new_title, new_body)
+                    ON CONFLICT (id) DO NOTHING RETURNING id INTO inserted;
+                  IF inserted IS NOT NULL THEN
+                    RETURN inserted;
+                  END IF;
+                END IF;
+                candidate := candidate + 1;
+              END LOOP;
+            END
+            $$""".formatted(ISSUE_ID_LOCKS);
+
     /** Any constant: the key of the transaction-scoped advisory lock that serialises schema creation. */
     private static final long SCHEMA_LOCK = 0x4c65646765725631L;
 
@@ -117,6 +161,10 @@ final class LedgerSchema {
             statement.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
         }
         bindAndCreate(connection, backendId, POSTGRES_TABLES);
+        try (Statement statement = connection.createStatement()) {
+            // replaced on every open, so a ledger made before the function existed gains it
+            statement.execute(INSERT_ISSUE_FUNCTION);
+        }
     }
 
     /** Binds the ledger to its first backend id (refusing another), then creates the tables and the version row. */

@@ -26,6 +26,8 @@ final class LedgerSession {
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     /** Write transactions committed in this session and those before it: the group-commit tests count them. */
     private long commits;
+    /** Write transactions rolled back after a lost race and run again: the concurrency tests expect none between distinct ids. */
+    private long reruns;
 
     LedgerSession(LedgerStore store, Connection connection) {
         this.store = store;
@@ -43,6 +45,10 @@ final class LedgerSession {
 
     long commits() {
         return commits;
+    }
+
+    long reruns() {
+        return reruns;
     }
 
     /** Whether {@code failure} says the database ended this session (a failure of the transaction, not of a member). */
@@ -66,6 +72,7 @@ final class LedgerSession {
                 if (run >= MAX_RUNS || !store.lostARace(e)) {
                     throw e;
                 }
+                reruns++;
                 pauseBeforeRun(run);
             }
         }

@@ -6,12 +6,13 @@ import java.sql.SQLException;
 /**
  * The seam under {@link IssueLedger}: what differs between the two databases a ledger can live in. The rules (apply
  * once, deadlines, states, cut points, partial steps, read-back) are written once, in {@link IssueLedger}, against
- * this; a store only says how to connect, how a serialisable write transaction begins, how a new issue gets its id,
- * what the schema looks like, and which failures mean "another transaction won, run yours again".
+ * this; a store only says how to connect, how a write transaction begins, how it claims an operation id, how a new
+ * issue gets its id, what the schema looks like, and which failures mean "another transaction won, run yours again".
  *
- * <p>Both stores promise the same thing to the rules above them: every write transaction is serialisable with
- * respect to every other writer on the same ledger, in any process; a transaction's answer is given only after its
- * commit is durable; rows are never deleted; an issue's id is one more than the largest id committed before it.
+ * <p>Both stores promise the same thing to the rules above them: two write transactions on the same operation id, in
+ * any process, never overlap, so each decides on what the other committed; a transaction's answer is given only after
+ * its commit is durable; rows are never deleted; issue ids are dense: a new issue takes the lowest id no committed
+ * issue holds, so an id a rolled-back transaction had taken is given again.
  */
 sealed interface LedgerStore permits SqliteStore, PostgresStore {
 
@@ -20,6 +21,12 @@ sealed interface LedgerStore permits SqliteStore, PostgresStore {
 
     /** The statement that opens a write transaction (the rest of the transaction is plain SQL, then COMMIT). */
     String beginSql();
+
+    /**
+     * A statement that waits until no other transaction holds this operation id and holds it to the end of this one;
+     * one parameter, the id. Null where {@link #beginSql()} already keeps writers from overlapping at all.
+     */
+    String lockOperationSql();
 
     /** Finds the one row of an operation id (whatever principal or backend it is bound to). One parameter: the id. */
     String findByOperationIdSql();

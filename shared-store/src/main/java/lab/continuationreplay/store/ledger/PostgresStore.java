@@ -10,17 +10,26 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * A PostgreSQL database. Every write transaction runs at {@code SERIALIZABLE}: the apply path reads "is there a row
- * for this operation id?" and then writes one, and only serialisable isolation makes the database itself refuse the
- * second of two transactions that both read "no" (the primary key alone would let two principals bind one id at
- * once, since the key includes the principal). The loser fails with SQLSTATE 40001 (or 23505 on the key) and
- * {@link IssueLedger} runs it again from the start, when it sees the winner's row and replays or conflicts.
+ * A PostgreSQL database. Write transactions run at {@code READ COMMITTED}, and the apply path first claims its
+ * operation id with a transaction-scoped advisory lock ({@link #lockOperationSql()}): a second transaction on the same
+ * id, from any principal or process, waits until the first ends, and its next statement sees what the first committed,
+ * so it replays or conflicts. Transactions on different ids never wait for or abort each other, so their commits share
+ * the WAL's flushes as the bare INSERT loop's do. (Until 2026-12-06 every write ran at {@code SERIALIZABLE} and ids
+ * were {@code MAX(id)+1}: every pair of concurrent writers conflicted, and the losers ran again.)
+ *
+ * <p>Issue ids stay dense as SQLite's are: {@code ledger_insert_issue} (created with the schema) takes the lowest id
+ * no committed issue holds and no running transaction has claimed, with a second advisory lock held to the end of the
+ * transaction, so a rolled-back insert's id is taken by the next issue. A frozen reply's {@code created 1} is the same
+ * on both stores.
  *
  * <p>Durability: each session sets {@code synchronous_commit = on}, so COMMIT returns only after the commit's WAL
  * record is flushed to disk, and a server running with {@code fsync = off} is refused.
  */
 final class PostgresStore implements LedgerStore {
-    /** Serialisation failure, deadlock, and a unique key taken by a concurrent insert: the loser of a race. */
+    /**
+     * Serialisation failure, deadlock (two group commits claiming the same ids in another order), and a unique key
+     * taken by a concurrent insert: the loser of a race.
+     */
     private static final Set<String> LOST_A_RACE = Set.of("40001", "40P01", "23505");
     /**
      * The server ended the session: shut down (57P01, also a session ended by {@code pg_terminate_backend}), crashed
@@ -69,7 +78,12 @@ final class PostgresStore implements LedgerStore {
 
     @Override
     public String beginSql() {
-        return "BEGIN ISOLATION LEVEL SERIALIZABLE";
+        return "BEGIN ISOLATION LEVEL READ COMMITTED";
+    }
+
+    @Override
+    public String lockOperationSql() {
+        return "SELECT pg_advisory_xact_lock(" + LedgerSchema.OPERATION_LOCKS + ", hashtext(?))";
     }
 
     @Override
@@ -79,10 +93,7 @@ final class PostgresStore implements LedgerStore {
 
     @Override
     public String insertIssueSql() {
-        // the same ids as SQLite's AUTOINCREMENT (a sequence would skip the id of a rolled-back insert, so a crash at
-        // cut point 72 would make the next effect "created 2" here and "created 1" there); two concurrent inserts
-        // read the same maximum, and the serialisable check (or the key) refuses one of them
-        return "INSERT INTO issues(id, title, body) SELECT COALESCE(MAX(id), 0) + 1, ?, ? FROM issues RETURNING id";
+        return "SELECT ledger_insert_issue(?, ?)";
     }
 
     @Override

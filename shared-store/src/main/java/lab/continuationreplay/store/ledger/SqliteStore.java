@@ -57,6 +57,12 @@ final class SqliteStore implements LedgerStore {
     }
 
     @Override
+    public String lockOperationSql() {
+        // BEGIN IMMEDIATE takes the file's one write lock: writers never overlap
+        return null;
+    }
+
+    @Override
     public String findByOperationIdSql() {
         return "SELECT * FROM operations WHERE operation_id = ? ORDER BY rowid LIMIT 1";
     }
