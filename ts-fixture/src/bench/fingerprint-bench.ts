@@ -13,14 +13,17 @@
  * HMACs of the precomputed opaque-field messages.
  *
  * Prints one JSON object: {"node": version, "results": [{name, digest, canonical_payload_bytes,
- * fingerprint_ns_per_op, bare_ns_per_op, floor_ns_per_op, fingerprint_ops, bare_ops, floor_ops}]}. The key is never
- * printed.
+ * fingerprint_ns_per_op, bare_ns_per_op, floor_ns_per_op, fingerprint_ops, bare_ops, floor_ops, floor_rounds}]},
+ * floor_rounds being the fingerprint/floor ratio of each of 5 interleaved rounds. The key is never printed.
  */
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson, FingerprintKey, OPAQUE_FIELDS, requestFingerprint, bindOpaqueField, sha256Hex } from '../fingerprint.js';
 import { parseExactJson } from '../exact-json.js';
 import { readNamedRequest } from '../logical-request.js';
+
+/** Interleaved fingerprint/floor rounds behind row 4's ratio. */
+const ROUNDS = 5;
 
 interface Measured {
   nsPerOp: number;
@@ -79,7 +82,8 @@ function main(): void {
       'utf8',
     );
     if (createHash('sha256').update(payload).digest('hex') !== digest) throw new Error(`${name}: bare bytes differ`);
-    const full = measure(() => requestFingerprint(key, request), millis);
+    const fingerprintWork = (): unknown => requestFingerprint(key, request);
+    const full = measure(fingerprintWork, millis);
     const bare = measure(() => {
       const a = createHmac('sha256', hmacKey).update(messages[0]!).digest('hex');
       const b = createHmac('sha256', hmacKey).update(messages[1]!).digest('hex');
@@ -89,11 +93,21 @@ function main(): void {
     // no array-index keys), so JSON.stringify of it writes the canonical payload as it is.
     const ordered: unknown = JSON.parse(payload.toString('utf8'));
     if (sha256Hex(JSON.stringify(ordered)) !== digest) throw new Error(`${name}: the floor's text is not the payload`);
-    const floor = measure(() => {
+    const floorWork = (): unknown => {
       const a = createHmac('sha256', hmacKey).update(messages[0]!).digest('hex');
       const b = createHmac('sha256', hmacKey).update(messages[1]!).digest('hex');
       return [a, b, sha256Hex(JSON.stringify(ordered))];
-    }, millis);
+    };
+    const floor = measure(floorWork, millis);
+    // Row 4's ratio, as the other rows' are: fingerprint and floor timed in turn, round by round (the order flips),
+    // so a drift of the machine lands on both; the bench takes the median round's.
+    const floorRounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const fingerprintFirst = round % 2 === 0;
+      const first = measure(fingerprintFirst ? fingerprintWork : floorWork, millis / ROUNDS).nsPerOp;
+      const second = measure(fingerprintFirst ? floorWork : fingerprintWork, millis / ROUNDS).nsPerOp;
+      floorRounds.push(fingerprintFirst ? first / second : second / first);
+    }
     results.push({
       name,
       digest,
@@ -104,6 +118,7 @@ function main(): void {
       bare_ops: bare.ops,
       floor_ns_per_op: floor.nsPerOp,
       floor_ops: floor.ops,
+      floor_rounds: floorRounds,
     });
   }
   process.stdout.write(JSON.stringify({ node: process.version, results }) + '\n');

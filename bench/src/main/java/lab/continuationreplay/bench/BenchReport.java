@@ -13,9 +13,9 @@ import lab.continuationreplay.history.Format;
  * Renders nothing itself; {@link BenchMarkdown} and {@link BenchHtml} read this JSON only.
  */
 public final class BenchReport {
-    /** The benchmarks of the issue, in its order, then benchmark 2 on PostgreSQL (Step 15). */
+    /** The benchmarks of the issue, in its order, then benchmark 2 on PostgreSQL (Step 15) and the large ledger (row 8). */
     public static final List<String> BENCHMARKS = List.of("guard_overhead", "ledger_throughput", "bridge_round_trip",
-            "fingerprint", "matrix_wall_time", "memory", "http_vs_stdio", "ledger_throughput_postgres");
+            "fingerprint", "matrix_wall_time", "memory", "http_vs_stdio", "ledger_throughput_postgres", "large_ledger");
 
     private BenchReport() {}
 

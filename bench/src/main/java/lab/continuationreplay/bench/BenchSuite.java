@@ -41,6 +41,10 @@ public final class BenchSuite {
         durations.put("ledger_throughput_postgres", seconds(t));
 
         t = System.nanoTime();
+        results.put("large_ledger", LargeLedgerBench.run(plan, progress));
+        durations.put("large_ledger", seconds(t));
+
+        t = System.nanoTime();
         results.put("bridge_round_trip", BridgeRoundTripBench.run(plan, progress));
         durations.put("bridge_round_trip", seconds(t));
 

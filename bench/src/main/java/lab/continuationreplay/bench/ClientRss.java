@@ -53,12 +53,22 @@ final class ClientRss {
         sampler.setDaemon(true);
         sampler.start();
         Map<String, Double> mib = new LinkedHashMap<>();
+        // two clients at a time (each cell in its own folder): a driver's peak is its own, whatever runs beside it
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
+            List<java.util.concurrent.Future<?>> runs = new java.util.ArrayList<>();
             for (ClientKind client : MEASURED) {
-                ClientsRunner.run(List.of(ClientCases.all().get(0)), client, ServerKind.JAVA, Transport.STDIO, folder, plan.home(),
-                        null, null, quiet);
+                runs.add(pool.submit(() -> {
+                    ClientsRunner.run(List.of(ClientCases.all().get(0)), client, ServerKind.JAVA, Transport.STDIO, folder, plan.home(),
+                            null, null, quiet);
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> run : runs) {
+                run.get();
             }
         } finally {
+            pool.shutdownNow();
             running.set(false);
             sampler.join();
         }

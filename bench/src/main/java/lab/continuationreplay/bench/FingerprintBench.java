@@ -21,14 +21,20 @@ import lab.continuationreplay.vectors.LogicalRequestReader;
 import lab.continuationreplay.vectors.RequestFingerprint;
 
 /**
- * Benchmark 4: fingerprints per second for case 01's request and a 64 KiB arguments object, in Java (JMH) and in
- * TypeScript ({@code ts-fixture/dist/bench/fingerprint-bench.js}), each against the bare HMAC-SHA256 + SHA-256 cost
- * of the same canonical bytes in its own language. Both sides must produce the same digest.
+ * Benchmark 4: fingerprints per second for case 01's request and a 64 KiB arguments object, in Java (JMH), TypeScript
+ * ({@code ts-fixture/dist/bench/fingerprint-bench.js}), Python ({@code py-fixture/src/fingerprint-bench.py}) and Go
+ * ({@code go-fixture/target/bin/fingerprint-bench}). Each language's fingerprint is set against its runtime's floor
+ * (row 4: its own serializer writing the payload from a tree already in canonical order, plus the same HMACs and
+ * SHA-256), and Java and TypeScript also against their bare hashing. Every side must produce the same digest.
  */
 final class FingerprintBench {
     /** What the TypeScript floor times (see ts-fixture/src/bench/fingerprint-bench.ts). */
     static final String TS_FLOOR = "node's JSON.stringify of the payload already in canonical order, hashed from the string,"
             + " plus the two HMACs: no checks, no ordering";
+    /** What the Python floor times (py-fixture/src/fingerprint-bench.py). */
+    static final String PYTHON_FLOOR = "json.dumps of the payload already in canonical order, encoded and hashed, plus the two HMACs";
+    /** What the Go floor times (go-fixture/cmd/fingerprint-bench). */
+    static final String GO_FLOOR = "encoding/json writing the decoded payload (it sorts map keys itself), hashed, plus the two HMACs";
 
     private FingerprintBench() {}
 
@@ -47,6 +53,11 @@ final class FingerprintBench {
         Map<String, Double> java = JmhRun.opsPerSecond(FingerprintJmh.class.getName() + "\\.", Map.of(), plan.jmh(),
                 folder.resolve("jmh.log"));
         JsonNode typescript = runNode(plan, lines, folder);
+        JsonNode python = runHarness("python", List.of(LabHome.requireFile(plan.home().resolve("py-fixture/.venv/bin/python"),
+                "build the lab first (./lab builds it)").toString(), LabHome.requireFile(plan.home().resolve("py-fixture/src/fingerprint-bench.py"),
+                "the lab's checkout").toString()), plan, lines, folder);
+        JsonNode go = runHarness("go", List.of(LabHome.requireFile(plan.home().resolve("go-fixture/target/bin/fingerprint-bench"),
+                "build the lab first (./lab builds it)").toString()), plan, lines, folder);
         RequestFingerprint fingerprint = new RequestFingerprint(FingerprintKey.of(HexFormat.of().parseHex(WireSettings.FINGERPRINT_KEY_HEX)));
 
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
@@ -61,9 +72,37 @@ final class FingerprintBench {
             Timings timings = new Timings(1e9 / java.get("fingerprint[" + name + "]"), 1e9 / java.get("bareHashing[" + name + "]"),
                     ts.path("fingerprint_ns_per_op").asDouble(), ts.path("bare_ns_per_op").asDouble(),
                     ts.path("floor_ns_per_op").asDouble());
-            putRow(figures.putObject(name), requests.get(name), ts, timings);
+            ObjectNode row = figures.putObject(name);
+            putRow(row, requests.get(name), ts, timings);
             goals.addAll(goals(name, timings));
+            double javaFloorNs = 1e9 / java.get("floor[" + name + "]");
+            row.put("java_floor_us", Round.of(javaFloorNs / 1000));
+            goals.add(floorGoal("java", name, timings.javaNs(), javaFloorNs, "Jackson writing the payload from a tree in canonical order",
+                    null));
+            goals.add(floorGoal("typescript", name, timings.tsNs(), timings.tsFloorNs(), TS_FLOOR, ts.path("floor_rounds")));
+            for (Map.Entry<String, JsonNode> other : Map.of("python", python, "go", go).entrySet()) {
+                JsonNode measured = resultFor(other.getValue(), name, other.getKey());
+                if (!javaDigest.equals(measured.path("digest").asText())) {
+                    throw new IllegalStateException(name + ": Java and " + other.getKey() + " digests differ");
+                }
+                double ns = measured.path("fingerprint_ns_per_op").asDouble();
+                double floorNs = measured.path("floor_ns_per_op").asDouble();
+                row.put(other.getKey() + "_us_per_fingerprint", Round.of(ns / 1000));
+                row.put(other.getKey() + "_bare_us", Round.of(measured.path("bare_ns_per_op").asDouble() / 1000));
+                row.put(other.getKey() + "_floor_us", Round.of(floorNs / 1000));
+            }
         }
+        // the row's goals in the SDKs' order, after the per-request goals above
+        for (String sdk : List.of("python", "go")) {
+            JsonNode measured = sdk.equals("python") ? python : go;
+            for (JsonNode result : measured.path("results")) {
+                goals.add(floorGoal(sdk, result.path("name").asText(), result.path("fingerprint_ns_per_op").asDouble(),
+                        result.path("floor_ns_per_op").asDouble(), sdk.equals("python") ? PYTHON_FLOOR : GO_FLOOR,
+                        result.path("floor_rounds")));
+            }
+        }
+        figures.put("python", python.path("python").asText());
+        figures.put("go", go.path("go").asText());
         progress.printf("bench      fingerprint: case-01 Java %.1f us, TS %.1f us%n",
                 figures.path(FingerprintRequests.CASE_01).path("java_us_per_fingerprint").asDouble(),
                 figures.path(FingerprintRequests.CASE_01).path("typescript_us_per_fingerprint").asDouble());
@@ -118,6 +157,47 @@ final class FingerprintBench {
                 .withFloor((javaSlower ? "Java's bare hashing" : TS_FLOOR) + " / the faster fingerprint",
                         slowerFloorNs / Math.min(javaNs, tsNs)));
         return goals;
+    }
+
+    /**
+     * Row 4: {@code sdk}'s fingerprint against that runtime's own floor for the same request; the ratio is the median of
+     * the harness's interleaved rounds ({@code floor_rounds}) where it has them (JMH times Java's apart).
+     */
+    private static Goal floorGoal(String sdk, String name, double ns, double floorNs, String floor, JsonNode rounds) {
+        Goal goal = Goal.atMost("fingerprint_floor_" + sdk + "_" + name, sdk + " fingerprint <= 1.5x its runtime's floor (" + name + ")",
+                sdk + " fingerprint", ns / 1000, sdk + " floor: " + floor, floorNs / 1000, "us/op", 1.5);
+        if (rounds == null || !rounds.isArray() || rounds.isEmpty()) {
+            return goal;
+        }
+        List<Double> ratios = new ArrayList<>();
+        rounds.forEach(r -> ratios.add(r.asDouble()));
+        return goal.withRounds(ratios);
+    }
+
+    private static JsonNode resultFor(JsonNode harness, String name, String sdk) {
+        for (JsonNode result : harness.path("results")) {
+            if (result.path("name").asText().equals(name)) {
+                return result;
+            }
+        }
+        throw new IllegalStateException("the " + sdk + " fingerprint benchmark has no result for " + name);
+    }
+
+    /** The Python or Go side (py-fixture/src/fingerprint-bench.py, go-fixture/cmd/fingerprint-bench): the node side's output. */
+    private static JsonNode runHarness(String sdk, List<String> command, BenchPlan plan, Path lines, Path folder)
+            throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>(command);
+        full.add(lines.toString());
+        full.add(Long.toString(plan.nodeBenchMillis()));
+        Path log = folder.resolve(sdk + ".stderr.log");
+        Exec.Result run = Exec.command(full)
+                .onlyEnvironment(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
+                        "CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX", WireSettings.FINGERPRINT_KEY_HEX))
+                .withStderr(Exec.Io.appendTo(log)).run(Duration.ofSeconds(120));
+        if (!run.succeeded()) {
+            throw new IllegalStateException("the " + sdk + " fingerprint benchmark failed (see " + log + ")");
+        }
+        return ExactJson.parse(run.output().trim());
     }
 
     private static JsonNode runNode(BenchPlan plan, Path lines, Path folder) throws IOException, InterruptedException {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.HexFormat;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.vectors.CanonicalJson;
+import lab.continuationreplay.vectors.ExactJson;
 import lab.continuationreplay.vectors.FingerprintKey;
 import lab.continuationreplay.vectors.LogicalRequest;
 import lab.continuationreplay.vectors.LogicalRequestReader;
@@ -24,7 +25,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * JMH, benchmark 4: the Java request fingerprint of each request, and the bare cost under it: HMAC-SHA256 of the two
  * opaque fields' messages and SHA-256 of the canonical payload, over the same bytes, precomputed, reusing one Mac and
- * one MessageDigest.
+ * one MessageDigest; and the floor of row 4, the runtime's own serializer writing the payload before those hashes.
  */
 public class FingerprintJmh {
 
@@ -39,6 +40,8 @@ public class FingerprintJmh {
         byte[] payload;
         Mac mac;
         MessageDigest sha256;
+        com.fasterxml.jackson.databind.JsonNode ordered;
+        com.fasterxml.jackson.databind.ObjectWriter writer;
 
         @Setup(Level.Trial)
         public void prepare() throws Exception {
@@ -62,6 +65,12 @@ public class FingerprintJmh {
             if (!check.equals(fingerprint.digest(logical))) {
                 throw new IllegalStateException("the bare bytes are not the fingerprint's bytes");
             }
+            // Jackson's tree keeps its members in the order read, so the payload read back is already canonical
+            ordered = ExactJson.parse(new String(payload, StandardCharsets.UTF_8));
+            writer = ExactJson.mapper().writer();
+            if (!java.util.Arrays.equals(writer.writeValueAsBytes(ordered), payload)) {
+                throw new IllegalStateException(request + ": Jackson does not write the canonical payload's bytes");
+            }
         }
 
         private static byte[] opaqueMessage(String field, String canonical) {
@@ -80,7 +89,18 @@ public class FingerprintJmh {
         return state.fingerprint.digest(state.logical);
     }
 
-    /** The floor: the same three hashes over precomputed bytes. */
+    /**
+     * Row 4's floor: the least any canonicaliser on this runtime must do on top of the hashing. Jackson writes the
+     * payload from a tree already in canonical order (no checks, no sorting), then the same three hashes.
+     */
+    @Benchmark
+    public void floor(Request state, Blackhole blackhole) throws Exception {
+        blackhole.consume(state.mac.doFinal(state.stateMessage));
+        blackhole.consume(state.mac.doFinal(state.responsesMessage));
+        blackhole.consume(state.sha256.digest(state.writer.writeValueAsBytes(state.ordered)));
+    }
+
+    /** The same three hashes over precomputed bytes. */
     @Benchmark
     public void bareHashing(Request state, Blackhole blackhole) {
         blackhole.consume(state.mac.doFinal(state.stateMessage));

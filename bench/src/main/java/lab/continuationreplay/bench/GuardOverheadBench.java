@@ -166,9 +166,28 @@ final class GuardOverheadBench {
         Map<String, List<Double>> burstRates = new LinkedHashMap<>();
         Map<ServerKind, List<Double>> burstRatios = new LinkedHashMap<>();
         try {
-            // All run at once, so the machine they share is the same for each when its speed drifts.
-            for (Contestant contestant : contestants) {
-                timed.put(contestant, Timed.start(plan, contestant, work, perRound * ROUNDS, credentials));
+            // All run at once, so the machine they share is the same for each when its speed drifts. They start
+            // four at a time: a start is mostly a runtime loading itself, and one after another left a core idle.
+            ExecutorService starting = Executors.newFixedThreadPool(4);
+            Map<Contestant, java.util.concurrent.Future<Timed>> started = new LinkedHashMap<>();
+            try {
+                for (Contestant contestant : contestants) {
+                    started.put(contestant, starting.submit(() -> Timed.start(plan, contestant, work, perRound * ROUNDS, credentials)));
+                }
+                Exception failed = null;
+                for (Map.Entry<Contestant, java.util.concurrent.Future<Timed>> entry : started.entrySet()) {
+                    try {
+                        timed.put(entry.getKey(), entry.getValue().get());
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        // the others still start; they are closed below with the rest
+                        failed = failed == null && e.getCause() instanceof Exception cause ? cause : failed;
+                    }
+                }
+                if (failed != null) {
+                    throw failed;
+                }
+            } finally {
+                starting.shutdown();
             }
             for (Timed series : timed.values()) {
                 series.calls(plan.warmupCalls(), false);

@@ -46,7 +46,7 @@ final class LedgerThroughputBench {
     private LedgerThroughputBench() {}
 
     private enum Phase {
-        BARE("bare"), LEDGER("ledger");
+        BARE("bare"), LEDGER("ledger"), SHAPED("shaped");
 
         final String command;
 
@@ -67,6 +67,7 @@ final class LedgerThroughputBench {
                         processes + " processes, distinct operations", m.ledgerRate(),
                         "the same " + processes + " processes, bare commit loop", m.bareRate(), "commits/s", 0.7)
                 .withRounds(m.ratios());
+        floor = m.withFloor(floor);
         progress.printf("bench      ledger: %d warm processes, %d rounds: bare loop %.0f commits/s, ledger %.0f commits/s,"
                 + " median round ratio %.3f; one process alone: bare %.0f, ledger %.0f commits/s%n", processes, ROUNDS,
                 m.bareRate(), m.ledgerRate(), floor.ratio(), m.soloBare(), m.soloLedger());
@@ -80,7 +81,8 @@ final class LedgerThroughputBench {
                         + " bare commits and " + perProcess + " operations each, then " + ROUNDS + " rounds: all released"
                         + " together on " + perProcess + " bare commits each (one row per BEGIN IMMEDIATE transaction, the"
                         + " ledger's connection settings, same file) and on " + perProcess + " distinct atomic operations each"
-                        + " through IssueLedger, in alternating order, each phase timed from the release to the last answer;"
+                        + " through IssueLedger, and on " + perProcess + " transactions of the shaped floor (an effect row and"
+                        + " an operation row), in rotated order, each phase timed from the release to the last answer;"
                         + " the goal's ratio is the median round's ledger/bare commits/s; then one worker alone does both; the"
                         + " race: the " + processes + " workers apply one operation id",
                 m.figures(), List.copyOf(goals), m.notes());
@@ -122,6 +124,7 @@ final class LedgerThroughputBench {
                             processes + " processes, distinct operations", m.ledgerRate(),
                             "the same " + processes + " processes, bare INSERT+COMMIT loop", m.bareRate(), "commits/s", 0.7)
                     .withRounds(m.ratios());
+            floor = m.withFloor(floor);
             progress.printf("bench      ledger on PostgreSQL: %d warm processes, %d rounds: bare loop %.0f commits/s, ledger"
                     + " %.0f commits/s, median round ratio %.3f; one process alone: bare %.0f, ledger %.0f commits/s%n",
                     processes, ROUNDS, m.bareRate(), m.ledgerRate(), floor.ratio(), m.soloBare(), m.soloLedger());
@@ -137,7 +140,8 @@ final class LedgerThroughputBench {
                             + " operations each, then " + ROUNDS + " rounds: all released together on " + perProcess
                             + " bare commits each (BEGIN, one INSERT, COMMIT on a session with the ledger's settings, same"
                             + " server and schema) and on " + perProcess + " distinct atomic operations each through"
-                            + " IssueLedger (SERIALIZABLE; a lost race runs again), in alternating order, each phase timed"
+                            + " IssueLedger (READ COMMITTED, a lock on the operation id), and on " + perProcess
+                            + " transactions of the shaped floor (an effect row and an operation row), in rotated order, each phase timed"
                             + " from the release to the last answer; the goal's ratio is the median round's ledger/bare"
                             + " commits/s; then one worker alone does both; the race: the " + processes
                             + " workers apply one operation id",
@@ -153,7 +157,17 @@ final class LedgerThroughputBench {
 
     /** What one measurement gave: the pooled rates, the rounds' ratios, the figures as reported, and notes. */
     private record Measured(int processes, int perProcess, double bareRate, double ledgerRate, List<Double> ratios,
-            double soloBare, double soloLedger, long raceNanos, long raceIssues, ObjectNode figures, List<String> notes) {}
+            double soloBare, double soloLedger, long raceNanos, long raceIssues, ObjectNode figures, List<String> notes,
+            List<Double> floorRatios) {
+
+        /** The goal with its floor: the shaped loop's commits/s over the bare loop's, the median round's. */
+        Goal withFloor(Goal goal) {
+            return goal.withFloor(SHAPED_FLOOR, Goal.median(floorRatios));
+        }
+    }
+
+    /** What the floor of rows 5 and 6 times (see {@link BareCommits#shapedNanos}). */
+    static final String SHAPED_FLOOR = "the shaped loop: an effect row and an operation row per transaction, no reads, no checks";
 
     /**
      * The measurement both stores share: start the workers on {@code target} (a file, or {@code postgres} with the
@@ -168,6 +182,7 @@ final class LedgerThroughputBench {
         long bareDone = 0;
         long ledgerDone = 0;
         List<Double> ratios = new ArrayList<>();
+        List<Double> floorRatios = new ArrayList<>();
         ArrayNode roundFigures = JsonNodeFactory.instance.arrayNode();
         Totals totals;
         double soloBare;
@@ -177,9 +192,10 @@ final class LedgerThroughputBench {
             // warm-up: the JIT, the driver, the file's pages and the WAL, for both kinds of work
             workers.phase(Phase.BARE, perProcess);
             workers.phase(Phase.LEDGER, perProcess);
+            workers.phase(Phase.SHAPED, perProcess);
             bareDone += perPhase;
             ledgerDone += perPhase;
-            totals = timeRounds(workers, perProcess, perPhase, ratios, roundFigures);
+            totals = timeRounds(workers, perProcess, perPhase, ratios, floorRatios, roundFigures);
             bareDone += perPhase * ROUNDS;
             ledgerDone += perPhase * ROUNDS;
             // one process alone, warm, on the same file: the figures without contention for the write lock
@@ -191,6 +207,10 @@ final class LedgerThroughputBench {
         }
         long issues = rows.count("issues");
         long bareRows = rows.count(LedgerWorker.BARE_TABLE);
+        long shapedDone = perPhase * (ROUNDS + 1);
+        if (rows.count(BareCommits.OPERATIONS_TABLE) != shapedDone || rows.count(BareCommits.EFFECTS_TABLE) != shapedDone) {
+            throw new IllegalStateException("the shaped loop's rows are not the " + shapedDone + " it committed");
+        }
         if (race.issuesBefore() != ledgerDone || bareRows != bareDone) {
             throw new IllegalStateException(race.issuesBefore() + " issue rows after " + ledgerDone + " distinct operations, "
                     + bareRows + " bare rows after " + bareDone + " bare commits");
@@ -204,6 +224,7 @@ final class LedgerThroughputBench {
         figures.put("operations_per_process_per_phase", perProcess);
         figures.put("ledger_commits_per_s", Round.of(ledgerRate));
         figures.put("bare_jdbc_commits_per_s", Round.of(bareRate));
+        figures.put("shaped_floor_commits_per_s", Round.of(perPhase * ROUNDS / (totals.shapedNanos() / 1e9)));
         // operations sent again after the ledger gave up on lost races (PostgreSQL only; see LedgerWorker.apply)
         figures.put("client_resends_after_lost_races", race.clientRetries());
         figures.set("round_figures", roundFigures);
@@ -216,41 +237,44 @@ final class LedgerThroughputBench {
             notes.add("race answers: " + race.lines());
         }
         return new Measured(processes, perProcess, bareRate, ledgerRate, ratios, soloBare, soloLedger, race.nanos(), raceIssues,
-                figures, notes);
+                figures, notes, floorRatios);
     }
 
     /** The nanoseconds of the timed rounds' phases, summed over the rounds. */
-    private record Totals(long bareNanos, long ledgerNanos) {}
+    private record Totals(long bareNanos, long ledgerNanos, long shapedNanos) {}
 
-    /** The interleaved rounds: each round's ledger/bare ratio goes to {@code ratios}, its rates to {@code roundFigures}. */
-    private static Totals timeRounds(Workers workers, int perProcess, long perPhase, List<Double> ratios, ArrayNode roundFigures)
-            throws IOException {
+    /**
+     * The interleaved rounds: each round's ledger/bare ratio goes to {@code ratios}, its shaped/bare ratio to
+     * {@code floorRatios}, its rates to {@code roundFigures}.
+     */
+    private static Totals timeRounds(Workers workers, int perProcess, long perPhase, List<Double> ratios, List<Double> floorRatios,
+            ArrayNode roundFigures) throws IOException {
         long bareNanos = 0;
         long ledgerNanos = 0;
+        long shapedNanos = 0;
+        List<Phase> phases = List.of(Phase.BARE, Phase.LEDGER, Phase.SHAPED);
         for (int round = 0; round < ROUNDS; round++) {
-            // alternated: neither phase always runs right after the other's burst of commits and checkpoints
-            List<Phase> order = round % 2 == 0 ? List.of(Phase.BARE, Phase.LEDGER) : List.of(Phase.LEDGER, Phase.BARE);
-            long bare = 0;
-            long ledger = 0;
-            for (Phase phase : order) {
-                long nanos = workers.phase(phase, perProcess);
-                if (phase == Phase.BARE) {
-                    bare = nanos;
-                } else {
-                    ledger = nanos;
-                }
+            // rotated: no phase always runs right after another's burst of commits and checkpoints
+            Map<Phase, Long> nanos = new java.util.EnumMap<>(Phase.class);
+            for (int k = 0; k < phases.size(); k++) {
+                Phase phase = phases.get((k + round) % phases.size());
+                nanos.put(phase, workers.phase(phase, perProcess));
             }
-            bareNanos += bare;
-            ledgerNanos += ledger;
-            double bareRate = perPhase / (bare / 1e9);
-            double ledgerRate = perPhase / (ledger / 1e9);
+            bareNanos += nanos.get(Phase.BARE);
+            ledgerNanos += nanos.get(Phase.LEDGER);
+            shapedNanos += nanos.get(Phase.SHAPED);
+            double bareRate = perPhase / (nanos.get(Phase.BARE) / 1e9);
+            double ledgerRate = perPhase / (nanos.get(Phase.LEDGER) / 1e9);
+            double shapedRate = perPhase / (nanos.get(Phase.SHAPED) / 1e9);
             ratios.add(ledgerRate / bareRate);
+            floorRatios.add(shapedRate / bareRate);
             ObjectNode figures = roundFigures.addObject();
-            figures.put("first", order.get(0).command);
+            figures.put("first", phases.get(round % phases.size()).command);
             figures.put("bare_commits_per_s", Round.of(bareRate));
             figures.put("ledger_commits_per_s", Round.of(ledgerRate));
+            figures.put("shaped_floor_commits_per_s", Round.of(shapedRate));
         }
-        return new Totals(bareNanos, ledgerNanos);
+        return new Totals(bareNanos, ledgerNanos, shapedNanos);
     }
 
     /**

@@ -24,6 +24,8 @@ import lab.continuationreplay.store.ledger.LedgerLocation;
  * <ul>
  *   <li>{@code bare N}: N bare commits, each one row inserted into {@value #BARE_TABLE} in its own
  *       {@code BEGIN IMMEDIATE … COMMIT}; answers {@code done <nanos>};
+ *   <li>{@code shaped N}: N transactions of the shaped floor ({@link BareCommits#shapedNanos}): an effect row and
+ *       an operation row each; answers {@code done <nanos>};
  *   <li>{@code ledger N}: N distinct atomic operations ({@code NAME-<sequence>}) through
  *       {@link IssueLedger#applyIssueOnce}; answers {@code done <nanos>};
  *   <li>{@code race ID}: applies operation {@code ID} once; answers {@code answer <replayed> <effect id>};
@@ -98,6 +100,9 @@ public final class LedgerWorker {
         switch (words[0]) {
             case "bare" -> {
                 return "done " + bare.nanos(Integer.parseInt(words[1]));
+            }
+            case "shaped" -> {
+                return "done " + bare.shapedNanos(Integer.parseInt(words[1]));
             }
             case "ledger" -> {
                 int n = Integer.parseInt(words[1]);

@@ -52,7 +52,7 @@ class LabBenchCommandIT {
         List<String> ids = new ArrayList<>();
         report.path("benchmarks").fieldNames().forEachRemaining(ids::add);
         assertEquals(List.of("guard_overhead", "ledger_throughput", "bridge_round_trip", "fingerprint", "matrix_wall_time", "memory",
-                "http_vs_stdio", "ledger_throughput_postgres"), ids);
+                "http_vs_stdio", "ledger_throughput_postgres", "large_ledger"), ids);
         int goals = 0;
         int met = 0;
         for (String id : ids) {
@@ -157,7 +157,13 @@ class LabBenchCommandIT {
         for (String sdk : List.of("java", "typescript", "python", "go")) {
             assertTrue(report.path("rows").get(8).path("sdks").path(sdk).path("measured").asBoolean(), "row 9 (peak RSS) for " + sdk);
             assertTrue(report.path("rows").get(0).path("sdks").path(sdk).path("measured").asBoolean(), "row 1 for " + sdk);
+            assertTrue(report.path("rows").get(3).path("sdks").path(sdk).path("measured").asBoolean(), "row 4 (fingerprint floor) for " + sdk);
+            assertTrue(fingerprint.path("args-64KiB").path(sdk + "_floor_us").asDouble() > 0, sdk + ": " + fingerprint);
         }
+        assertTrue(report.path("rows").get(7).path("result").path("measured").asBoolean(), "row 8 (large ledger): " + report.path("rows").get(7));
+        JsonNode large = report.path("benchmarks").path("large_ledger").path("figures");
+        assertEquals(20_000, large.path("large_rows").asInt(), "the quick run's large ledger: " + large);
+        assertEquals(1_000, large.path("small_rows").asInt(), large.toString());
         assertTrue(r.stdout().contains("rows       " + report.path("rows_met").asInt() + " of 10 met"), r.stdout());
         JsonNode http = report.path("benchmarks").path("http_vs_stdio");
         assertEquals(16, http.path("figures").path("concurrent_clients").asInt());
