@@ -27,7 +27,7 @@ public record BenchPlan(
 
     public static BenchPlan full(Path home, Path work) {
         return new BenchPlan(false, home, work, 200, 2000, 250, 8, 1000, 20,
-                new JmhSettings(1, 3, 5, 1000), 2000, null, 1_000_000);
+                new JmhSettings(1, 2, 4, 1000), 1000, null, 1_000_000);
     }
 
     public static BenchPlan quick(Path home, Path work) {
