@@ -91,36 +91,7 @@ func UTF16Length(s string) int {
 
 // QuoteString writes a JSON string with only the contract's escapes; s must be valid UTF-8.
 func QuoteString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b.WriteString(s[start:i])
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			fmt.Fprintf(b, `\u%04x`, c)
-		}
-		start = i + 1
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b.Write(appendQuoted(make([]byte, 0, len(s)+2), s))
 }
 
 func enter(depth int, path string) (int, error) {

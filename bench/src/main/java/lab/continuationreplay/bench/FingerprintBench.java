@@ -183,7 +183,10 @@ final class FingerprintBench {
         throw new IllegalStateException("the " + sdk + " fingerprint benchmark has no result for " + name);
     }
 
-    /** The Python or Go side (py-fixture/src/fingerprint-bench.py, go-fixture/cmd/fingerprint-bench): the node side's output. */
+    /**
+     * One language's side (ts-fixture/dist/bench/fingerprint-bench.js, py-fixture/src/fingerprint-bench.py,
+     * go-fixture/cmd/fingerprint-bench) on the requests, given only PATH and the key: its one JSON line.
+     */
     private static JsonNode runHarness(String sdk, List<String> command, BenchPlan plan, Path lines, Path folder)
             throws IOException, InterruptedException {
         List<String> full = new ArrayList<>(command);
@@ -203,13 +206,6 @@ final class FingerprintBench {
     private static JsonNode runNode(BenchPlan plan, Path lines, Path folder) throws IOException, InterruptedException {
         Path script = LabHome.requireFile(plan.home().resolve("ts-fixture/dist/bench/fingerprint-bench.js"),
                 "build the lab first (./lab builds it)");
-        Exec.Result node = Exec.command(LabHome.node(), script.toString(), lines.toString(), Long.toString(plan.nodeBenchMillis()))
-                .onlyEnvironment(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
-                        "CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX", WireSettings.FINGERPRINT_KEY_HEX))
-                .withStderr(Exec.Io.appendTo(folder.resolve("node.stderr.log"))).run(Duration.ofSeconds(120));
-        if (!node.succeeded()) {
-            throw new IllegalStateException("the TypeScript fingerprint benchmark failed (see " + folder.resolve("node.stderr.log") + ")");
-        }
-        return ExactJson.parse(node.output().trim());
+        return runHarness("typescript", List.of(LabHome.node(), script.toString()), plan, lines, folder);
     }
 }
