@@ -103,8 +103,7 @@ final class BareCommits implements AutoCloseable {
     long shapedNanos(int n) throws SQLException {
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            begin.execute();
-            try {
+            inTransaction(() -> {
                 insertEffect.setString(1, "bench");
                 insertEffect.setString(2, "alpha");
                 insertEffect.executeUpdate();
@@ -118,23 +117,30 @@ final class BareCommits implements AutoCloseable {
                 insertOperation.setLong(3, effectId);
                 insertOperation.setString(4, "created " + effectId);
                 insertOperation.executeUpdate();
-                commit.execute();
-            } catch (SQLException | RuntimeException e) {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("ROLLBACK");
-                }
-                throw e;
-            }
+            });
         }
         return System.nanoTime() - start;
     }
 
     private void commitOne() throws SQLException {
-        begin.execute();
-        try {
+        inTransaction(() -> {
             insert.setString(1, prefix + "-" + rows++);
             insert.setString(2, "alpha");
             insert.executeUpdate();
+        });
+    }
+
+    /** The writes of one transaction, between the loop's own BEGIN and COMMIT. */
+    @FunctionalInterface
+    private interface Writes {
+        void run() throws SQLException;
+    }
+
+    /** {@code writes} in one transaction, committed; rolled back if anything fails. */
+    private void inTransaction(Writes writes) throws SQLException {
+        begin.execute();
+        try {
+            writes.run();
             commit.execute();
         } catch (SQLException | RuntimeException e) {
             try (Statement statement = connection.createStatement()) {
