@@ -24,6 +24,11 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
     /** A server a case starts: its setup, and which continuation's reply the relay drops (0: none). */
     public record Server(ServerSetup setup, int dropReplyToContinuation) {}
 
+    /** Whether a relay drops a reply in this case: over stdio only the client's request timeout then ends its wait. */
+    public boolean dropsAReply() {
+        return servers.values().stream().anyMatch(server -> server.dropReplyToContinuation() > 0);
+    }
+
     /**
      * What the application must see at step {@code step} (inner steps of a parallel step: {@code "3.0"}, ...; a set
      * of inner steps seen in any order: {@code "3.*"} with one entry per inner step). {@code byCell} names where

@@ -41,12 +41,20 @@ import org.junit.jupiter.api.io.TempDir;
 class LabProxyIT {
     private static final String ALICE = "alice-token-0123456789abcdef0123456789abcdef";
     private static final Duration DRIVER_LIMIT = Duration.ofMinutes(2);
+    /**
+     * The clients' request timeout: the reply the run loses is waited out for this long. Over stdio the client's
+     * first request also waits for the proxy's JVM and its server to start, which took over 3 s on a loaded CI
+     * machine (the TypeScript client's initialize timed out before it ever called).
+     */
+    private static final int CLIENT_TIMEOUT_MS = 8000;
+    /** How long the proxy may take to seal and judge its run after the client ended (three JVMs per run, two runs at once). */
+    private static final Duration SEAL_LIMIT = Duration.ofSeconds(90);
 
     @TempDir
     Path dir;
 
     /**
-     * All four clients against the guarded Java server, at once: each times out (3 s), cancels the request, and
+     * All four clients against the guarded Java server, two at a time: each times out (8 s), cancels the request, and
      * calls again, which starts a new call; the guard refuses its continuation (operation_conflict), so no duplicate
      * and no result. The Java client against the unguarded control: the new call commits a second issue.
      */
@@ -201,7 +209,7 @@ class LabProxyIT {
             ObjectNode entry = script.putObject("servers").putObject("s");
             command.forEach(entry.putArray("command")::add);
             entry.putObject("env").put("DEFECT_PROTOCOL", "2025-11-25");
-            script.put("request_timeout_ms", 3000).put("version_mode", "default");
+            script.put("request_timeout_ms", CLIENT_TIMEOUT_MS).put("version_mode", "default");
             ArrayNode steps = script.putArray("steps");
             steps.addObject().put("op", "connect").put("connection", "a").put("server", "s");
             for (int i = 0; i < 2; i++) {
@@ -375,7 +383,7 @@ class LabProxyIT {
         Files.createDirectories(folder);
         ObjectNode script = ExactJson.mapper().createObjectNode().put("format", "client-script/1");
         script.set("servers", servers);
-        script.put("request_timeout_ms", 3000).put("version_mode", "pin");
+        script.put("request_timeout_ms", CLIENT_TIMEOUT_MS).put("version_mode", "pin");
         ArrayNode steps = script.putArray("steps");
         ObjectNode arguments = ExactJson.mapper().createObjectNode().put("operation_id", "proxy-" + name).put("title", "proxy").put("mode", "atomic");
         if (tool.equals("create_issue")) {
@@ -419,15 +427,24 @@ class LabProxyIT {
      * proxy can still be judging its run when the driver has exited.
      */
     private static JsonNode judged(Path out) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = System.nanoTime() + SEAL_LIMIT.toNanos();
+        List<String> running = List.of();
         while (System.nanoTime() < deadline) {
-            if (Files.exists(out.resolve("proxy.json")) && ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine()
-                    .map(line -> line.contains(" proxy ") && line.contains(out.toString())).orElse(false))) {
+            running = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                    .filter(line -> line.contains(" proxy ") && line.contains(out.toString())).toList();
+            if (Files.exists(out.resolve("proxy.json")) && running.isEmpty()) {
                 return ExactJson.parse(Files.readString(out.resolve("proxy.json")));
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no proxy.json in " + out + " 30 s after the client ended");
+        List<String> files;
+        try (var walk = Files.walk(out)) {
+            files = walk.map(out::relativize).map(Path::toString).sorted().toList();
+        } catch (java.io.IOException e) {
+            files = List.of("(" + e.getMessage() + ")");
+        }
+        throw new AssertionError("no proxy.json in " + out + " " + SEAL_LIMIT.toSeconds() + " s after the client ended; proxies still"
+                + " running: " + running.size() + "; files: " + files);
     }
 
     private static List<String> lab(String... args) {
