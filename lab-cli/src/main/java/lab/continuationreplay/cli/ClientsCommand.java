@@ -64,8 +64,8 @@ final class ClientsCommand implements Callable<Integer> {
     @Option(names = "--cases", split = ",", description = "Only these client cases, e.g. 03-auto,dropped-reply (default: all).")
     List<String> only;
 
-    @Option(names = "--request-timeout-ms", description = "The clients' request timeout, set on every request (default: 3000)."
-            + " A dropped reply is noticed after this long.")
+    @Option(names = "--request-timeout-ms", description = "The clients' request timeout in the case that drops a reply, set"
+            + " on every request (default: 3000): the dropped reply is noticed after this long. The other cases wait at least 30 s.")
     long requestTimeoutMs = 3000;
 
     @Option(names = "--default-timeouts", description = "Leave each client's own request timeout (measures it: the"
