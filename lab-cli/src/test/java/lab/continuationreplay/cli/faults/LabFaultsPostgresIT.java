@@ -19,14 +19,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code lab faults --quick --ledger postgres} as a user runs it, on the PostgreSQL the lab starts for the run (as an
- * unprivileged account when the tests run as root): every stdio experiment (cut points, the kill soak with the database
- * itself killed and restarted, the stdio proxy, the wire fuzzer, the requestState attacks, the storage faults of a
- * database server, the secrets scan with the ledger's password) on the Java server (ledger in-process) and the
+ * unprivileged account when the tests run as root): every stdio experiment whose outcome rests on the ledger (cut points,
+ * the kill soak with the database itself killed and restarted, the stdio proxy, the storage faults of a database
+ * server, the secrets scan with the ledger's password) on the Java server (ledger in-process) and the
  * TypeScript fixture (ledger in its bridge), every invariant read back from {@code faults.json}.
  */
 class LabFaultsPostgresIT {
-    private static final List<String> EXPERIMENTS = List.of("cut-points", "kill-soak", "stdio-proxy", "wire-fuzz", "token-attacks",
-            "storage", "secrets");
+    /**
+     * The experiments whose outcome rests on the ledger. The wire fuzzer and the requestState attacks are refused
+     * before any ledger is read (one valid control commits); they run against the same two servers on SQLite in
+     * {@link LabFaultsCommandIT}, and {@code lab faults --quick --ledger postgres} still plays them.
+     */
+    private static final List<String> EXPERIMENTS = List.of("cut-points", "kill-soak", "stdio-proxy", "storage", "secrets");
 
     @TempDir
     Path dir;
@@ -35,7 +39,7 @@ class LabFaultsPostgresIT {
     void theQuickFaultLabOnPostgresHoldsEveryInvariantAndKillsTheDatabaseToo() throws Exception {
         Path out = dir.resolve("faults");
         LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--ledger", "postgres", "--sdk", "java,typescript",
-                "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(8));
+                "--only", String.join(",", EXPERIMENTS), "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(8));
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
         assertTrue(result.stderr().contains("ledger: embedded PostgreSQL 14 on 127.0.0.1:"), result.stderr());
@@ -59,17 +63,6 @@ class LabFaultsPostgresIT {
 
             JsonNode proxy = experiment(json, "stdio-proxy").path("figures").path(sdk);
             assertTrue(proxy.path("still_serving").asBoolean(), sdk + " " + proxy);
-
-            JsonNode fuzz = experiment(json, "wire-fuzz").path("figures").path(sdk);
-            assertTrue(fuzz.path("requests_sent").asLong() >= 1000, sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("crashes").asLong(), sdk + " " + fuzz);
-            assertEquals(0, fuzz.path("hangs").asLong(), sdk + " " + fuzz);
-            assertTrue(fuzz.path("still_serving").asBoolean(), sdk + " " + fuzz);
-
-            JsonNode tokens = experiment(json, "token-attacks").path("figures").path(sdk);
-            assertTrue(tokens.path("attacks").asLong() >= 150, sdk + " " + tokens);
-            assertEquals(0, tokens.path("accepted").asLong(), sdk + " " + tokens);
-            assertTrue(tokens.path("valid_control_committed").asBoolean(), sdk + " " + tokens);
 
             JsonNode storage = experiment(json, "storage").path("figures").path(sdk);
             assertTrue(storage.path("connection_refused").asText().contains("still serving (port "), sdk + " " + storage);
