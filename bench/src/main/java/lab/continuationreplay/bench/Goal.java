@@ -117,12 +117,17 @@ public record Goal(String id, String statement, String figureName, double figure
 
     /** (largest round − smallest round) / median; 0 without rounds. */
     public double spread() {
+        return spreadOf(rounds);
+    }
+
+    /** (largest − smallest) / median of {@code rounds}; 0 for fewer than two. */
+    static double spreadOf(List<Double> rounds) {
         if (rounds.size() < 2) {
             return 0;
         }
         double max = rounds.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         double min = rounds.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        return (max - min) / ratio();
+        return (max - min) / median(rounds);
     }
 
     public boolean unstable() {
