@@ -57,7 +57,7 @@ public final class ClientsRunner {
      * (docs/findings/python-fixture-cold-start-and-the-request-timeout.md); only a case that drops a reply needs the
      * short timeout, to end the wait it causes.
      */
-    public static final Duration UNHURRIED_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration UNHURRIED_TIMEOUT = Duration.ofSeconds(30);
     /**
      * How long the HTTP relay waits on a socket: longer than any pause between a case's steps, so the relay never
      * closes a client's idle kept-alive connection under it, which the client would meet as a lost reply of the lab's
