@@ -162,9 +162,10 @@ final class GuardOverheadBench {
         progress.printf("bench      guard overhead: over %s the rounds spread wider than %.0f %% (%s); playing the phase again%n",
                 transport, Goal.UNSTABLE_SPREAD * 100, spreads(wide));
         Phase again = phase(plan, contestants, work.resolve("rerun"), perRound, rss, credentials);
+        Map<String, Double> stillWide = unstableRows(again);
         notes.add("over " + transport + " the first attempt's rounds spread wider than " + Math.round(Goal.UNSTABLE_SPREAD * 100)
                 + " % (" + spreads(wide) + "), so the phase was played again on new servers; the figures are the rerun's"
-                + (unstableRows(again).isEmpty() ? "" : ", where " + spreads(unstableRows(again)) + " still spread that wide"));
+                + (stillWide.isEmpty() ? "" : ", where " + spreads(stillWide) + " still spread that wide"));
         return again;
     }
 
