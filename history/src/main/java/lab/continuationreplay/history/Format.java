@@ -63,7 +63,7 @@ public enum Format {
     /** conformance/expected-failures/SDK.json: the scenarios an SDK itself cannot pass, each with its finding. */
     EXPECTED_FAILURES("expected-failures", 1, "the lab's maintainers"),
     /** {@code lab conformance --strict}'s {@code strict.json}: the lab's own MRTR checks against one server URL. */
-    STRICT("strict", 1, "lab conformance --strict"),
+    STRICT("strict", 2, "lab conformance --strict"),
     /**
      * {@code store.rows.json}: a logical dump of a PostgreSQL ledger's rows (every table, its columns with their
      * SQLite types, every row), the evidence a case on {@code --ledger postgres} leaves where SQLite leaves its file.

@@ -17,7 +17,7 @@ class FormatTest {
         // faults/2: since the fault lab writes a history, faults.json carries the verdicts the faults checker derived from it
         assertEquals(List.of("results/2", "history/1", "requested/1", "processes/1", "provenance/1", "comparison/1", "controls/1",
                 "client-script/1", "client-record/1", "client-results/2", "clients/1", "bench/1", "faults/2", "fault-event/1", "fault-hashes/1", "runtimes/1",
-                "relay/1", "exit/1", "conformance/1", "expected-failures/1", "strict/1", "ledger-rows/1", "network/1", "probe-plan/1",
+                "relay/1", "exit/1", "conformance/1", "expected-failures/1", "strict/2", "ledger-rows/1", "network/1", "probe-plan/1",
                 "probe-event/1", "probe/1", "proxy-plan/1", "proxy-event/1", "proxy/1"), Arrays.stream(Format.values()).map(Format::tag).toList());
     }
 

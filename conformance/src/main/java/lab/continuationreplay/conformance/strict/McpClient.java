@@ -72,19 +72,74 @@ final class McpClient {
      * value it is (a string, or any other value for the non-string check). {@code inputResponses} null leaves it out.
      */
     Reply call(Principal principal, String tool, ObjectNode arguments, ObjectNode inputResponses, Optional<JsonNode> requestState) {
-        long id = ids.incrementAndGet();
-        byte[] body = body(id, tool, arguments, inputResponses, requestState);
-        try {
-            return exchange(principal, tool, id, body);
-        } catch (CannotConnect e) {
-            return new Reply(ReplyKind.NO_RESPONSE, 0, null, target.redact(e.getMessage()));
-        }
+        return send(toolCall(principal, tool, arguments, inputResponses, requestState, List.of(), Read.WHOLE)).reply();
     }
 
     /** Like {@link #call}, but a connection that cannot be made at all is thrown, not answered: the first contact. */
     Reply firstCall(String tool, ObjectNode arguments) throws CannotConnect {
+        return exchange(toolCall(Principal.MAIN, tool, arguments, null, Optional.empty(), List.of(), Read.WHOLE)).reply();
+    }
+
+    /** How much of the answer a request waits for. */
+    enum Read {
+        /** The JSON-RPC answer to the request, from a JSON body or the event stream. */
+        WHOLE,
+        /** The status line and the headers; the body is left unread (a GET may open a stream that never ends). */
+        HEAD,
+        /** Nothing: the connection is closed as soon as the request is written, the client giving up on it. */
+        NONE
+    }
+
+    /**
+     * One HTTP request: any method, headers beyond the standard ones, a JSON-RPC body (null for GET and DELETE), the
+     * id that body carries, and how much of the answer to read.
+     */
+    record Request(String httpMethod, Principal principal, String mcpMethod, String mcpName, long id, byte[] body,
+            List<Header> extraHeaders, Read read) {}
+
+    /**
+     * A reply with the response's headers (none when there was no response) and the id of the JSON-RPC response it
+     * was read from (null when there was none, or its id was no integer).
+     */
+    record Answer(Reply reply, List<Header> headers, Long answeredId) {
+        Answer(Reply reply, List<Header> headers) {
+            this(reply, headers, null);
+        }
+    }
+
+    /** A {@code tools/call} request with a new id, as {@link #call} sends it, with {@code extraHeaders} added. */
+    Request toolCall(Principal principal, String tool, ObjectNode arguments, ObjectNode inputResponses, Optional<JsonNode> requestState,
+            List<Header> extraHeaders, Read read) {
         long id = ids.incrementAndGet();
-        return exchange(Principal.MAIN, tool, id, body(id, tool, arguments, null, Optional.empty()));
+        return new Request("POST", principal, "tools/call", tool, id, body(id, tool, arguments, inputResponses, requestState),
+                extraHeaders, read);
+    }
+
+    /** Any JSON-RPC request by POST ({@code tools/list}, say): params get the {@code _meta} envelope. */
+    Request rpc(String method, ObjectNode params) {
+        long id = ids.incrementAndGet();
+        ObjectNode request = ExactJson.mapper().createObjectNode();
+        request.put("jsonrpc", "2.0");
+        request.put("id", id);
+        request.put("method", method);
+        ObjectNode withMeta = params.deepCopy();
+        withMeta.set("_meta", meta());
+        request.set("params", withMeta);
+        return new Request("POST", Principal.MAIN, method, null, id, bytes(request), List.of(), Read.WHOLE);
+    }
+
+    /** A request without a body ({@code GET}, {@code DELETE}), of which only the status and the headers are read. */
+    Request bare(String httpMethod, List<Header> extraHeaders) {
+        return new Request(httpMethod, Principal.MAIN, null, null, 0, null, extraHeaders, Read.HEAD);
+    }
+
+    /** Sends {@code request}; a connection that cannot be made is answered as no response. */
+    Answer send(Request request) {
+        try {
+            return exchange(request);
+        } catch (CannotConnect e) {
+            return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, target.redact(e.getMessage())), List.of());
+        }
     }
 
     static ObjectNode meta() {
@@ -114,6 +169,10 @@ final class McpClient {
         }
         requestState.ifPresent(state -> params.set("requestState", state));
         params.set("_meta", meta());
+        return bytes(request);
+    }
+
+    private static byte[] bytes(ObjectNode request) {
         try {
             return ExactJson.mapper().writeValueAsBytes(request);
         } catch (JsonProcessingException e) {
@@ -121,7 +180,7 @@ final class McpClient {
         }
     }
 
-    private Reply exchange(Principal principal, String tool, long id, byte[] body) throws CannotConnect {
+    private Answer exchange(Request request) throws CannotConnect {
         URI url = target.url();
         boolean tls = "https".equals(url.getScheme());
         int port = url.getPort() > 0 ? url.getPort() : tls ? 443 : 80;
@@ -136,19 +195,25 @@ final class McpClient {
             socket.setSoTimeout((int) readTimeout.toMillis());
             OutputStream out = socket.getOutputStream();
             try {
-                out.write(head(url, port, tls, principal, tool, body.length));
-                out.write(body);
+                out.write(head(url, port, tls, request));
+                if (request.body() != null) {
+                    out.write(request.body());
+                }
                 out.flush();
             } catch (IOException e) {
                 // A server may answer (413, say) and close before the whole body is in: read what it said.
             }
-            return read(new BufferedInputStream(socket.getInputStream()), id);
+            if (request.read() == Read.NONE) {
+                return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, "given up: the connection was closed right after the request"),
+                        List.of());
+            }
+            return read(new BufferedInputStream(socket.getInputStream()), request);
         } catch (SocketTimeoutException e) {
-            return new Reply(ReplyKind.NO_RESPONSE, 0, null, "no response within " + readTimeout.toSeconds() + " s");
+            return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, "no response within " + readTimeout.toSeconds() + " s"), List.of());
         } catch (EOFException e) {
-            return new Reply(ReplyKind.NO_RESPONSE, 0, null, "the connection closed before a whole response");
+            return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, "the connection closed before a whole response"), List.of());
         } catch (IOException e) {
-            return new Reply(ReplyKind.NO_RESPONSE, 0, null, target.redact(reason(e)));
+            return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, target.redact(reason(e))), List.of());
         }
     }
 
@@ -172,50 +237,75 @@ final class McpClient {
         }
     }
 
-    private byte[] head(URI url, int port, boolean tls, Principal principal, String tool, int length) {
+    private byte[] head(URI url, int port, boolean tls, Request request) {
         String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
         String target = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
         boolean defaultPort = url.getPort() < 0 || (tls ? port == 443 : port == 80);
         List<Header> headers = new ArrayList<>();
         headers.add(new Header("Host", url.getHost() + (defaultPort ? "" : ":" + port)));
-        headers.add(new Header("Content-Type", "application/json"));
-        headers.add(new Header("Accept", "application/json, text/event-stream"));
+        if (request.body() != null) {
+            headers.add(new Header("Content-Type", "application/json"));
+            headers.add(new Header("Accept", "application/json, text/event-stream"));
+        } else {
+            // What a client of the 2025 revisions sent to open its standalone stream or end its session.
+            headers.add(new Header("Accept", "text/event-stream"));
+        }
         headers.add(new Header("MCP-Protocol-Version", PROTOCOL_VERSION));
-        headers.add(new Header("Mcp-Method", "tools/call"));
-        headers.add(new Header("Mcp-Name", tool));
-        Optional<String> token = principal == Principal.MAIN ? this.target.bearer() : this.target.otherBearer();
+        if (request.mcpMethod() != null) {
+            headers.add(new Header("Mcp-Method", request.mcpMethod()));
+        }
+        if (request.mcpName() != null) {
+            headers.add(new Header("Mcp-Name", request.mcpName()));
+        }
+        Optional<String> token = request.principal() == Principal.MAIN ? this.target.bearer() : this.target.otherBearer();
         token.ifPresent(value -> headers.add(new Header("Authorization", "Bearer " + value)));
-        headers.add(new Header("Content-Length", Integer.toString(length)));
+        headers.addAll(request.extraHeaders());
+        if (request.body() != null) {
+            headers.add(new Header("Content-Length", Integer.toString(request.body().length)));
+        }
         headers.add(new Header("Connection", "close"));
-        StringBuilder head = new StringBuilder("POST " + target + " HTTP/1.1\r\n");
+        StringBuilder head = new StringBuilder(request.httpMethod() + " " + target + " HTTP/1.1\r\n");
         for (Header header : headers) {
             head.append(header.name()).append(": ").append(header.value()).append("\r\n");
         }
         return head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private Reply read(InputStream in, long id) throws IOException {
+    private Answer read(InputStream in, Request request) throws IOException {
         String statusLine = HttpMessages.line(in);
         String[] parts = statusLine.split(" ", 3);
         if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("[0-9]{3}")) {
-            return new Reply(ReplyKind.BROKEN, 0, null, "not an HTTP response: " + excerpt(statusLine));
+            return new Answer(new Reply(ReplyKind.BROKEN, 0, null, "not an HTTP response: " + excerpt(statusLine)), List.of());
         }
         int status = Integer.parseInt(parts[1]);
         List<Header> headers = HttpMessages.headers(in);
-        InputStream body = bodyOf(in, headers);
         String type = Optional.ofNullable(HttpMessages.value(headers, "Content-Type")).orElse("").toLowerCase(Locale.ROOT);
-        if (type.startsWith("text/event-stream")) {
-            return fromEventStream(status, body, id);
+        if (request.read() == Read.HEAD) {
+            String detail = type.isEmpty() ? "" : type;
+            return new Answer(new Reply(status >= 400 && status < 500 ? ReplyKind.HTTP_4XX : ReplyKind.BROKEN, status, null,
+                    status >= 400 && status < 500 ? detail : "HTTP " + status + (detail.isEmpty() ? "" : ", " + detail)), headers);
         }
-        byte[] bytes = body.readNBytes(MAX_BODY);
-        return classify(status, new String(bytes, StandardCharsets.UTF_8));
+        InputStream body = bodyOf(in, headers);
+        if (type.startsWith("text/event-stream")) {
+            String event = fromEventStream(body, request.id());
+            return event == null ? new Answer(new Reply(ReplyKind.BROKEN, status, null, "the event stream ended without a JSON-RPC response"),
+                    headers) : new Answer(classify(status, event), headers, idOf(event));
+        }
+        String text = new String(body.readNBytes(MAX_BODY), StandardCharsets.UTF_8);
+        return new Answer(classify(status, text), headers, idOf(text));
+    }
+
+    private static Long idOf(String text) {
+        JsonNode message = parseOrNull(text);
+        return message != null && message.path("id").isIntegralNumber() ? message.path("id").asLong() : null;
     }
 
     /**
      * Reads events until the one answering this request: a server may keep the stream open after it, so reading to
-     * the end could wait forever. Notifications and other events before it are passed over.
+     * the end could wait forever. Notifications and other events before it are passed over; at the stream's end the
+     * last response in it is taken (null when there was none).
      */
-    private Reply fromEventStream(int status, InputStream body, long id) throws IOException {
+    private static String fromEventStream(InputStream body, long id) throws IOException {
         StringBuilder data = new StringBuilder();
         String last = null;
         while (true) {
@@ -228,13 +318,12 @@ final class McpClient {
                     if (message != null && message.isObject() && (message.has("result") || message.has("error"))) {
                         last = event;
                         if (message.path("id").isIntegralNumber() && message.path("id").asLong() == id) {
-                            return classify(status, event);
+                            return event;
                         }
                     }
                 }
                 if (line == null) {
-                    return last != null ? classify(status, last)
-                            : new Reply(ReplyKind.BROKEN, status, null, "the event stream ended without a JSON-RPC response");
+                    return last;
                 }
             } else if (line.startsWith("data:")) {
                 String value = line.substring(5);

@@ -128,6 +128,12 @@ public final class StrictCheck {
         record(otherPrincipal());
         record(nonString());
         record(replay());
+        TransportChecks transport = new TransportChecks(client);
+        record(transport.getAndDelete());
+        record(transport.sessionId());
+        record(transport.lastEventId());
+        record(transport.newRequest());
+        record(transport.closedStream());
         record(expired(expiring));
         record(oversized());
         record(stillServing());

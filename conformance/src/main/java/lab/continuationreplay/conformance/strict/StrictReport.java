@@ -41,9 +41,11 @@ public record StrictReport(URI target, boolean bearer, boolean otherBearer, Opti
         return failed() ? 1 : 0;
     }
 
-    /** {@code 11 passed, 0 failed, 2 not run}: the run in one line. */
+    /** {@code 15 passed, 0 failed, 1 departing from a SHOULD, 2 not run}: the run in one line (no departures, no words for them). */
     public String summary() {
-        return count(StrictOutcome.PASS) + " passed, " + count(StrictOutcome.FAIL) + " failed, " + count(StrictOutcome.NOT_RUN) + " not run";
+        String departs = count(StrictOutcome.DEPARTS) == 0 ? "" : ", " + count(StrictOutcome.DEPARTS) + " departing from a SHOULD";
+        return count(StrictOutcome.PASS) + " passed, " + count(StrictOutcome.FAIL) + " failed" + departs + ", "
+                + count(StrictOutcome.NOT_RUN) + " not run";
     }
 
     /** The document written to {@code strict.json}: tokens appear only as whether they were given. */
@@ -70,6 +72,10 @@ public record StrictReport(URI target, boolean bearer, boolean otherBearer, Opti
             ObjectNode check = list.addObject();
             check.put("id", result.check().id());
             check.put("meaning", result.check().meaning());
+            check.put("level", result.check().level().name());
+            if (result.check().section() != StrictCheckId.Section.NONE) {
+                check.put("spec_section", StrictCheckId.SPEC_PAGE + ", " + result.check().section().title());
+            }
             check.put("outcome", result.outcome().word());
             check.put("reason", result.reason());
             ArrayNode probes = check.putArray("probes");

@@ -12,6 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import lab.continuationreplay.conformance.strict.StrictCheckId;
+import lab.continuationreplay.conformance.strict.StrictOutcome;
+import lab.continuationreplay.conformance.strict.StrictReport;
 import java.util.Set;
 import lab.continuationreplay.conformance.OfficialSuite;
 import lab.continuationreplay.conformance.suite.ConformanceRun.Result;
@@ -144,7 +147,9 @@ public final class ConformanceReport {
         }
         for (ConformanceRun.StrictRun run : result.strict()) {
             lines.add(String.format("%-18s %s", "strict " + run.sdk(), run.report().map(r -> r.summary()
-                    + (r.failed() ? ": " + failedChecks(r) : "")).orElse("did not run: " + run.problem())));
+                    + (r.failed() ? ": " + checks(r, StrictOutcome.FAIL) : "")
+                    + (r.count(StrictOutcome.DEPARTS) > 0 ? "; departs: " + checks(r, StrictOutcome.DEPARTS) : ""))
+                    .orElse("did not run: " + run.problem())));
         }
         for (Row row : result.rows()) {
             if (row.judgement().failsTheRun()) {
@@ -153,14 +158,42 @@ public final class ConformanceReport {
             }
         }
         lines.add("conformance " + (result.ok() ? "every scored scenario passes or is an expected failure of its SDK"
-                + (result.strict().isEmpty() ? "" : "; every strict check holds")
+                + (result.strict().isEmpty() ? "" : "; every strict check holds" + departures(result))
                 : "unexpected results (above); see CONFORMANCE.md"));
         return lines;
     }
 
-    private static String failedChecks(lab.continuationreplay.conformance.strict.StrictReport report) {
-        return String.join(", ", report.checks().stream().filter(c -> c.outcome() == lab.continuationreplay.conformance.strict.StrictOutcome.FAIL)
-                .map(c -> c.check().id()).toList());
+    private static String checks(StrictReport report, StrictOutcome outcome) {
+        return String.join(", ", report.checks().stream().filter(c -> c.outcome() == outcome).map(c -> c.check().id()).toList());
+    }
+
+    /** {@code  (2 departures from a SHOULD, reported above)}, or nothing. */
+    private static String departures(Result result) {
+        long departing = result.strict().stream().flatMap(run -> run.report().stream())
+                .mapToLong(report -> report.count(StrictOutcome.DEPARTS)).sum();
+        return departing == 0 ? "" : " (" + departing + " departure" + (departing == 1 ? "" : "s") + " from a SHOULD, reported above)";
+    }
+
+    /** The transport rules of 2026-07-28, one row each, one column per server: the table docs/conformance.md keeps. */
+    private static void transportTable(StringBuilder md, Result result) {
+        List<ConformanceRun.StrictRun> runs = result.strict().stream().filter(run -> run.report().isPresent()).toList();
+        if (runs.isEmpty()) {
+            return;
+        }
+        md.append("### The transport rules of 2026-07-28\n\n| check | level | section of streamable-http.mdx |");
+        runs.forEach(run -> md.append(' ').append(run.sdk()).append(" |"));
+        md.append("\n|---|---|---|");
+        runs.forEach(run -> md.append("---|"));
+        md.append('\n');
+        for (StrictCheckId check : StrictCheckId.values()) {
+            if (check.level() == StrictCheckId.Level.LAB) {
+                continue;
+            }
+            md.append("| `").append(check.id()).append("` | ").append(check.level()).append(" | ").append(check.section().title()).append(" |");
+            runs.forEach(run -> md.append(' ').append(run.report().get().result(check).outcome().word()).append(" |"));
+            md.append('\n');
+        }
+        md.append('\n');
     }
 
     static String markdown(Result result) {
@@ -196,6 +229,7 @@ public final class ConformanceReport {
                         + "/strict.json)").orElse("did not run: " + run.problem())).append('\n');
             }
             md.append('\n');
+            transportTable(md, result);
         }
         List<Row> expected = result.rows().stream().filter(r -> r.expected().isPresent()).toList();
         md.append("## Expected failures\n\n");

@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -40,6 +41,12 @@ final class FixtureServer implements AutoCloseable {
     static final String REQUEST_STATE = "test_input_required_result_request_state";
     static final String TAMPERED_STATE = "test_input_required_result_tampered_state";
     private static final Set<String> FIXTURES = Set.of(REQUEST_STATE, TAMPERED_STATE);
+    /** The lab's tool contract: a write of one effect per operation id, and the status tool that reads it back. */
+    static final String EFFECT_TOOL = "create_guarded_issue";
+    static final String STATUS_TOOL = "get_operation_status";
+    /** The effect tool's states live as long as the lab servers' own (the short lifetime is the fixtures'). */
+    private static final Duration EFFECT_STATE_TTL = Duration.ofMinutes(10);
+    private static final List<String> TOOLS = List.of(REQUEST_STATE, TAMPERED_STATE, EFFECT_TOOL, STATUS_TOOL);
     /** Above this a state is "large": where {@link Defect#FAILS_ON_LARGE_STATE} and {@link Defect#WEDGED_BY_LARGE_STATE} bite. */
     private static final int LARGE = 64 * 1024;
     private static final int MAX_BODY = 4 * 1024 * 1024;
@@ -73,7 +80,17 @@ final class FixtureServer implements AutoCloseable {
         /** A state over 64 KiB makes the handler fail: HTTP 500, plain text, no JSON-RPC answer. */
         FAILS_ON_LARGE_STATE,
         /** A state over 64 KiB is refused properly, but the server answers 503 to everything after it. */
-        WEDGED_BY_LARGE_STATE
+        WEDGED_BY_LARGE_STATE,
+        /** GET opens an event stream and DELETE ends a "session", as servers of the 2025 revisions did. */
+        SERVES_GET_AND_DELETE,
+        /** Every response carries an Mcp-Session-Id of its own, as a 2025 server minting sessions would. */
+        MINTS_SESSION_ID,
+        /** A POST with Last-Event-ID is answered with the last round one again, as if the stream were resumed. */
+        RESUMES_ON_LAST_EVENT_ID,
+        /** A request id seen before is refused as a duplicate, so a client's retry of a lost request never gets through. */
+        REFUSES_A_REPEATED_ID,
+        /** The effect tool's final round, sent again after it committed, fails on the stored row: HTTP 500, no JSON-RPC answer. */
+        FAILS_A_COMMITTED_RETRY
     }
 
     /** How replies travel. */
@@ -136,6 +153,9 @@ final class FixtureServer implements AutoCloseable {
     private final AtomicBoolean wedged = new AtomicBoolean();
     private final AtomicInteger completions = new AtomicInteger();
     private final Set<String> usedNonces = ConcurrentHashMap.newKeySet();
+    private final Set<String> idsSeen = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicReference<ObjectNode> lastRoundOne = new java.util.concurrent.atomic.AtomicReference<>();
+    private final Map<String, String> effects = new ConcurrentHashMap<>();
     /** Every Authorization header seen, so a test can tell which tokens the checker sent. */
     final Set<String> principalsSeen = ConcurrentHashMap.newKeySet();
 
@@ -166,7 +186,20 @@ final class FixtureServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            if (options.defect() == Defect.MINTS_SESSION_ID) {
+                exchange.getResponseHeaders().set("Mcp-Session-Id", "fixture-session-1");
+            }
             if (!exchange.getRequestMethod().equals("POST")) {
+                if (options.defect() == Defect.SERVES_GET_AND_DELETE && exchange.getRequestMethod().equals("GET")) {
+                    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                    exchange.sendResponseHeaders(200, 0);
+                    exchange.getResponseBody().write(": the standalone stream\n\n".getBytes(StandardCharsets.UTF_8));
+                    return;
+                }
+                if (options.defect() == Defect.SERVES_GET_AND_DELETE && exchange.getRequestMethod().equals("DELETE")) {
+                    exchange.sendResponseHeaders(200, -1);
+                    return;
+                }
                 plain(exchange, 405, "method not allowed");
                 return;
             }
@@ -213,6 +246,15 @@ final class FixtureServer implements AutoCloseable {
                 json(exchange, 400, error(id, -32020, headerProblem));
                 return;
             }
+            if (options.defect() == Defect.REFUSES_A_REPEATED_ID && !idsSeen.add(id.toString())) {
+                json(exchange, 400, error(id, -32600, "duplicate request id " + id));
+                return;
+            }
+            if (options.defect() == Defect.RESUMES_ON_LAST_EVENT_ID && exchange.getRequestHeaders().getFirst("Last-Event-ID") != null
+                    && lastRoundOne.get() != null) {
+                json(exchange, 200, lastRoundOne.get());
+                return;
+            }
             JsonNode meta = request.path("params").path("_meta");
             if (!"2026-07-28".equals(meta.path("io.modelcontextprotocol/protocolVersion").asText())
                     || !meta.path("io.modelcontextprotocol/clientCapabilities").isObject()) {
@@ -225,6 +267,9 @@ final class FixtureServer implements AutoCloseable {
                 case "server/discover" -> new Answer(200, result(id, discover()));
                 default -> new Answer(200, error(id, -32601, "Method not found"));
             };
+            if (answer.body() != null && "input_required".equals(answer.body().path("result").path("resultType").asText())) {
+                lastRoundOne.set(answer.body());
+            }
             if (answer.plainText() != null) {
                 plain(exchange, answer.status(), answer.plainText());
             } else if (options.replies() == ReplyStyle.EVENT_STREAM) {
@@ -263,7 +308,15 @@ final class FixtureServer implements AutoCloseable {
 
     private Answer call(JsonNode id, JsonNode params, String principal) {
         String tool = params.path("name").asText();
-        if (!FIXTURES.contains(tool)) {
+        if (tool.equals(STATUS_TOOL)) {
+            String operation = params.path("arguments").path("operation_id").asText();
+            ObjectNode result = JSON.createObjectNode().put("resultType", "complete");
+            result.putObject("structuredContent").put("operationId", operation)
+                    .put("state", effects.containsKey(principal + "/" + operation) ? "applied" : "not_applied");
+            result.putArray("content").addObject().put("type", "text").put("text", result.get("structuredContent").toString());
+            return new Answer(200, result(id, result));
+        }
+        if (!FIXTURES.contains(tool) && !tool.equals(EFFECT_TOOL)) {
             return new Answer(200, error(id, -32602, "Unknown tool: " + tool));
         }
         JsonNode arguments = params.has("arguments") ? params.get("arguments") : JSON.createObjectNode();
@@ -271,7 +324,7 @@ final class FixtureServer implements AutoCloseable {
         boolean answered = responses != null && "accept".equals(responses.path("confirm").path("action").asText());
         JsonNode state = params.get("requestState");
         Defect defect = options.defect();
-        if (defect == Defect.IGNORES_STATE) {
+        if (defect == Defect.IGNORES_STATE && !tool.equals(EFFECT_TOOL)) {
             return answered ? new Answer(200, result(id, completed())) : new Answer(200, result(id, roundOne(tool, arguments, principal)));
         }
         if (state == null) {
@@ -297,7 +350,23 @@ final class FixtureServer implements AutoCloseable {
         if (options.singleUse()) {
             usedNonces.add(nonce.get());
         }
+        if (tool.equals(EFFECT_TOOL)) {
+            String key = principal + "/" + arguments.path("operation_id").asText();
+            if (effects.containsKey(key) && defect == Defect.FAILS_A_COMMITTED_RETRY) {
+                return new Answer(500, null, "internal error: duplicate key " + key);
+            }
+            return new Answer(200, result(id, commit(key)));
+        }
         return new Answer(200, result(id, completed()));
+    }
+
+    /** The effect tool's final round: one effect per operation, its result stored and given again to a retry. */
+    private ObjectNode commit(String key) {
+        String stored = effects.computeIfAbsent(key, k -> "created issue " + (effects.size() + 1));
+
+        ObjectNode result = JSON.createObjectNode().put("resultType", "complete");
+        result.putArray("content").addObject().put("type", "text").put("text", stored);
+        return result;
     }
 
     private Answer refusal(JsonNode id) {
@@ -327,7 +396,8 @@ final class FixtureServer implements AutoCloseable {
         ObjectNode schema = params.putObject("requestedSchema").put("type", "object");
         schema.putObject("properties").putObject("ok").put("type", "boolean");
         schema.putArray("required").add("ok");
-        result.put("requestState", options.defect() == Defect.IGNORES_STATE ? unsigned(tool) : mint(tool, arguments, principal));
+        result.put("requestState", options.defect() == Defect.IGNORES_STATE && !tool.equals(EFFECT_TOOL) ? unsigned(tool)
+                : mint(tool, arguments, principal));
         return result;
     }
 
@@ -345,7 +415,7 @@ final class FixtureServer implements AutoCloseable {
 
     private static ObjectNode toolList() {
         ObjectNode result = JSON.createObjectNode().put("resultType", "complete");
-        for (String name : FIXTURES) {
+        for (String name : TOOLS) {
             ObjectNode tool = result.withArray("tools").addObject().put("name", name).put("description", "MRTR fixture");
             tool.putObject("inputSchema").put("type", "object");
         }
@@ -366,7 +436,7 @@ final class FixtureServer implements AutoCloseable {
         byte[] nonce = new byte[12];
         random.nextBytes(nonce);
         ObjectNode payload = JSON.createObjectNode().put("tool", tool).put("args", digest(arguments)).put("sub", principal)
-                .put("exp", System.currentTimeMillis() + options.stateTtl().toMillis())
+                .put("exp", System.currentTimeMillis() + (tool.equals(EFFECT_TOOL) ? EFFECT_STATE_TTL : options.stateTtl()).toMillis())
                 .put("nonce", HexFormat.of().formatHex(nonce));
         byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
         Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
