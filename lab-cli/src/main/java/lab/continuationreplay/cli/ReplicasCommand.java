@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Servers as replicas on separate container hosts: a PostgreSQL container (Debian's package) and replica"
-                    + " containers of the Java and TypeScript servers, each at its own address on an internal Docker"
+                    + " containers of the Java, TypeScript, Python and Go servers, each at its own address on an internal Docker"
                     + " network the run creates (10.231.7.0/24, no address on this host) and removes. Cells: a lost reply"
                     + " recovered on the other replica (r1), one continuation to both at once (r2), a replica whose clock"
                     + " runs 30 s ahead (r3), a replica cut off from the database mid-commit (r4), the database killed"
@@ -33,7 +33,7 @@ final class ReplicasCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/replicas-<UTC time>); must be new or empty.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript or all (default: all): whose replicas play the r cells.")
+    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all): whose replicas play the r cells.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--cells", split = ",", paramLabel = "CELL", description = "Only these cells (r1..r5, x1, x2; default: all).")

@@ -36,9 +36,11 @@ class LabReplicasArgumentsIT {
 
     @Test
     void anSdkWithoutReplicasIsRefused() throws Exception {
-        LabProcess.Result refused = replicas("--sdk", "go", "--out", dir.resolve("b").toString());
+        LabProcess.Result refused = replicas("--sdk", "unguarded", "--out", dir.resolve("b").toString());
         assertTrue(refused.exitCode() != 0, refused.stderr());
-        assertTrue(refused.stderr().contains("the replicas are of java and typescript only, not go"), refused.stderr());
+        assertTrue(refused.stderr().contains("the replicas are of the guarded servers (java, typescript, python, go), not unguarded"),
+                refused.stderr());
+        assertFalse(Files.exists(dir.resolve("b")), "no output folder was made");
         LabProcess.Result unknown = replicas("--sdk", "cobol", "--out", dir.resolve("b").toString());
         assertTrue(unknown.exitCode() != 0, unknown.stderr());
         assertTrue(unknown.stderr().contains("cobol"), unknown.stderr());

@@ -35,7 +35,7 @@ public final class ReplicasRunner {
     /** The runtime cell whose runner image the replicas run: the lab's default JDK and Node.js. */
     public static final String RUNTIME = "jdk17-node20";
     /** The SDKs with replicas in this lab, and the two the cross cells pair. */
-    public static final List<ServerKind> SDKS = List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT);
+    public static final List<ServerKind> SDKS = List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO);
     public static final String NETWORK_FILE = "network.json";
     public static final String DATABASE_LOG = "postgres.log";
 
@@ -93,8 +93,8 @@ public final class ReplicasRunner {
     private static void refuseUnplayable(List<ServerKind> sdks, List<String> only) {
         for (ServerKind sdk : sdks) {
             if (!SDKS.contains(sdk)) {
-                throw new IllegalArgumentException("the replicas are of " + String.join(" and ", SDKS.stream().map(ServerKind::label).toList())
-                        + " only, not " + sdk.label());
+                throw new IllegalArgumentException("the replicas are of the guarded servers (" + String.join(", ",
+                        SDKS.stream().map(ServerKind::label).toList()) + "), not " + sdk.label());
             }
         }
         if (only != null) {
