@@ -87,8 +87,13 @@ final class McpClient {
         /** The status line and the headers; the body is left unread (a GET may open a stream that never ends). */
         HEAD,
         /** Nothing: the connection is closed as soon as the request is written, the client giving up on it. */
-        NONE
+        NONE,
+        /** Nothing, but the connection is closed only {@link #GIVE_UP_LATER} after the request: the server has it in hand. */
+        NONE_LATER
     }
+
+    /** How long {@link Read#NONE_LATER} keeps the connection open before giving up. */
+    static final Duration GIVE_UP_LATER = Duration.ofSeconds(1);
 
     /**
      * One HTTP request: any method, headers beyond the standard ones, a JSON-RPC body (null for GET and DELETE), the
@@ -206,6 +211,15 @@ final class McpClient {
             if (request.read() == Read.NONE) {
                 return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, "given up: the connection was closed right after the request"),
                         List.of());
+            }
+            if (request.read() == Read.NONE_LATER) {
+                try {
+                    Thread.sleep(GIVE_UP_LATER.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return new Answer(new Reply(ReplyKind.NO_RESPONSE, 0, null, "given up: the connection was closed "
+                        + GIVE_UP_LATER.toSeconds() + " s after the request"), List.of());
             }
             return read(new BufferedInputStream(socket.getInputStream()), request);
         } catch (SocketTimeoutException e) {

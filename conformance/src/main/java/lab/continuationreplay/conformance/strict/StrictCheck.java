@@ -68,10 +68,13 @@ public final class StrictCheck {
     private final PrintStream lines;
     private final Map<StrictCheckId, StrictCheckResult> results = new LinkedHashMap<>();
 
-    private StrictCheck(StrictTarget target, PrintStream lines) {
+    private final Optional<LedgerHold> hold;
+
+    private StrictCheck(StrictTarget target, PrintStream lines, Optional<LedgerHold> hold) {
         this.target = target;
         this.client = new McpClient(target, READ_TIMEOUT);
         this.lines = lines;
+        this.hold = hold;
     }
 
     /**
@@ -82,13 +85,19 @@ public final class StrictCheck {
      * @throws FileAlreadyExistsException when {@code out} already holds a {@code strict.json}
      */
     public static StrictReport run(StrictTarget target, Path out, PrintStream lines) throws IOException, StrictTargetUnreachable {
+        return run(target, out, lines, Optional.empty());
+    }
+
+    /** As above; with {@code hold}, the check of a round whose commit waits when its connection closes runs too. */
+    public static StrictReport run(StrictTarget target, Path out, PrintStream lines, Optional<LedgerHold> hold)
+            throws IOException, StrictTargetUnreachable {
         Path file = out.resolve(StrictReport.FILE_NAME);
         if (Files.exists(file)) {
             throw new FileAlreadyExistsException(file.toString(), null, "output folders are never overwritten");
         }
         Files.createDirectories(out);
         Instant started = Instant.now();
-        StrictCheck run = new StrictCheck(target, lines);
+        StrictCheck run = new StrictCheck(target, lines, hold);
         run.all();
         StrictReport report = new StrictReport(target.url(), target.bearer().isPresent(), target.otherBearer().isPresent(),
                 target.stateTtl(), started, Instant.now(), List.copyOf(run.results.values()), file);
@@ -128,12 +137,13 @@ public final class StrictCheck {
         record(otherPrincipal());
         record(nonString());
         record(replay());
-        TransportChecks transport = new TransportChecks(client);
+        TransportChecks transport = new TransportChecks(client, hold);
         record(transport.getAndDelete());
         record(transport.sessionId());
         record(transport.lastEventId());
         record(transport.newRequest());
         record(transport.closedStream());
+        record(transport.stopsWork());
         record(expired(expiring));
         record(oversized());
         record(stillServing());

@@ -25,6 +25,8 @@ public enum StrictCheckId {
             "the same round-one request, id and body, POSTed again is answered in full again: a new state that completes"),
     CLOSED_STREAM("closed-stream-cancels", Level.MUST, Section.CANCELLATION,
             "a final round given up at once (its connection closed) commits at most once, and its retry gets the result"),
+    STOPS_WORK("closed-stream-stops-work", Level.SHOULD, Section.CANCELLATION,
+            "a final round whose connection closes while its commit waits on the held ledger commits nothing"),
     EXPIRED("expired-state", "a state older than the server's lifetime (--state-ttl) is refused"),
     OVERSIZED("oversized-state", "a 1 MiB state is refused, not crashed on"),
     STILL_SERVING("still-serving", "after all of the above the server still completes a normal round trip");

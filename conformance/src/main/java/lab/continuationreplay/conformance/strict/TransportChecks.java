@@ -37,9 +37,11 @@ final class TransportChecks {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final McpClient client;
+    private final Optional<LedgerHold> hold;
 
-    TransportChecks(McpClient client) {
+    TransportChecks(McpClient client, Optional<LedgerHold> hold) {
         this.client = client;
+        this.hold = hold;
     }
 
     /** GET (an old client's standalone stream) and DELETE (an old client's session end) answer 405. */
@@ -143,53 +145,138 @@ final class TransportChecks {
      */
     StrictCheckResult closedStream() {
         StrictCheckId check = StrictCheckId.CLOSED_STREAM;
-        Reply listed = client.send(client.rpc("tools/list", JSON.objectNode())).reply();
-        List<String> names = new ArrayList<>();
-        if (listed.result() != null) {
-            listed.result().path("tools").forEach(tool -> names.add(tool.path("name").asText()));
-        }
-        if (!names.contains(EFFECT_TOOL) || !names.contains(STATUS_TOOL)) {
-            return StrictCheckResult.notRun(check, "the server lists no " + EFFECT_TOOL + " and " + STATUS_TOOL + " (the lab's tool"
-                    + " contract), so a cut call's effect cannot be read here; lab probe's p2b checks any tool with an observer");
-        }
         List<Probe> probes = new ArrayList<>();
-        Played whole = play(madeUp("op"), MAX_ROUNDS, probes);
-        if (whole.last() == null && whole.finalReply().kind() == ReplyKind.COMPLETED) {
-            return StrictCheckResult.notRun(check, EFFECT_TOOL + " completed in one round: there is no final round to cut");
+        Cut cut = toTheFinalRound(check, probes);
+        if (cut.stop() != null) {
+            return cut.stop();
         }
-        if (whole.last() == null || whole.finalReply().kind() != ReplyKind.COMPLETED) {
-            return result(check, false, "a whole call of " + EFFECT_TOOL + " did not complete: " + whole.why(), probes);
-        }
-        String operation = madeUp("op");
-        Played cut = play(operation, whole.rounds() - 1, probes);
-        if (cut.rounds() != whole.rounds() - 1 || cut.last() == null) {
-            return result(check, false, "the call to cut did not reach its final round: " + cut.why(), probes);
-        }
-        client.send(client.toolCall(Principal.MAIN, EFFECT_TOOL, cut.arguments(), cut.last().responses(),
-                Optional.of(JSON.textNode(cut.last().state())), List.of(), Read.NONE));
+        send(cut, Read.NONE);
         probes.add(new Probe("the final round, its connection closed right after it was written",
                 new Reply(ReplyKind.NO_RESPONSE, 0, null, "given up"), true));
         pause(AFTER_CUT);
-        String atCut = status(operation, probes, "status " + AFTER_CUT.toSeconds() + " s after the cut");
-        Reply retry = client.call(Principal.MAIN, EFFECT_TOOL, cut.arguments(), cut.last().responses(),
-                Optional.of(JSON.textNode(cut.last().state())));
+        String atCut = status(cut.operation(), probes, "status " + AFTER_CUT.toSeconds() + " s after the cut");
+        Reply retry = retry(cut, probes);
         boolean completed = retry.kind() == ReplyKind.COMPLETED;
-        probes.add(new Probe("the final round again, in a new POST", retry, completed));
-        String after = status(operation, probes, "status after the retry");
-        if (atCut.startsWith("unreadable") || after.startsWith("unreadable")) {
-            return result(check, false, "the status of the cut operation was " + (atCut.startsWith("unreadable") ? atCut : after), probes);
-        }
-        if (retry.kind() == ReplyKind.NO_RESPONSE || retry.kind() == ReplyKind.BROKEN) {
-            return result(check, false, "the final round sent again after the cut got " + retry.describe(), probes);
-        }
-        if (completed && !"applied".equals(after)) {
-            return result(check, false, "the retry completed, but the operation's status is " + after, probes);
+        String after = status(cut.operation(), probes, "status after the retry");
+        StrictCheckResult broken = broken(check, atCut, after, retry, probes);
+        if (broken != null) {
+            return broken;
         }
         String cutWay = "applied".equals(atCut) ? "the cut round committed before the close could cancel it"
                 : "the close cancelled the round before it committed";
         String retryWay = completed ? ("applied".equals(atCut) ? "the retry got its result" : "the retry committed it once")
                 : "the retry was refused (" + retry.describe() + "), so a client cannot learn the cut round's result: see lab probe p2b";
         return result(check, true, cutWay + "; " + retryWay, probes);
+    }
+
+    /**
+     * The same cut while the server's commit cannot finish: the ledger is held before the final round is written, the
+     * connection closed a second later (the round then waits on the ledger), the ledger let go a second after that. A server that treats the close as a cancellation
+     * and stops the work commits nothing; one that goes on commits after its client left, which the retry or a status
+     * read must then recover. Runs only where the ledger can be held ({@link LedgerHold}).
+     */
+    StrictCheckResult stopsWork() {
+        StrictCheckId check = StrictCheckId.STOPS_WORK;
+        if (hold.isEmpty()) {
+            return StrictCheckResult.notRun(check, "needs the server's ledger held while the round waits: lab conformance holds"
+                    + " it for the servers it starts, --strict --url cannot");
+        }
+        List<Probe> probes = new ArrayList<>();
+        Cut cut = toTheFinalRound(check, probes);
+        if (cut.stop() != null) {
+            return cut.stop();
+        }
+        try (AutoCloseable held = hold.get().hold()) {
+            // The close comes a second after the round, when the server has handed it to the ledger and waits there:
+            // closed at once, the round may be dropped before it gets that far, and the check would measure a race.
+            send(cut, Read.NONE_LATER);
+            probes.add(new Probe("the final round while the ledger is held, its connection closed " + McpClient.GIVE_UP_LATER.toSeconds()
+                    + " s after it was written", new Reply(ReplyKind.NO_RESPONSE, 0, null, "given up"), true));
+            pause(AFTER_CUT);
+        } catch (Exception e) {
+            return StrictCheckResult.notRun(check, "the ledger could not be held or let go: " + e.getMessage());
+        }
+        pause(AFTER_CUT);
+        String atRelease = status(cut.operation(), probes, "status " + AFTER_CUT.toSeconds() + " s after the ledger was let go");
+        Reply retry = retry(cut, probes);
+        String after = status(cut.operation(), probes, "status after the retry");
+        StrictCheckResult broken = broken(check, atRelease, after, retry, probes);
+        if (broken != null) {
+            return broken;
+        }
+        String retryWay = retry.kind() == ReplyKind.COMPLETED ? ("applied".equals(atRelease) ? "the retry got the stored result"
+                : "the retry committed it once") : "the retry was refused (" + retry.describe() + ")";
+        if ("applied".equals(atRelease)) {
+            return result(check, false, "the round committed after its connection had closed: the work went on once the"
+                    + " ledger was free; " + retryWay, probes);
+        }
+        return result(check, true, "the close stopped the work: nothing was committed once the ledger was free; " + retryWay, probes);
+    }
+
+    /** A call of the effect tool brought to its final round, or the result that says why not. */
+    private record Cut(String operation, ObjectNode arguments, Minted last, StrictCheckResult stop) {}
+
+    private Cut toTheFinalRound(StrictCheckId check, List<Probe> probes) {
+        Reply listed = client.send(client.rpc("tools/list", JSON.objectNode())).reply();
+        List<String> names = new ArrayList<>();
+        if (listed.result() != null) {
+            listed.result().path("tools").forEach(tool -> names.add(tool.path("name").asText()));
+        }
+        if (!names.contains(EFFECT_TOOL) || !names.contains(STATUS_TOOL)) {
+            return stop(StrictCheckResult.notRun(check, "the server lists no " + EFFECT_TOOL + " and " + STATUS_TOOL + " (the lab's"
+                    + " tool contract), so a cut call's effect cannot be read here; lab probe's p2b checks any tool with an observer"));
+        }
+        Played whole = play(madeUp("op"), MAX_ROUNDS, probes);
+        if (whole.last() == null && whole.finalReply().kind() == ReplyKind.COMPLETED) {
+            return stop(StrictCheckResult.notRun(check, EFFECT_TOOL + " completed in one round: there is no final round to cut"));
+        }
+        if (whole.last() == null || whole.finalReply().kind() != ReplyKind.COMPLETED) {
+            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, "a whole call of " + EFFECT_TOOL + " did not complete: "
+                    + whole.why(), probes));
+        }
+        String operation = madeUp("op");
+        Played cut = play(operation, whole.rounds() - 1, probes);
+        if (cut.rounds() != whole.rounds() - 1 || cut.last() == null) {
+            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, "the call to cut did not reach its final round: " + cut.why(),
+                    probes));
+        }
+        return new Cut(operation, cut.arguments(), cut.last(), null);
+    }
+
+    private static Cut stop(StrictCheckResult result) {
+        return new Cut(null, null, null, result);
+    }
+
+    private void send(Cut cut, Read read) {
+        client.send(client.toolCall(Principal.MAIN, EFFECT_TOOL, cut.arguments(), cut.last().responses(),
+                Optional.of(JSON.textNode(cut.last().state())), List.of(), read));
+    }
+
+    private Reply retry(Cut cut, List<Probe> probes) {
+        Reply retry = client.call(Principal.MAIN, EFFECT_TOOL, cut.arguments(), cut.last().responses(),
+                Optional.of(JSON.textNode(cut.last().state())));
+        probes.add(new Probe("the final round again, in a new POST", retry, retry.kind() == ReplyKind.COMPLETED));
+        return retry;
+    }
+
+    /**
+     * What fails either cut check whatever its level: a status the server cannot give, a retry answered with no
+     * JSON-RPC answer, a retry completed without the effect. Null when none of these happened.
+     */
+    private static StrictCheckResult broken(StrictCheckId check, String first, String after, Reply retry, List<Probe> probes) {
+        if (first.startsWith("unreadable") || after.startsWith("unreadable")) {
+            return new StrictCheckResult(check, StrictOutcome.FAIL, "the status of the cut operation was "
+                    + (first.startsWith("unreadable") ? first : after), probes);
+        }
+        if (retry.kind() == ReplyKind.NO_RESPONSE || retry.kind() == ReplyKind.BROKEN) {
+            return new StrictCheckResult(check, StrictOutcome.FAIL, "the final round sent again after the cut got " + retry.describe(),
+                    probes);
+        }
+        if (retry.kind() == ReplyKind.COMPLETED && !"applied".equals(after)) {
+            return new StrictCheckResult(check, StrictOutcome.FAIL, "the retry completed, but the operation's status is " + after,
+                    probes);
+        }
+        return null;
     }
 
     /**

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +40,8 @@ import lab.continuationreplay.history.Judgement;
 public final class ConformanceRun {
     /** The fixed principal of the conformance profile, which serves without a bearer token. */
     public static final String PROFILE_PRINCIPAL = "conformance";
+    /** The profile's ledger in its folder: the server writes it, the strict run holds it for the cut checks. */
+    static final String PROFILE_LEDGER = "store.sqlite3";
     /** The fixtures' request-state lifetime under the profile, real seconds (the suite's rounds take milliseconds). */
     static final int PROFILE_STATE_TTL_SECONDS = 60;
     /** Short enough that the strict expiry check waits little, long enough for every other check's rounds. */
@@ -138,7 +144,8 @@ public final class ConformanceRun {
             try {
                 StrictTarget target = StrictTarget.of(process.exchanges().endpoint().toString(), credentials.token("alice"),
                         credentials.token("bob"), (long) STRICT_STATE_TTL_SECONDS);
-                StrictReport report = StrictCheck.run(target, folder, options.progress());
+                Path ledger = folder.resolve(PROFILE_LEDGER);
+                StrictReport report = StrictCheck.run(target, folder, options.progress(), Optional.of(() -> holdSqlite(ledger)));
                 return new StrictRun(server.label(), Optional.of(report), "");
             } catch (StrictTargetUnreachable e) {
                 return new StrictRun(server.label(), Optional.empty(), e.getMessage());
@@ -146,6 +153,25 @@ public final class ConformanceRun {
                 process.close();
             }
         }
+    }
+
+    /**
+     * The profile's SQLite ledger held as a second writer holds it ({@code BEGIN EXCLUSIVE}): the server's commit
+     * waits, up to its busy timeout (5 s), until the returned handle rolls back.
+     */
+    static AutoCloseable holdSqlite(Path database) throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN EXCLUSIVE");
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return () -> {
+            try (connection; Statement statement = connection.createStatement()) {
+                statement.execute("ROLLBACK");
+            }
+        };
     }
 
     static Requirements requirements(OfficialSuite suite) throws IOException, InterruptedException {
@@ -273,7 +299,7 @@ public final class ConformanceRun {
      * and fresh keys for this run (a key written in the lab's sources would let anyone mint a state the server accepts).
      */
     static Map<String, String> profileEnvironment(Path home, ServerKind server, Path folder) {
-        Map<String, String> env = new LinkedHashMap<>(WireSettings.matrix(folder.resolve("store.sqlite3"), PROFILE_PRINCIPAL).environment());
+        Map<String, String> env = new LinkedHashMap<>(WireSettings.matrix(folder.resolve(PROFILE_LEDGER), PROFILE_PRINCIPAL).environment());
         env.put("WIRE_STATE_KEY_HEX", randomHex());
         env.put("WIRE_FINGERPRINT_KEY_HEX", randomHex());
         env.put("WIRE_CONFORMANCE_STATE_TTL", Integer.toString(PROFILE_STATE_TTL_SECONDS));

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -90,7 +91,9 @@ final class FixtureServer implements AutoCloseable {
         /** A request id seen before is refused as a duplicate, so a client's retry of a lost request never gets through. */
         REFUSES_A_REPEATED_ID,
         /** The effect tool's final round, sent again after it committed, fails on the stored row: HTTP 500, no JSON-RPC answer. */
-        FAILS_A_COMMITTED_RETRY
+        FAILS_A_COMMITTED_RETRY,
+        /** A final round that waits on the held ledger commits once it is free, though its client has left. */
+        COMMITS_AFTER_CLOSE
     }
 
     /** How replies travel. */
@@ -156,6 +159,7 @@ final class FixtureServer implements AutoCloseable {
     private final Set<String> idsSeen = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicReference<ObjectNode> lastRoundOne = new java.util.concurrent.atomic.AtomicReference<>();
     private final Map<String, String> effects = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> ledgerHeld = new java.util.concurrent.atomic.AtomicReference<>();
     /** Every Authorization header seen, so a test can tell which tokens the checker sent. */
     final Set<String> principalsSeen = ConcurrentHashMap.newKeySet();
 
@@ -261,6 +265,13 @@ final class FixtureServer implements AutoCloseable {
                 json(exchange, 400, error(id, -32602, "the _meta envelope lacks protocolVersion or clientCapabilities"));
                 return;
             }
+            CountDownLatch held = ledgerHeld.get();
+            JsonNode params = request.path("params");
+            if (held != null && method.equals("tools/call") && EFFECT_TOOL.equals(params.path("name").asText())
+                    && params.has("requestState")) {
+                waitForTheLedger(exchange, held, id, params, principal);
+                return;
+            }
             Answer answer = switch (method) {
                 case "tools/call" -> call(id, request.path("params"), principal);
                 case "tools/list" -> new Answer(200, result(id, toolList()));
@@ -279,6 +290,55 @@ final class FixtureServer implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             plain(exchange, 500, "internal error");
+        }
+    }
+
+    /**
+     * Holds the effect tool's commits until the returned handle is closed, as a second writer holding a ledger would:
+     * what {@code lab conformance} does to a real server's SQLite file.
+     */
+    AutoCloseable hold() {
+        CountDownLatch latch = new CountDownLatch(1);
+        if (!ledgerHeld.compareAndSet(null, latch)) {
+            throw new IllegalStateException("the ledger is held already");
+        }
+        return () -> {
+            ledgerHeld.set(null);
+            latch.countDown();
+        };
+    }
+
+    /**
+     * A round that must wait for the held ledger: the answer is begun at once and a space (JSON's leading whitespace)
+     * written every 50 ms, so a client that left is noticed by a failed write and the round is dropped uncommitted.
+     * {@link Defect#COMMITS_AFTER_CLOSE} waits without looking and commits once the ledger is free.
+     */
+    private void waitForTheLedger(HttpExchange exchange, CountDownLatch held, JsonNode id, JsonNode params, String principal)
+            throws IOException {
+        boolean looks = options.defect() != Defect.COMMITS_AFTER_CLOSE;
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        try {
+            while (!held.await(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                if (looks) {
+                    try {
+                        out.write(' ');
+                        out.flush();
+                    } catch (IOException clientLeft) {
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Answer answer = call(id, params, principal);
+        try {
+            out.write((answer.body() == null ? "" : answer.body().toString()).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException clientLeft) {
+            // committed, and nobody to tell: what the defect is about
         }
     }
 
