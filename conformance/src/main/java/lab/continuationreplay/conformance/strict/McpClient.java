@@ -295,9 +295,9 @@ final class McpClient {
         List<Header> headers = HttpMessages.headers(in);
         String type = Optional.ofNullable(HttpMessages.value(headers, "Content-Type")).orElse("").toLowerCase(Locale.ROOT);
         if (request.read() == Read.HEAD) {
-            String detail = type.isEmpty() ? "" : type;
-            return new Answer(new Reply(status >= 400 && status < 500 ? ReplyKind.HTTP_4XX : ReplyKind.BROKEN, status, null,
-                    status >= 400 && status < 500 ? detail : "HTTP " + status + (detail.isEmpty() ? "" : ", " + detail)), headers);
+            boolean clientError = status >= 400 && status < 500;
+            return new Answer(new Reply(clientError ? ReplyKind.HTTP_4XX : ReplyKind.BROKEN, status, null,
+                    clientError ? type : "HTTP " + status + (type.isEmpty() ? "" : ", " + type)), headers);
         }
         InputStream body = bodyOf(in, headers);
         if (type.startsWith("text/event-stream")) {

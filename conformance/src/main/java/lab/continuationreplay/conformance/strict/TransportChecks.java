@@ -38,6 +38,8 @@ final class TransportChecks {
 
     private final McpClient client;
     private final Optional<LedgerHold> hold;
+    /** Found by the first cut check that needs it ({@link #contract()}). */
+    private Contract contract;
 
     TransportChecks(McpClient client, Optional<LedgerHold> hold) {
         this.client = client;
@@ -171,9 +173,10 @@ final class TransportChecks {
 
     /**
      * The same cut while the server's commit cannot finish: the ledger is held before the final round is written, the
-     * connection closed a second later (the round then waits on the ledger), the ledger let go a second after that. A server that treats the close as a cancellation
-     * and stops the work commits nothing; one that goes on commits after its client left, which the retry or a status
-     * read must then recover. Runs only where the ledger can be held ({@link LedgerHold}).
+     * connection closed a second later (the round then waits on the ledger), the ledger let go a second after that. A
+     * server that treats the close as a cancellation and stops the work commits nothing; one that goes on commits after
+     * its client left, which the retry or a status read must then recover. Runs only where the ledger can be held
+     * ({@link LedgerHold}).
      */
     StrictCheckResult stopsWork() {
         StrictCheckId check = StrictCheckId.STOPS_WORK;
@@ -217,30 +220,54 @@ final class TransportChecks {
     private record Cut(String operation, ObjectNode arguments, Minted last, StrictCheckResult stop) {}
 
     private Cut toTheFinalRound(StrictCheckId check, List<Probe> probes) {
+        Contract contract = contract();
+        probes.addAll(contract.probes());
+        if (contract.notRun() != null) {
+            return stop(StrictCheckResult.notRun(check, contract.notRun()));
+        }
+        if (contract.failed() != null) {
+            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, contract.failed(), probes));
+        }
+        String operation = madeUp("op");
+        Played cut = play(operation, contract.rounds() - 1, probes);
+        if (cut.rounds() != contract.rounds() - 1 || cut.last() == null) {
+            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, "the call to cut did not reach its final round: " + cut.why(),
+                    probes));
+        }
+        return new Cut(operation, cut.arguments(), cut.last(), null);
+    }
+
+    /**
+     * What the server's tools and one whole call of the effect tool showed, found once for both cut checks: the
+     * call's rounds, or why no round can be cut (not run), or why the tool is broken (failed), and the call's probes.
+     */
+    private record Contract(int rounds, String notRun, String failed, List<Probe> probes) {}
+
+    private Contract contract() {
+        if (contract != null) {
+            return contract;
+        }
         Reply listed = client.send(client.rpc("tools/list", JSON.objectNode())).reply();
         List<String> names = new ArrayList<>();
         if (listed.result() != null) {
             listed.result().path("tools").forEach(tool -> names.add(tool.path("name").asText()));
         }
+        List<Probe> probes = new ArrayList<>();
         if (!names.contains(EFFECT_TOOL) || !names.contains(STATUS_TOOL)) {
-            return stop(StrictCheckResult.notRun(check, "the server lists no " + EFFECT_TOOL + " and " + STATUS_TOOL + " (the lab's"
-                    + " tool contract), so a cut call's effect cannot be read here; lab probe's p2b checks any tool with an observer"));
+            contract = new Contract(0, "the server lists no " + EFFECT_TOOL + " and " + STATUS_TOOL + " (the lab's tool contract), so a"
+                    + " cut call's effect cannot be read here; lab probe's p2b checks any tool with an observer", null, List.of());
+            return contract;
         }
         Played whole = play(madeUp("op"), MAX_ROUNDS, probes);
-        if (whole.last() == null && whole.finalReply().kind() == ReplyKind.COMPLETED) {
-            return stop(StrictCheckResult.notRun(check, EFFECT_TOOL + " completed in one round: there is no final round to cut"));
+        boolean completed = whole.finalReply().kind() == ReplyKind.COMPLETED;
+        if (whole.last() == null && completed) {
+            contract = new Contract(1, EFFECT_TOOL + " completed in one round: there is no final round to cut", null, List.copyOf(probes));
+        } else if (whole.last() == null || !completed) {
+            contract = new Contract(0, null, "a whole call of " + EFFECT_TOOL + " did not complete: " + whole.why(), List.copyOf(probes));
+        } else {
+            contract = new Contract(whole.rounds(), null, null, List.copyOf(probes));
         }
-        if (whole.last() == null || whole.finalReply().kind() != ReplyKind.COMPLETED) {
-            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, "a whole call of " + EFFECT_TOOL + " did not complete: "
-                    + whole.why(), probes));
-        }
-        String operation = madeUp("op");
-        Played cut = play(operation, whole.rounds() - 1, probes);
-        if (cut.rounds() != whole.rounds() - 1 || cut.last() == null) {
-            return stop(new StrictCheckResult(check, StrictOutcome.FAIL, "the call to cut did not reach its final round: " + cut.why(),
-                    probes));
-        }
-        return new Cut(operation, cut.arguments(), cut.last(), null);
+        return contract;
     }
 
     private static Cut stop(StrictCheckResult result) {

@@ -4,10 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +17,7 @@ import lab.continuationreplay.conformance.strict.StrictCheck;
 import lab.continuationreplay.conformance.strict.StrictReport;
 import lab.continuationreplay.conformance.strict.StrictTarget;
 import lab.continuationreplay.conformance.strict.StrictTargetUnreachable;
+import lab.continuationreplay.core.ledger.SqliteWriteLock;
 import lab.continuationreplay.core.servers.BearerCredentials;
 import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.core.servers.ClientKind;
@@ -145,7 +142,7 @@ public final class ConformanceRun {
                 StrictTarget target = StrictTarget.of(process.exchanges().endpoint().toString(), credentials.token("alice"),
                         credentials.token("bob"), (long) STRICT_STATE_TTL_SECONDS);
                 Path ledger = folder.resolve(PROFILE_LEDGER);
-                StrictReport report = StrictCheck.run(target, folder, options.progress(), Optional.of(() -> holdSqlite(ledger)));
+                StrictReport report = StrictCheck.run(target, folder, options.progress(), Optional.of(() -> SqliteWriteLock.take(ledger)));
                 return new StrictRun(server.label(), Optional.of(report), "");
             } catch (StrictTargetUnreachable e) {
                 return new StrictRun(server.label(), Optional.empty(), e.getMessage());
@@ -153,25 +150,6 @@ public final class ConformanceRun {
                 process.close();
             }
         }
-    }
-
-    /**
-     * The profile's SQLite ledger held as a second writer holds it ({@code BEGIN EXCLUSIVE}): the server's commit
-     * waits, up to its busy timeout (5 s), until the returned handle rolls back.
-     */
-    static AutoCloseable holdSqlite(Path database) throws SQLException {
-        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN EXCLUSIVE");
-        } catch (SQLException e) {
-            connection.close();
-            throw e;
-        }
-        return () -> {
-            try (connection; Statement statement = connection.createStatement()) {
-                statement.execute("ROLLBACK");
-            }
-        };
     }
 
     static Requirements requirements(OfficialSuite suite) throws IOException, InterruptedException {

@@ -7,11 +7,9 @@ import lab.continuationreplay.faults.FaultExperiment;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import lab.continuationreplay.core.client.ToolClient;
+import lab.continuationreplay.core.ledger.SqliteWriteLock;
 import lab.continuationreplay.core.servers.ServerKind;
 import lab.continuationreplay.core.servers.WireSettings;
 import lab.continuationreplay.faults.common.FaultServers;
@@ -58,21 +56,15 @@ public final class StorageFaultsExperiment implements FaultExperiment {
         Path folder = session.folder(name(), sdk.label(), "lock-held");
         Path database = folder.resolve("store.sqlite3");
         try (ToolClient client = FaultServers.client(session, sdk, WireSettings.matrix(database, "alice"), folder, "server")) {
-            Connection[] holder = new Connection[1];
+            SqliteWriteLock[] holder = new SqliteWriteLock[1];
             StorageScenario.Fault lock = new StorageScenario.Fault() {
                 @Override
                 public void on() throws Exception {
-                    holder[0] = DriverManager.getConnection("jdbc:sqlite:" + database);
-                    try (Statement statement = holder[0].createStatement()) {
-                        statement.execute("BEGIN EXCLUSIVE");
-                    }
+                    holder[0] = SqliteWriteLock.take(database);
                 }
 
                 @Override
                 public void off() throws Exception {
-                    try (Statement statement = holder[0].createStatement()) {
-                        statement.execute("ROLLBACK");
-                    }
                     holder[0].close();
                 }
             };
