@@ -19,10 +19,10 @@ public final class LabProcess {
     public record Result(int exitCode, String stdout, String stderr) {}
 
     /**
-     * The commands {@code ./lab} starts with {@link MatrixAsProcess#LAB_JVM_OPTIONS}, so the tests run them with the
-     * JVM a user's run has (LauncherOptionsTest holds the launcher to this list).
+     * The commands {@code ./lab} starts with full tiering; it gives every other one {@link MatrixAsProcess#LAB_JVM_OPTIONS},
+     * so the tests run each with the JVM a user's run has (LauncherOptionsTest holds the launcher to this list).
      */
-    static final Set<String> SHORT_LIVED = Set.of("matrix", "clients", "verify");
+    static final Set<String> LONG_LIVED = Set.of("bench", "server");
 
     private LabProcess() {}
 
@@ -38,7 +38,7 @@ public final class LabProcess {
     public static Result run(List<String> args, Map<String, String> environment, byte[] stdin, java.time.Duration limit)
             throws IOException, InterruptedException {
         List<String> options = new ArrayList<>();
-        if (!args.isEmpty() && SHORT_LIVED.contains(args.get(0))) {
+        if (args.isEmpty() || !LONG_LIVED.contains(args.get(0))) {
             options.addAll(MatrixAsProcess.LAB_JVM_OPTIONS);
         }
         options.add("-Dlab.home=" + home());

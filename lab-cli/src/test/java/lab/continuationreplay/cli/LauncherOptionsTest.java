@@ -18,9 +18,11 @@ class LauncherOptionsTest {
     @Test
     void theLauncherGivesTheShortLivedOptionsToTheCommandsTheTestsDo() throws Exception {
         String launcher = Files.readString(LabProcess.home().resolve("lab"));
-        Matcher line = Pattern.compile("(?m)^\\s*([a-z|]+)\\) short_lived=\\(([^)]*)\\) ;;$").matcher(launcher);
-        assertEquals(true, line.find(), "the launcher's short_lived case line");
-        assertEquals(LabProcess.SHORT_LIVED, Set.of(line.group(1).split("\\|")));
-        assertEquals(MatrixAsProcess.LAB_JVM_OPTIONS, List.of(line.group(2).split(" ")));
+        Matcher full = Pattern.compile("(?m)^\\s*([a-z|]+)\\) short_lived=\\(\\) ;;$").matcher(launcher);
+        assertEquals(true, full.find(), "the launcher's case line for the commands with full tiering");
+        assertEquals(LabProcess.LONG_LIVED, Set.of(full.group(1).split("\\|")));
+        Matcher others = Pattern.compile("(?m)^\\s*\\*\\) short_lived=\\(([^)]*)\\) ;;$").matcher(launcher);
+        assertEquals(true, others.find(), "the launcher's case line for every other command");
+        assertEquals(MatrixAsProcess.LAB_JVM_OPTIONS, List.of(others.group(1).split(" ")));
     }
 }

@@ -14,8 +14,8 @@ class LabScriptOptionsTest {
     @Test
     void theLabScriptGivesAMatrixRunTheOptionsTheBenchTimesItWith() throws Exception {
         String script = Files.readString(Path.of("..", "lab"));
-        String matrixLine = script.lines().filter(l -> l.strip().startsWith("matrix|")).findFirst()
-                .orElseThrow(() -> new AssertionError("no matrix case in the lab script"));
+        String matrixLine = script.lines().filter(l -> l.strip().startsWith("*) short_lived=")).findFirst()
+                .orElseThrow(() -> new AssertionError("no case for the short-lived commands, matrix among them, in the lab script"));
         assertTrue(matrixLine.contains("(" + String.join(" ", MatrixAsProcess.LAB_JVM_OPTIONS) + ")"), matrixLine);
     }
 }

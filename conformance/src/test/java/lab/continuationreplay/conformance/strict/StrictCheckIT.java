@@ -29,6 +29,8 @@ import lab.continuationreplay.conformance.strict.FixtureServer.ReplyStyle;
 import lab.continuationreplay.vectors.ExactJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,8 +38,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The strict checks against {@link FixtureServer} on a real loopback socket: the defect-free server passes every
  * check, and for every check there is one defect that fails exactly that check while every other check passes (or
- * does not run, for the stated reason). A check no defect could fail would prove nothing.
+ * does not run, for the stated reason). A check no defect could fail would prove nothing. Each test has a server of
+ * its own, so they run at once: most of their time is waiting (lifetimes, held ledgers, lingering streams).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class StrictCheckIT {
     static final String ALICE = "alice-token-0123456789abcdef0123456789abcdef";
     static final String BOB = "bob-token-0123456789abcdef0123456789abcdef01";

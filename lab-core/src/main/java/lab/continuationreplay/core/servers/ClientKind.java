@@ -56,7 +56,8 @@ public enum ClientKind {
     public List<String> command(Path home, Path script, Path records) {
         Path built = LabHome.requireFile(home.resolve(artifact), "build the lab first (mvn -DskipTests install, or ./lab)");
         return switch (this) {
-            case JAVA -> JavaCommand.of(List.of(), "-jar", built.toString(), script.toString(), records.toString());
+            // a driver plays one short script, then exits: the same JVM options as a case's server
+            case JAVA -> JavaCommand.of(JvmLifetime.SHORT.options(), "-jar", built.toString(), script.toString(), records.toString());
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString(), script.toString(), records.toString());
             case PYTHON -> List.of(LabHome.requireFile(home.resolve("py-fixture/.venv/bin/python"),
                     "build the lab first (the py-fixture module creates its virtual environment)").toString(), built.toString(),
