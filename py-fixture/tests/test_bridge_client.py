@@ -16,6 +16,7 @@ from continuation_replay_fixture.bridge_client import (
     request_line,
 )
 from continuation_replay_fixture.bridge_command import (
+    CASE_JVM_OPTIONS,
     STDIO_JVM_OPTIONS,
     BridgeCommandError,
     bridge_command,
@@ -178,7 +179,10 @@ def test_the_bridge_command_and_environment():
     root = RULES.parents[1]
     rules = json.loads((RULES / "stdio-jvm-options.json").read_text(encoding="utf-8"))
     assert list(STDIO_JVM_OPTIONS) == rules["options"]
-    assert default_bridge_command(root, {})[0] == "java"
+    case = json.loads((RULES / "case-jvm-options.json").read_text(encoding="utf-8"))
+    assert list(CASE_JVM_OPTIONS) == case["options"]
+    assert default_bridge_command(root, {}) == [
+        "java", *STDIO_JVM_OPTIONS, *CASE_JVM_OPTIONS, "-jar", str(root / "bridge" / "target" / "bridge.jar")]
     assert default_bridge_command(root, {"JAVA_HOME": "/j"})[:1] == ["/j/bin/java"]
     assert default_bridge_command(root, {})[-1] == str(root / "bridge" / "target" / "bridge.jar")
     assert bridge_command(root, {"LAB_BRIDGE_COMMAND": '["a","b"]'}) == ["a", "b"]

@@ -17,6 +17,7 @@ READERS = {
     "rules/guarded-arguments.json": "test_rule_tables.py",
     "rules/input-responses.json": "test_rule_tables.py",
     "rules/stdio-jvm-options.json": "test_bridge_client.py",
+    "rules/case-jvm-options.json": "test_bridge_client.py",
     "rules/strict-frames.json": "test_strict_frames.py",
     "rules/tools.json": "test_tool_table.py",
     "rules/trusted-environment.json": "test_rule_tables.py",

@@ -27,13 +27,19 @@ export const PASSED_TO_BRIDGE = [
  */
 export const STDIO_JVM_OPTIONS = ['-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:+DisplayVMOutputToStderr'] as const;
 
+/**
+ * A bridge lives as long as its fixture, mostly one case: C1, the serial collector, a small heap
+ * (vectors/rules/case-jvm-options.json, the options the lab gives a case's JVMs).
+ */
+export const CASE_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx64m', '-XX:-UsePerfData'] as const;
+
 export class BridgeCommandError extends Error {}
 
-/** `java <stdio options> -jar <repo>/bridge/target/bridge.jar`, java from JAVA_HOME when it is set. */
+/** `java <stdio options> <case options> -jar <repo>/bridge/target/bridge.jar`, java from JAVA_HOME when it is set. */
 export function defaultBridgeCommand(repoRoot: string, env: NodeJS.ProcessEnv): string[] {
   const javaHome = env['JAVA_HOME'];
   const java = javaHome !== undefined && javaHome !== '' ? join(javaHome, 'bin', 'java') : 'java';
-  return [java, ...STDIO_JVM_OPTIONS, '-jar', resolve(repoRoot, 'bridge', 'target', 'bridge.jar')];
+  return [java, ...STDIO_JVM_OPTIONS, ...CASE_JVM_OPTIONS, '-jar', resolve(repoRoot, 'bridge', 'target', 'bridge.jar')];
 }
 
 /** LAB_BRIDGE_COMMAND (a JSON array of argv strings) when set, else the default. */

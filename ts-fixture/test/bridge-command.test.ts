@@ -3,19 +3,25 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { bridgeCommand, bridgeEnvironment, defaultBridgeCommand, STDIO_JVM_OPTIONS } from '../src/bridge-command.js';
+import { bridgeCommand, bridgeEnvironment, CASE_JVM_OPTIONS, defaultBridgeCommand, STDIO_JVM_OPTIONS } from '../src/bridge-command.js';
 
 // Compiled to build-test/test/; the shared rule tables live in <repo>/vectors/rules/.
-const RULE_TABLE = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'vectors', 'rules', 'stdio-jvm-options.json');
-const OPTIONS = [...STDIO_JVM_OPTIONS];
+const RULES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'vectors', 'rules');
+const RULE_TABLE = resolve(RULES, 'stdio-jvm-options.json');
+const OPTIONS = [...STDIO_JVM_OPTIONS, ...CASE_JVM_OPTIONS];
 
 describe('bridge command', () => {
   test('the stdout options are the shared rule table\'s, in its order', () => {
     const table = JSON.parse(readFileSync(RULE_TABLE, 'utf8')) as { options: string[] };
-    assert.deepEqual(OPTIONS, table.options);
+    assert.deepEqual([...STDIO_JVM_OPTIONS], table.options);
   });
 
-  test('the default is java <stdout options> -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when set', () => {
+  test('the options of a case\'s JVM are the shared rule table\'s, in its order', () => {
+    const table = JSON.parse(readFileSync(resolve(RULES, 'case-jvm-options.json'), 'utf8')) as { options: string[] };
+    assert.deepEqual([...CASE_JVM_OPTIONS], table.options);
+  });
+
+  test('the default is java <stdout options> <case options> -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when set', () => {
     assert.deepEqual(defaultBridgeCommand('/repo', {}), ['java', ...OPTIONS, '-jar', '/repo/bridge/target/bridge.jar']);
     assert.deepEqual(defaultBridgeCommand('/repo', { JAVA_HOME: '/opt/jdk' }), [
       '/opt/jdk/bin/java',

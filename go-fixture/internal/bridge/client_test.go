@@ -303,7 +303,8 @@ func TestCloseEndsTheChildAndLaterCallsFail(t *testing.T) {
 func TestBridgeCommand(t *testing.T) {
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	argv, _ := Command("/repo", get(map[string]string{"JAVA_HOME": "/jdk"}))
-	want := []string{"/jdk/bin/java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr", "-jar", "/repo/bridge/target/bridge.jar"}
+	want := []string{"/jdk/bin/java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr",
+		"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-XX:-UsePerfData", "-jar", "/repo/bridge/target/bridge.jar"}
 	if !slices.Equal(argv, want) {
 		t.Fatal(argv)
 	}
@@ -331,5 +332,16 @@ func TestJVMOptionsAreTheSharedTable(t *testing.T) {
 	}
 	if !slices.Equal(options, StdioJVMOptions) {
 		t.Fatalf("%v, table %v", StdioJVMOptions, options)
+	}
+	caseTable, err := ruletable.Load("case-jvm-options.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var caseOptions []string
+	for _, o := range caseTable.Root["options"].([]any) {
+		caseOptions = append(caseOptions, o.(string))
+	}
+	if !slices.Equal(caseOptions, CaseJVMOptions) {
+		t.Fatalf("%v, table %v", CaseJVMOptions, caseOptions)
 	}
 }

@@ -26,6 +26,10 @@ var (
 // vectors/rules/stdio-jvm-options.json holds the same list for every launcher (the tests compare).
 var StdioJVMOptions = []string{"-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr"}
 
+// CaseJVMOptions: a bridge lives as long as its fixture, mostly one case, so C1, the serial collector and a small
+// heap (vectors/rules/case-jvm-options.json, the options the lab gives a case's JVMs).
+var CaseJVMOptions = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-XX:-UsePerfData"}
+
 // ErrCommand is a LAB_BRIDGE_COMMAND that is not a non-empty JSON array of non-empty strings.
 var ErrCommand = errors.New(CommandVariable + " must be a JSON array of strings")
 
@@ -36,6 +40,7 @@ func DefaultCommand(repoRoot string, getenv func(string) string) []string {
 		java = filepath.Join(home, "bin", "java")
 	}
 	argv := append([]string{java}, StdioJVMOptions...)
+	argv = append(argv, CaseJVMOptions...)
 	return append(argv, "-jar", repo.BridgeJar(repoRoot))
 }
 

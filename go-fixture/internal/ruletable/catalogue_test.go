@@ -17,6 +17,7 @@ var readers = map[string]string{
 	"rules/guarded-arguments.json":   "internal/guarded/guarded_test.go",
 	"rules/input-responses.json":     "internal/guarded/guarded_test.go",
 	"rules/stdio-jvm-options.json":   "internal/bridge/client_test.go",
+	"rules/case-jvm-options.json":    "internal/bridge/client_test.go",
 	"rules/strict-frames.json":       "internal/frames/verdict_test.go",
 	"rules/tools.json":               "internal/tooltable/tooltable_test.go",
 	"rules/trusted-environment.json": "internal/config/config_test.go",

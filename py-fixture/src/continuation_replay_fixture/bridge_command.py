@@ -25,6 +25,9 @@ PASSED_TO_BRIDGE = (
 # The bridge's stdout is its wire: these keep the JVM's own logging on stderr. The shared rule table
 # vectors/rules/stdio-jvm-options.json holds the same list for every launcher (a test compares them).
 STDIO_JVM_OPTIONS = ("-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr")
+# A bridge lives as long as its fixture, mostly one case: C1, the serial collector, a small heap
+# (vectors/rules/case-jvm-options.json, the options the lab gives a case's JVMs).
+CASE_JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-XX:-UsePerfData")
 # src/continuation_replay_fixture/ -> py-fixture/ -> the repository, where bridge/target/bridge.jar is.
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -34,10 +37,10 @@ class BridgeCommandError(ValueError):
 
 
 def default_bridge_command(repo_root: Path, env: Mapping[str, str]) -> "list[str]":
-    """java <stdio options> -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when it is set."""
+    """java <stdio options> <case options> -jar <repo>/bridge/target/bridge.jar, java from JAVA_HOME when it is set."""
     java_home = env.get("JAVA_HOME", "")
     java = os.path.join(java_home, "bin", "java") if java_home else "java"
-    return [java, *STDIO_JVM_OPTIONS, "-jar", str(repo_root / "bridge" / "target" / "bridge.jar")]
+    return [java, *STDIO_JVM_OPTIONS, *CASE_JVM_OPTIONS, "-jar", str(repo_root / "bridge" / "target" / "bridge.jar")]
 
 
 def bridge_command(repo_root: Path, env: Mapping[str, str]) -> "list[str]":

@@ -31,6 +31,13 @@ final class DriverProcess {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /** The options the lab starts the driver with (vectors/rules/case-jvm-options.json), read from the shared table. */
+    static List<String> caseJvmOptions() throws IOException {
+        List<String> options = new ArrayList<>();
+        JSON.readTree(home().resolve("vectors/rules/case-jvm-options.json").toFile()).path("options").forEach(o -> options.add(o.textValue()));
+        return options;
+    }
+
     static Run run(Path dir, JsonNode script) throws IOException, InterruptedException {
         return run(dir, script.toString(), Map.of());
     }
@@ -43,7 +50,10 @@ final class DriverProcess {
         Path stdout = dir.resolve("driver.stdout");
         Path stderr = dir.resolve("driver.stderr");
         Files.writeString(scriptFile, script, StandardCharsets.UTF_8);
-        ProcessBuilder builder = new ProcessBuilder(java(), "-jar", jar.toString(), scriptFile.toString(), records.toString())
+        List<String> command = new ArrayList<>(List.of(java()));
+        command.addAll(caseJvmOptions());
+        command.addAll(List.of("-jar", jar.toString(), scriptFile.toString(), records.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectOutput(stdout.toFile())
                 .redirectError(stderr.toFile());

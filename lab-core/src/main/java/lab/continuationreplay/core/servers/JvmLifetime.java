@@ -11,7 +11,8 @@ public enum JvmLifetime {
     /**
      * A case's server or bridge: a few calls, then gone, often halted at a cut point. Start-up is nearly all of its
      * life, so C1 alone: C2 would spend a core compiling code the process never gets to run. No performance-data file
-     * either: nothing attaches {@code jstat} to a process that lives a second.
+     * either: nothing attaches {@code jstat} to a process that lives a second. The fixtures' default bridge command
+     * has the same options ({@code vectors/rules/case-jvm-options.json}).
      */
     SHORT(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-XX:-UsePerfData")),
     /**

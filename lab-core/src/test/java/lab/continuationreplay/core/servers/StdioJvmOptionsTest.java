@@ -21,7 +21,11 @@ class StdioJvmOptionsTest {
     private static final Path HOME = LabHome.resolve();
 
     private static List<String> table() throws Exception {
-        JsonNode rule = ExactJson.parse(Files.readString(HOME.resolve("vectors/rules/stdio-jvm-options.json")));
+        return table("stdio-jvm-options.json");
+    }
+
+    private static List<String> table(String name) throws Exception {
+        JsonNode rule = ExactJson.parse(Files.readString(HOME.resolve("vectors/rules").resolve(name)));
         List<String> options = new ArrayList<>();
         rule.path("options").forEach(o -> options.add(o.textValue()));
         return options;
@@ -30,6 +34,12 @@ class StdioJvmOptionsTest {
     @Test
     void theJavaConstantIsTheTable() throws Exception {
         assertEquals(table(), WireStdout.JVM_OPTIONS);
+    }
+
+    /** The fixtures start their bridge with these when the lab gives no command: one table for the four languages. */
+    @Test
+    void aCasesJvmHasTheOptionsOfTheCaseTable() throws Exception {
+        assertEquals(table("case-jvm-options.json"), JvmLifetime.SHORT.options());
     }
 
     @Test
