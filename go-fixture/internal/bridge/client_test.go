@@ -322,26 +322,17 @@ func TestBridgeCommand(t *testing.T) {
 }
 
 func TestJVMOptionsAreTheSharedTable(t *testing.T) {
-	table, err := ruletable.Load("stdio-jvm-options.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var options []string
-	for _, o := range table.Root["options"].([]any) {
-		options = append(options, o.(string))
-	}
-	if !slices.Equal(options, StdioJVMOptions) {
-		t.Fatalf("%v, table %v", StdioJVMOptions, options)
-	}
-	caseTable, err := ruletable.Load("case-jvm-options.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var caseOptions []string
-	for _, o := range caseTable.Root["options"].([]any) {
-		caseOptions = append(caseOptions, o.(string))
-	}
-	if !slices.Equal(caseOptions, CaseJVMOptions) {
-		t.Fatalf("%v, table %v", CaseJVMOptions, caseOptions)
+	for name, constant := range map[string][]string{"stdio-jvm-options.json": StdioJVMOptions, "case-jvm-options.json": CaseJVMOptions} {
+		table, err := ruletable.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var options []string
+		for _, o := range table.Root["options"].([]any) {
+			options = append(options, o.(string))
+		}
+		if !slices.Equal(options, constant) {
+			t.Fatalf("%s: %v, table %v", name, constant, options)
+		}
 	}
 }
