@@ -31,11 +31,12 @@ export function requireBuilt(kind: Kind): void {
   }
 }
 
-/** The lab's rule for every JVM whose stdout is a wire (vectors/rules/stdio-jvm-options.json). */
-function stdioJvmOptions(): string[] {
-  const rule = JSON.parse(readFileSync(join(REPO, 'vectors', 'rules', 'stdio-jvm-options.json'), 'utf8')) as {
-    options: string[];
-  };
+/**
+ * A shared JVM options table: stdio-jvm-options.json (every JVM whose stdout is a wire) or case-jvm-options.json
+ * (a JVM that lives for one case, as the lab starts its servers).
+ */
+function jvmOptions(table: 'stdio-jvm-options.json' | 'case-jvm-options.json'): string[] {
+  const rule = JSON.parse(readFileSync(join(REPO, 'vectors', 'rules', table), 'utf8')) as { options: string[] };
   return rule.options;
 }
 
@@ -47,7 +48,7 @@ function java(): string {
 export function serverCommand(kind: Kind): string[] {
   if (kind === 'typescript') return [process.execPath, TS_SERVER];
   // The lab's own server options (ServerKind.SERVER_JVM_OPTIONS): the quickest start for a one-client server.
-  return [java(), ...stdioJvmOptions(), '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx64m', '-jar', JAVA_SERVER_JAR];
+  return [java(), ...jvmOptions('stdio-jvm-options.json'), ...jvmOptions('case-jvm-options.json'), '-jar', JAVA_SERVER_JAR];
 }
 
 export const STATE_KEY_HEX = '5f0c6a3e9d2b47a18e3c0d9f6b2a71c45e8d3b9a0f1c2e4d6a7b8c9d0e1f2a3b';

@@ -31,11 +31,23 @@ final class DriverProcess {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** The options the lab starts the driver with (vectors/rules/case-jvm-options.json), read from the shared table. */
-    static List<String> caseJvmOptions() throws IOException {
-        List<String> options = new ArrayList<>();
-        JSON.readTree(home().resolve("vectors/rules/case-jvm-options.json").toFile()).path("options").forEach(o -> options.add(o.textValue()));
-        return options;
+    private static List<String> caseJvmOptions;
+
+    /**
+     * The options the lab starts a case's JVMs with, the driver among them (vectors/rules/case-jvm-options.json), read
+     * once from the shared table.
+     */
+    static synchronized List<String> caseJvmOptions() {
+        if (caseJvmOptions == null) {
+            List<String> options = new ArrayList<>();
+            try {
+                JSON.readTree(home().resolve("vectors/rules/case-jvm-options.json").toFile()).path("options").forEach(o -> options.add(o.textValue()));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            caseJvmOptions = List.copyOf(options);
+        }
+        return caseJvmOptions;
     }
 
     static Run run(Path dir, JsonNode script) throws IOException, InterruptedException {

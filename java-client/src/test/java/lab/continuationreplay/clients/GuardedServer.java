@@ -32,7 +32,7 @@ enum GuardedServer {
             command.add(DriverProcess.java());
             command.addAll(STDIO_JVM_OPTIONS);
             // The lab's own server options: fastest start for a one-client stdio server.
-            command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m"));
+            command.addAll(DriverProcess.caseJvmOptions());
             command.addAll(List.of("-jar", built(home.resolve("java-server/target/java-server.jar"))));
         } else {
             String node = System.getenv("LAB_NODE");
@@ -61,6 +61,7 @@ enum GuardedServer {
             ArrayNode bridge = JsonNodeFactory.instance.arrayNode();
             bridge.add(DriverProcess.java());
             STDIO_JVM_OPTIONS.forEach(bridge::add);
+            DriverProcess.caseJvmOptions().forEach(bridge::add);
             bridge.add("-jar").add(built(DriverProcess.home().resolve("bridge/target/bridge.jar")));
             env.put("LAB_BRIDGE_COMMAND", bridge.toString());
         }
