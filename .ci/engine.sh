@@ -12,6 +12,8 @@
 #                                       never stopped (they were killed), and releases those folders.
 # engine_exit_trap                      the EXIT trap of a script that may have started one: engine_stop, then the
 #                                       script's own status (`trap engine_exit_trap EXIT`).
+# engine_catch_signals                  from here on a SIGTERM or SIGINT ends the script with 143 or 130, and the
+#                                       exit trap says so (bash's own default said "exit 0" and then died of the signal).
 # engine_run CMD...                     runs the test command as a child and answers its status; a SIGTERM or SIGINT
 #                                       to the script is passed to it, and the script then ends with 143 or 130, not
 #                                       with the status of whatever finished last (a stopped run once said exit 0).
@@ -20,6 +22,8 @@ engine_pid=""
 engine_state=""
 engine_socket=""
 engine_script_started=$SECONDS
+engine_stopped_by=""
+engine_child=""
 
 engine_say() { printf 'ci: %s\n' "$*" >&2; }
 
@@ -106,8 +110,25 @@ engine_clear_earlier() {
   done
 }
 
+# A signal with no child running ends the script here; one that comes while the child is being started is noted, and
+# engine_run passes it on as soon as it knows the child's PID (a stop that came that early once went unseen).
+engine_on_signal() {
+  engine_stopped_by="$1"
+  case "$engine_child" in
+    "") exit "$1" ;;
+    starting) ;;
+    *) kill "-$2" "$engine_child" 2>/dev/null || true ;;
+  esac
+}
+
+engine_catch_signals() {
+  trap 'engine_on_signal 143 TERM' TERM
+  trap 'engine_on_signal 130 INT' INT
+}
+
 engine_exit_trap() {
   local status=$?
+  [[ -z "$engine_stopped_by" ]] || status=$engine_stopped_by
   trap - EXIT
   set +e
   engine_stop
@@ -115,19 +136,21 @@ engine_exit_trap() {
   exit "$status"
 }
 
+# The traps are in place before the child starts, so a signal can never meet bash's default disposition here.
 engine_run() {
+  engine_catch_signals
+  engine_child=starting
   "$@" &
   engine_child=$!
-  engine_stopped_by=""
-  # the traps only note the signal and pass it on: exiting inside a trap inside a function breaks the EXIT trap's locals
-  trap 'engine_stopped_by=143; kill -TERM "$engine_child" 2>/dev/null' TERM
-  trap 'engine_stopped_by=130; kill -INT "$engine_child" 2>/dev/null' INT
+  if [[ -n "$engine_stopped_by" ]]; then
+    kill "-$([[ $engine_stopped_by == 130 ]] && echo INT || echo TERM)" "$engine_child" 2>/dev/null || true
+  fi
   local status=0
   wait "$engine_child" || status=$?
   if [[ -n "$engine_stopped_by" ]]; then
     wait "$engine_child" 2>/dev/null || true
     status=$engine_stopped_by
   fi
-  trap - TERM INT
+  engine_child=""
   return "$status"
 }

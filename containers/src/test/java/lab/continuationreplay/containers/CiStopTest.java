@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code .ci/run} stopped by a signal: its test command runs through {@code engine_run}, so a SIGTERM reaches the
  * command and the script ends with 143 (a stopped run once reported exit 0). No engine is started here: bash and
- * the script's own functions only.
+ * the script's own functions only. The scripts install their traps as {@code .ci/run} does.
  */
 class CiStopTest {
     @TempDir
@@ -29,6 +29,7 @@ class CiStopTest {
                 cd '%s'
                 source .ci/engine.sh
                 trap engine_exit_trap EXIT
+                engine_catch_signals
                 engine_run sh -c 'echo $$ > "%s"; exec sleep 300'
                 """.formatted(LabHome.resolve(), pid);
         Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
@@ -53,10 +54,40 @@ class CiStopTest {
                 cd '%s'
                 source .ci/engine.sh
                 trap engine_exit_trap EXIT
+                engine_catch_signals
                 engine_run sh -c 'exit 7'
                 """.formatted(LabHome.resolve());
         Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
         assertTrue(process.waitFor(20, TimeUnit.SECONDS));
         assertEquals(7, process.exitValue());
+    }
+
+    /** A stop while an earlier step runs (installing a package, starting the engine) said "exit 0" before. */
+    @Test
+    void aStopBeforeTheCommandStartsEndsWith143AndSaysSo() throws Exception {
+        Path started = dir.resolve("step.started");
+        Path ran = dir.resolve("command.ran");
+        String script = """
+                set -euo pipefail
+                cd '%s'
+                source .ci/engine.sh
+                trap engine_exit_trap EXIT
+                engine_catch_signals
+                earlier_step() { touch '%s'; sleep 1; }
+                earlier_step
+                engine_run touch '%s'
+                """.formatted(LabHome.resolve(), started, ran);
+        Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(started)) {
+            assertTrue(System.nanoTime() < deadline, "the earlier step did not start");
+            Thread.sleep(20);
+        }
+        process.toHandle().destroy();
+        assertTrue(process.waitFor(20, TimeUnit.SECONDS), "the script ended");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(143, process.exitValue(), output);
+        assertTrue(output.contains("(exit 143)"), output);
+        assertFalse(Files.exists(ran), "the test command never started");
     }
 }
