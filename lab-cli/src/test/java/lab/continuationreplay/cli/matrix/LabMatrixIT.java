@@ -55,10 +55,11 @@ class LabMatrixIT {
         }
 
         Path second = dir.resolve("after-a-build");
-        LabProcess.Result again = LabProcess.run(List.of("matrix", "--cases", "01,03", "--out", second.toString()), Map.of(),
-                new byte[0], java.time.Duration.ofMinutes(5));
+        // The Java server's archive and the bridge's (which every fixture's bridge shares) are the two the build moved.
+        LabProcess.Result again = LabProcess.run(List.of("matrix", "--sdk", "java,typescript", "--cases", "01,03", "--out",
+                second.toString()), Map.of(), new byte[0], java.time.Duration.ofMinutes(5));
         assertEquals(0, again.exitCode(), again.stdout() + again.stderr());
-        for (String sdk : List.of("java      ", "typescript", "python    ", "go        ")) {
+        for (String sdk : List.of("java      ", "typescript")) {
             assertTrue(again.stdout().contains(sdk + " requested 2, executed 2, passed 2; checker (history only): no problem"),
                     again.stdout());
         }
