@@ -157,19 +157,13 @@ public final class IssueLedger implements AutoCloseable {
 
     /** The atomic apply's work inside an open write transaction: decides on the rows it reads there, then writes. */
     private ApplyResult applyAtomic(ApplyRequest request, FaultHook faultHook) throws SQLException {
+        if (faultHook == FaultHook.NONE && store.applyAtomicSql() != null) {
+            return applyAtomicInOneCall(request);
+        }
         OperationIdentity identity = request.identity();
         OperationRecord row = rows.findByOperationId(identity.operationId());
         if (row != null) {
-            requireSameBinding(row, request);
-            DeadlineRules.checkExisting(row, request.now());
-            if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
-                return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
-                        OperationState.PARTIAL);
-            }
-            if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
-                throw inProgress(identity, row);
-            }
-            return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
+            return replayOf(row, request);
         }
         DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
         rows.insertOperation(request);
@@ -179,6 +173,47 @@ public final class IssueLedger implements AutoCloseable {
         String result = "created " + effectId;
         rows.finishOperation(identity, OperationState.APPLIED, effectId, result);
         return new ApplyResult(effectId, result, false, OperationState.APPLIED);
+    }
+
+    /**
+     * The same rules with the reads and writes in the store's one call: whether a new operation would be admitted is
+     * known from the request alone, so it is decided first and its refusal thrown only when no row exists (the binding
+     * check still comes before the deadlines). Only an unarmed apply takes it: the cut points are statement boundaries,
+     * so a process armed with one (the fault lab's crash servers) applies statement by statement and halts where the
+     * cut point says. A crash during the call or before its COMMIT leaves nothing of the operation, as at a cut point.
+     */
+    private ApplyResult applyAtomicInOneCall(ApplyRequest request) throws SQLException {
+        RuntimeException refusal = null;
+        try {
+            DeadlineRules.admitNewAtomic(request.deadlines(), request.now());
+        } catch (RuntimeException notAdmitted) {
+            refusal = notAdmitted;
+        }
+        LedgerRows.AtomicCall call = rows.applyAtomicInOneCall(request, refusal == null);
+        if (call.row() == null) {
+            if (refusal == null) {
+                throw new SQLException("the ledger's apply call answered no row for an admitted operation");
+            }
+            throw refusal;
+        }
+        if (!call.created()) {
+            return replayOf(call.row(), request);
+        }
+        return new ApplyResult(call.row().effectId(), call.row().result(), false, OperationState.APPLIED);
+    }
+
+    /** An existing row of the operation id: a replay of its settled result, or a conflict, an expiry, in progress. */
+    private static ApplyResult replayOf(OperationRecord row, ApplyRequest request) {
+        requireSameBinding(row, request);
+        DeadlineRules.checkExisting(row, request.now());
+        if (row.state() == OperationState.PARTIAL && row.effectId() != null) {
+            return new ApplyResult(row.effectId(), row.result() != null ? row.result() : "partial", true,
+                    OperationState.PARTIAL);
+        }
+        if (row.state() != OperationState.APPLIED || row.effectId() == null || row.result() == null) {
+            throw inProgress(request.identity(), row);
+        }
+        return new ApplyResult(row.effectId(), row.result(), true, OperationState.APPLIED);
     }
 
     /**

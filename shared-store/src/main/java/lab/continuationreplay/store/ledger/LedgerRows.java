@@ -84,6 +84,28 @@ final class LedgerRows {
         insert.executeUpdate();
     }
 
+    /** What {@link #applyAtomicInOneCall} found or made: the row (null: none, and none admitted), and whether it is new. */
+    record AtomicCall(OperationRecord row, boolean created) {}
+
+    /** The atomic apply's reads and writes as the store's one statement ({@link LedgerStore#applyAtomicSql}). */
+    AtomicCall applyAtomicInOneCall(ApplyRequest request, boolean admitted) throws SQLException {
+        Deadlines deadlines = request.deadlines();
+        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
+        PreparedStatement call = session.statement(session.store().applyAtomicSql());
+        bindIdentity(call, 1, request.identity());
+        call.setString(4, request.fingerprint());
+        call.setDouble(5, issuedAt);
+        setNullableDouble(call, 6, deadlines.authorityExpiresAt());
+        setNullableDouble(call, 7, deadlines.replayExpiresAt());
+        call.setString(8, wallClock());
+        call.setString(9, request.title());
+        call.setString(10, request.body());
+        call.setBoolean(11, admitted);
+        try (ResultSet row = call.executeQuery()) {
+            return row.next() ? new AtomicCall(readRecord(row), row.getBoolean("created")) : new AtomicCall(null, false);
+        }
+    }
+
     long insertIssue(String title, String body) throws SQLException {
         LedgerStore store = session.store();
         PreparedStatement insert = session.statement(store.insertIssueSql());

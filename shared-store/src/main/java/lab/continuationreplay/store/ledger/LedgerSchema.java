@@ -146,6 +146,43 @@ final class LedgerSchema {
             END
             $$""".formatted(ISSUE_ID_LOCKS);
 
+    /**
+     * An atomic apply in one call (see {@link LedgerStore#applyAtomicSql}): the operation's lock, its row if any, else
+     * (when admitted) the operation row, the issue and the {@code applied} transition, as the statements of
+     * {@link LedgerRows} would do one by one. Each statement of a volatile function reads what committed before it, so
+     * the read after the lock sees the last holder's commit. The rules on an existing row stay in Java.
+     */
+    private static final String APPLY_ATOMIC_FUNCTION = """
+            CREATE OR REPLACE FUNCTION ledger_apply_atomic(new_operation_id TEXT, new_principal TEXT, new_backend TEXT,
+              new_fingerprint TEXT, new_issued_at DOUBLE PRECISION, new_authority_expires_at DOUBLE PRECISION,
+              new_replay_expires_at DOUBLE PRECISION, stamp TEXT, new_title TEXT, new_body TEXT, admitted BOOLEAN)
+            RETURNS TABLE(created BOOLEAN, operation_id TEXT, principal TEXT, backend TEXT, request_fingerprint TEXT,
+              state TEXT, effect_id BIGINT, result TEXT, issued_at DOUBLE PRECISION, authority_expires_at DOUBLE PRECISION,
+              replay_expires_at DOUBLE PRECISION, created_at TEXT, updated_at TEXT)
+            LANGUAGE plpgsql VOLATILE AS $$
+            #variable_conflict use_column
+            DECLARE
+              effect BIGINT;
+            BEGIN
+              PERFORM pg_advisory_xact_lock(%d, hashtext(new_operation_id));
+              RETURN QUERY SELECT false, o.operation_id, o.principal, o.backend, o.request_fingerprint, o.state, o.effect_id,
+                  o.result, o.issued_at, o.authority_expires_at, o.replay_expires_at, o.created_at, o.updated_at
+                FROM operations o WHERE o.operation_id = new_operation_id ORDER BY o.created_at, o.principal, o.backend LIMIT 1;
+              IF FOUND OR NOT admitted THEN
+                RETURN;
+              END IF;
+              INSERT INTO operations(operation_id, principal, backend, request_fingerprint, state, effect_id, result,
+                  issued_at, authority_expires_at, replay_expires_at, created_at, updated_at)
+                VALUES (new_operation_id, new_principal, new_backend, new_fingerprint, 'in_progress', NULL, NULL,
+                  new_issued_at, new_authority_expires_at, new_replay_expires_at, stamp, stamp);
+              effect := ledger_insert_issue(new_title, new_body);
+              UPDATE operations o SET state = 'applied', effect_id = effect, result = 'created ' || effect, updated_at = stamp
+                WHERE o.operation_id = new_operation_id AND o.principal = new_principal AND o.backend = new_backend;
+              RETURN QUERY SELECT true, new_operation_id, new_principal, new_backend, new_fingerprint, 'applied'::TEXT, effect,
+                'created ' || effect, new_issued_at, new_authority_expires_at, new_replay_expires_at, stamp, stamp;
+            END
+            $$""".formatted(OPERATION_LOCKS);
+
     /** Any constant: the key of the transaction-scoped advisory lock that serialises schema creation. */
     private static final long SCHEMA_LOCK = 0x4c65646765725631L;
 
@@ -162,8 +199,9 @@ final class LedgerSchema {
         }
         bindAndCreate(connection, backendId, POSTGRES_TABLES);
         try (Statement statement = connection.createStatement()) {
-            // replaced on every open, so a ledger made before the function existed gains it
+            // replaced on every open, so a ledger made before the functions existed gains them
             statement.execute(INSERT_ISSUE_FUNCTION);
+            statement.execute(APPLY_ATOMIC_FUNCTION);
         }
     }
 

@@ -40,6 +40,18 @@ sealed interface LedgerStore permits SqliteStore, PostgresStore {
     /** The query that reads the id of the issue just inserted on this connection, or null (see above). */
     String insertedIdSql();
 
+    /**
+     * One statement that does an atomic apply's reads and writes on the database's side, or null where the rules run
+     * them one by one. Parameters: operation id, principal, backend, fingerprint, issued_at, authority_expires_at,
+     * replay_expires_at, the wall-clock stamp, title, body, and whether a new operation is admitted. Its one row is
+     * the operation's row after the call with a leading {@code created} column; no row when none existed and a new
+     * one was not admitted. Every round trip of an apply holds the operation's lock (PostgreSQL: nine statements
+     * became three, 2026-12-07).
+     */
+    default String applyAtomicSql() {
+        return null;
+    }
+
     /** Creates what is missing and binds the ledger to {@code backendId}; runs inside a write transaction. */
     void createOrMigrate(Connection connection, String backendId) throws SQLException;
 

@@ -22,6 +22,10 @@ import java.util.Set;
  * transaction, so a rolled-back insert's id is taken by the next issue. A frozen reply's {@code created 1} is the same
  * on both stores.
  *
+ * <p>An unarmed atomic apply is one call of {@code ledger_apply_atomic} ({@link #applyAtomicSql()}): the lock, the
+ * read and the writes run on the server, three statements with {@code BEGIN} and {@code COMMIT} where the statement
+ * path sends nine.
+ *
  * <p>Durability: each session sets {@code synchronous_commit = on}, so COMMIT returns only after the commit's WAL
  * record is flushed to disk, and a server running with {@code fsync = off} is refused.
  */
@@ -99,6 +103,11 @@ final class PostgresStore implements LedgerStore {
     @Override
     public String insertedIdSql() {
         return null;
+    }
+
+    @Override
+    public String applyAtomicSql() {
+        return "SELECT * FROM ledger_apply_atomic(?, ?, ?, ?, ?::float8, ?::float8, ?::float8, ?, ?, ?, ?)";
     }
 
     @Override
