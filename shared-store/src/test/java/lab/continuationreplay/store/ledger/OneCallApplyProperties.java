@@ -37,7 +37,7 @@ class OneCallApplyProperties {
                 .as(Step::new).list().ofMinSize(1).ofMaxSize(8);
     }
 
-    @Property(tries = 40)
+    @Property(tries = 25)
     void theOneCallAndTheStatementsGiveTheSameAnswersAndRows(@ForAll("sequences") List<Step> steps) throws Exception {
         LedgerLocation.Postgres oneCall = TestPostgres.freshLedger();
         LedgerLocation.Postgres statements = TestPostgres.freshLedger();
