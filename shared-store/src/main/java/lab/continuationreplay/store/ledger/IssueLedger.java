@@ -10,9 +10,9 @@ import lab.continuationreplay.store.OperationIdentity;
 /**
  * The operation ledger and its deliberately non-idempotent effect ({@code issues}) (seed spec §5), in a SQLite file or
  * a PostgreSQL database ({@link LedgerStore}, chosen by {@link LedgerLocation}). The rules are written here once for
- * both. Every write runs in one serialisable transaction ({@code BEGIN IMMEDIATE} on SQLite, {@code BEGIN ISOLATION
- * LEVEL SERIALIZABLE} on PostgreSQL), so concurrent writers in separate processes are ordered by the database and the
- * loser sees the winner's committed row; where the database detects a lost race only at a statement or at COMMIT
+ * both. Every write runs in one transaction that orders concurrent writers of an operation ({@code BEGIN IMMEDIATE}
+ * on SQLite; on PostgreSQL the operation's advisory lock at {@code READ COMMITTED}, see {@link PostgresStore}), so
+ * writers in separate processes are ordered by the database and the loser sees the winner's committed row; where the database detects a lost race only at a statement or at COMMIT
  * (PostgreSQL), the transaction is run again from its start, a bounded number of times. Apply-once rests on that and
  * on the primary key, never on a lock in this process: the instance's lock only keeps its connection to one thread at
  * a time.
