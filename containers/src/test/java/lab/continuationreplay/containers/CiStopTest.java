@@ -24,14 +24,7 @@ class CiStopTest {
     @Test
     void aStoppedRunEndsWith143AndStopsItsCommand() throws Exception {
         Path pid = dir.resolve("child.pid");
-        String script = """
-                set -euo pipefail
-                cd '%s'
-                source .ci/engine.sh
-                trap engine_exit_trap EXIT
-                engine_catch_signals
-                engine_run sh -c 'echo $$ > "%s"; exec sleep 300'
-                """.formatted(LabHome.resolve(), pid);
+        String script = asCiRun("engine_run sh -c 'echo $$ > \"%s\"; exec sleep 300'".formatted(pid));
         Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!Files.exists(pid) || Files.readString(pid).isBlank()) {
@@ -49,14 +42,7 @@ class CiStopTest {
 
     @Test
     void theCommandsOwnStatusIsTheScripts() throws Exception {
-        String script = """
-                set -euo pipefail
-                cd '%s'
-                source .ci/engine.sh
-                trap engine_exit_trap EXIT
-                engine_catch_signals
-                engine_run sh -c 'exit 7'
-                """.formatted(LabHome.resolve());
+        String script = asCiRun("engine_run sh -c 'exit 7'");
         Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
         assertTrue(process.waitFor(20, TimeUnit.SECONDS));
         assertEquals(7, process.exitValue());
@@ -67,16 +53,7 @@ class CiStopTest {
     void aStopBeforeTheCommandStartsEndsWith143AndSaysSo() throws Exception {
         Path started = dir.resolve("step.started");
         Path ran = dir.resolve("command.ran");
-        String script = """
-                set -euo pipefail
-                cd '%s'
-                source .ci/engine.sh
-                trap engine_exit_trap EXIT
-                engine_catch_signals
-                earlier_step() { touch '%s'; sleep 1; }
-                earlier_step
-                engine_run touch '%s'
-                """.formatted(LabHome.resolve(), started, ran);
+        String script = asCiRun("earlier_step() { touch '%s'; sleep 1; }\nearlier_step\nengine_run touch '%s'".formatted(started, ran));
         Process process = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!Files.exists(started)) {
@@ -89,5 +66,16 @@ class CiStopTest {
         assertEquals(143, process.exitValue(), output);
         assertTrue(output.contains("(exit 143)"), output);
         assertFalse(Files.exists(ran), "the test command never started");
+    }
+
+    /** {@code body} after the lines {@code .ci/run} starts with: strict mode, the engine functions, the traps. */
+    private static String asCiRun(String body) {
+        return """
+                set -euo pipefail
+                cd '%s'
+                source .ci/engine.sh
+                trap engine_exit_trap EXIT
+                engine_catch_signals
+                """.formatted(LabHome.resolve()) + body + "\n";
     }
 }
