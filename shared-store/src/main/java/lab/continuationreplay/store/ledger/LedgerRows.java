@@ -69,8 +69,7 @@ final class LedgerRows {
 
     void insertOperation(ApplyRequest request) throws SQLException {
         Deadlines deadlines = request.deadlines();
-        // the seed's effective issued_at: the state's own, else the clock reading, else 0.0 for an unclocked request
-        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
+        double issuedAt = effectiveIssuedAt(request);
         String stamp = wallClock();
         PreparedStatement insert = session.statement(INSERT_OPERATION);
         bindIdentity(insert, 1, request.identity());
@@ -90,7 +89,7 @@ final class LedgerRows {
     /** The atomic apply's reads and writes as the store's one statement ({@link LedgerStore#applyAtomicSql}). */
     AtomicCall applyAtomicInOneCall(ApplyRequest request, boolean admitted) throws SQLException {
         Deadlines deadlines = request.deadlines();
-        double issuedAt = deadlines.issuedAt() != null ? deadlines.issuedAt() : request.now().orElse(0.0);
+        double issuedAt = effectiveIssuedAt(request);
         PreparedStatement call = session.statement(session.store().applyAtomicSql());
         bindIdentity(call, 1, request.identity());
         call.setString(4, request.fingerprint());
@@ -172,6 +171,12 @@ final class LedgerRows {
             }
         }
         return issues;
+    }
+
+    /** The seed's effective issued_at: the state's own, else the clock reading, else 0.0 for an unclocked request. */
+    private static double effectiveIssuedAt(ApplyRequest request) {
+        Double own = request.deadlines().issuedAt();
+        return own != null ? own : request.now().orElse(0.0);
     }
 
     private static OperationRecord readRecord(ResultSet row) throws SQLException {
