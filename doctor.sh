@@ -82,7 +82,7 @@ doctor_chromium() {
 }
 
 # The SDK columns beside java, each needing a toolchain of its own (java needs only what the build needs).
-doctor_columns=(typescript python go)
+doctor_columns=(typescript python go rust)
 
 # The check of column $1's toolchain, as doctor_need's arguments: name, what needs it, install command, problem.
 doctor_column_check() {
@@ -98,6 +98,10 @@ doctor_column_check() {
     go)
       doctor_need "Go 1.25" "the go column and client (go.mod says go 1.25.0)" \
         "install Go 1.25 or later from go.dev/dl (Debian's golang-go is older)" "$(doctor_problem go 1.25 go version)" ;;
+    rust)
+      doctor_need "Rust 1.88 (cargo)" "the rust column and client (rmcp 3.11.0 needs Rust 1.88; edition 2024)" \
+        "install Rust with rustup (rustup.rs), then rustup default stable (Debian's cargo is older)" \
+        "$(doctor_problem cargo 1.88 cargo --version)" ;;
   esac
 }
 

@@ -287,19 +287,21 @@ lab_files() {
   local f
   for f in lab-cli/target/lab.jar java-server/target/java-server.jar bridge/target/bridge.jar \
       ts-fixture/dist/server.js ts-fixture/dist/fingerprint-cli.js ts-fixture/dist/tools.json go-fixture/target/bin/go-fixture \
-      py-fixture/src/server.py vectors/rules/tools.json; do
+      rust-fixture/target/release/rust-fixture py-fixture/src/server.py vectors/rules/tools.json; do
     [[ -f "$home/$f" ]] || die "$f is missing; build the lab first (mvn -B -DskipTests install, or ./lab --help)"
   done
   # The Go fixture must be the static binary the Maven build makes (CGO_ENABLED=0), not one linked to this machine.
   file -b "$home/go-fixture/target/bin/go-fixture" 2>/dev/null | grep -q 'statically linked' \
     || ! ldd "$home/go-fixture/target/bin/go-fixture" >/dev/null 2>&1 \
     || die "go-fixture/target/bin/go-fixture is not static; rebuild it with the Maven build (CGO_ENABLED=0)"
+  # The Rust fixture links the C library dynamically (glibc 2.34 or newer); every runtime image is Debian bookworm (2.36).
   # py-fixture: the sources and the lock only; its virtual environment is built inside the image. The Go fixture
   # finds the bridge jar above vectors/rules when no LAB_BRIDGE_COMMAND is given; the Python fixture reads
   # vectors/rules/tools.json there (the other servers carry the tool table in their own build output).
   printf '%s\n' lab-cli/target/lab.jar lab-cli/target/lib java-server/target/java-server.jar java-server/target/lib \
     bridge/target/bridge.jar bridge/target/lib ts-fixture/dist ts-fixture/package.json ts-fixture/package-lock.json \
-    go-fixture/target/bin/go-fixture py-fixture/src py-fixture/requirements.lock vectors/rules
+    go-fixture/target/bin/go-fixture rust-fixture/target/release/rust-fixture py-fixture/src py-fixture/requirements.lock \
+    vectors/rules
 }
 
 stage_lab() {

@@ -30,11 +30,11 @@ class BenchRowsTest {
     @Test
     void aPerSdkRowIsMetOnlyWhenEverySdkMeetsTheRowsOwnBound() {
         JsonNode met = row(report("guard_overhead_java", 1.1, "guard_overhead_typescript", 1.2, "guard_overhead_python", 1.25,
-                "guard_overhead_go", 1.0), 1);
+                "guard_overhead_go", 1.0, "guard_overhead_rust", 0.9), 1);
         assertTrue(met.path("met").asBoolean(), met.toString());
         assertEquals("per SDK", met.path("scope").asText());
         JsonNode missed = row(report("guard_overhead_java", 1.1, "guard_overhead_typescript", 1.3, "guard_overhead_python", 1.0,
-                "guard_overhead_go", 1.0), 1);
+                "guard_overhead_go", 1.0, "guard_overhead_rust", 1.0), 1);
         assertFalse(missed.path("met").asBoolean());
         assertFalse(missed.path("sdks").path("typescript").path("met").asBoolean());
         assertTrue(missed.path("sdks").path("java").path("met").asBoolean());

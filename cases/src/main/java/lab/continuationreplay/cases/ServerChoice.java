@@ -7,6 +7,7 @@ public enum ServerChoice {
     TYPESCRIPT,
     PYTHON,
     GO,
+    RUST,
     /** The seed's unguarded server: the controls' witness that the guard is what prevents duplicates. */
     UNGUARDED
 }

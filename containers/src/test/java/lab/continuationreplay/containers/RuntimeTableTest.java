@@ -33,7 +33,7 @@ class RuntimeTableTest {
         assertTrue(table.path("outcomes_identical_across_cells").asBoolean());
         assertTrue(table.path("records_identical_across_cells").asBoolean());
         String md = RuntimeTable.markdown(table);
-        assertTrue(md.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | – | yes | agrees | 0 | 60 s |"), md);
+        assertTrue(md.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | – | yes | agrees | 0 | 60 s |"), md);
         assertTrue(md.contains("None: the same outcomes, records and diagnostics on every runtime."), md);
     }
 
@@ -91,9 +91,9 @@ class RuntimeTableTest {
         ObjectNodes r = new ObjectNodes();
         JsonNode table = RuntimeTable.summarise(List.of(cell(17, 20, r.record("01", "{\"effects\":1}", false), List.of())), 0);
         String cells = RuntimeTable.cellTable(table);
-        assertEquals(List.of("java", "typescript", "python", "go"), InContainerMatrix.SDKS_IN_IMAGES);
-        assertTrue(cells.startsWith("| cell | Java | Node.js | java | typescript | python | go | cross-SDK |"), cells);
-        assertTrue(cells.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | – |"), cells);
+        assertEquals(List.of("java", "typescript", "python", "go", "rust"), InContainerMatrix.SDKS_IN_IMAGES);
+        assertTrue(cells.startsWith("| cell | Java | Node.js | java | typescript | python | go | rust | cross-SDK |"), cells);
+        assertTrue(cells.contains("| jdk17-node20 | 17.0.15 | v20.1.0 | 1/1 | 1/1 | 1/1 | 1/1 | 1/1 | – |"), cells);
     }
 
     @Test

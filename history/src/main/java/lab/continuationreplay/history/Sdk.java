@@ -14,7 +14,8 @@ public enum Sdk {
     JAVA("java", "Java", "java-server", "java-client"),
     TYPESCRIPT("typescript", "TypeScript", "ts-fixture", "ts-client"),
     PYTHON("python", "Python", "py-fixture", "py-client"),
-    GO("go", "Go", "go-fixture", "go-client");
+    GO("go", "Go", "go-fixture", "go-client"),
+    RUST("rust", "Rust", "rust-fixture", "rust-client");
 
     private final String label;
     private final String displayName;

@@ -20,7 +20,7 @@ class AttemptKindTest {
 
     @Test
     void aNameNoRunGivesIsNoKindAndIsJudgedAsAnSdkColumn() {
-        assertEquals(Optional.empty(), AttemptKind.of("rust"));
+        assertEquals(Optional.empty(), AttemptKind.of("csharp"));
         assertEquals(Optional.empty(), AttemptKind.of("controls"));
         assertEquals(AttemptKind.SDK, AttemptKind.judged("controls"));
     }

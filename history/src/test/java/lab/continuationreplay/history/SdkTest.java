@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 class SdkTest {
     @Test
     void theColumnsAreInOrderAndSaidOneWay() {
-        assertEquals(List.of("java", "typescript", "python", "go"), Sdk.labels());
+        assertEquals(List.of("java", "typescript", "python", "go", "rust"), Sdk.labels());
         assertEquals(Sdk.labels(), Layout.SDK_COLUMNS);
-        assertEquals("java, typescript, python or go", Sdk.listed());
+        assertEquals("java, typescript, python, go or rust", Sdk.listed());
         assertEquals(Sdk.PYTHON, Sdk.fromLabel("python"));
-        assertEquals("unknown SDK 'rust' (java, typescript, python or go)",
-                assertThrows(IllegalArgumentException.class, () -> Sdk.fromLabel("rust")).getMessage());
+        assertEquals("unknown SDK 'csharp' (java, typescript, python, go or rust)",
+                assertThrows(IllegalArgumentException.class, () -> Sdk.fromLabel("csharp")).getMessage());
     }
 
     /** A row names folders that exist, each with its build file: a renamed folder fails here, not in a run. */

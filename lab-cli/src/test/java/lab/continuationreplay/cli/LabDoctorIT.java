@@ -86,10 +86,11 @@ class LabDoctorIT {
                 List.of("java", "JDK 17 (java)", "openjdk-17-jdk-headless", ""),
                 List.of("javac", "javac", "openjdk-17-jdk-headless", ""),
                 List.of("mvn", "Maven", "apt-get install -y maven", ""),
-                List.of("node", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go"),
-                List.of("npm", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go"),
-                List.of("python3", "Python 3.11 with venv", "python3-venv", "java,typescript,go"),
-                List.of("go", "Go 1.25", "go.dev/dl", "java,typescript,python"));
+                List.of("node", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go,rust"),
+                List.of("npm", "Node.js 20 (node, npm)", "Node.js 20 or later", "java,python,go,rust"),
+                List.of("python3", "Python 3.11 with venv", "python3-venv", "java,typescript,go,rust"),
+                List.of("go", "Go 1.25", "go.dev/dl", "java,typescript,python,rust"),
+                List.of("cargo", "Rust 1.88 (cargo)", "rustup", "java,typescript,python,go"));
         for (List<String> hidden : cases) {
             Run run = run(launcher(), pathWithout(Set.of(hidden.get(0))).toString(), "doctor");
             assertEquals(2, run.status(), hidden.get(0) + " hidden: " + run.stdout() + run.stderr());
@@ -152,7 +153,7 @@ class LabDoctorIT {
     }
 
     private static final String GO_COLUMN_MISSING = "lab: cannot build the go column: Go 1.25 missing (./lab doctor says more);"
-            + " this machine can run ./lab matrix --sdk java,typescript,python\n";
+            + " this machine can run ./lab matrix --sdk java,typescript,python,rust\n";
 
     @Test
     void theMainJobAskedForEveryColumnStopsBeforeTheBuildNamingTheColumnsItCouldRun() throws Exception {
@@ -188,7 +189,7 @@ class LabDoctorIT {
         StandInLabTree.Run server = tree.launch("server", "go");
         assertEquals(2, server.status(), server.stderr());
         assertTrue(server.stderr().endsWith("lab: cannot build the python, go columns: Python 3.11 with venv; Go 1.25 missing"
-                + " (./lab doctor says more); this machine can run ./lab matrix --sdk java,typescript\n"), server.stderr());
+                + " (./lab doctor says more); this machine can run ./lab matrix --sdk java,typescript,rust\n"), server.stderr());
         assertEquals(1, tree.builds());
 
         // Go installed: asking for it builds it, still without Python

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 final class StandInLabTree {
     static final String JAVA_SAID = "java ran";
     private static final List<String> BUILT = List.of("lab-cli/target/lab.jar", "ts-fixture/dist/fingerprint-cli.js",
-            "go-fixture/target/bin/go-fixture", "go-client/target/bin/go-client", "py-fixture/.venv/bin/python");
+            "go-fixture/target/bin/go-fixture", "go-client/target/bin/go-client", "rust-fixture/target/release/rust-fixture",
+            "rust-client/target/release/rust-client", "py-fixture/.venv/bin/python");
 
     /** The toolchains' stand-ins: each says a version the launcher's check accepts. */
     private static final Map<String, String> TOOLS = Map.of(
@@ -31,7 +32,8 @@ final class StandInLabTree {
             "node", "#!/bin/sh\necho v20.20.2\n",
             "npm", "#!/bin/sh\necho 11.0.0\n",
             "python3", "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Python 3.11.7'\nexit 0\n",
-            "go", "#!/bin/sh\necho 'go version go1.26.8 linux/amd64'\n");
+            "go", "#!/bin/sh\necho 'go version go1.26.8 linux/amd64'\n",
+            "cargo", "#!/bin/sh\necho 'cargo 1.95.0 (f2d3ce0bd 2026-03-21)'\n");
 
     record Run(int status, String stdout, String stderr) {}
 

@@ -170,7 +170,7 @@ public final class ClientCases {
     // Without a version option the TypeScript client offers 2025-11-25, which every server refuses (-32022; the
     // Go fixture -32602); the Java client has no such option and always speaks 2026-07-28.
     private static ClientCase defaultVersionNegotiation(ClientCase.Builder c, ServerSetup alice) {
-        return c.versionMode("default").server("server", alice).effects(0)
+        c.versionMode("default").server("server", alice).effects(0)
                 .connect("a", "server").seesInClient(Seen.of(Seen.Kind.CONNECTED), "typescript", Seen.of(Seen.Kind.ERROR, "-32022"),
                         "the TypeScript client's default version mode offers 2025-11-25 and both servers speak only"
                                 + " 2026-07-28 (docs/findings/ts-client-default-version-negotiation.md)")
@@ -187,12 +187,20 @@ public final class ClientCases {
                         "the Python fixture's stdio frame gate refuses the legacy initialize itself, as the Java and"
                                 + " TypeScript SDKs do; its SDK alone would open a 2025 session"
                                 + " (docs/findings/python-sdk-2.3.0.md, 4)")
-                .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                .alsoIn("typescript-client/rust-server", Seen.of(Seen.Kind.ERROR, "-32022"),
+                        "the Rust fixture's stdio frame gate refuses an initialize itself: its SDK answers -32022 too,"
+                                + " but then ends the session (docs/findings/rust-sdk-stdio-frames.md)");
+        rustClientSendsInitialize(c, "-32022", "connect");
+        c.roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                         "after the refused connect the client is not connected")
                 .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                         "after the Go fixture's refused connect the client is not connected")
                 .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
                         "after the Python fixture's refused connect the client is not connected")
+                .alsoIn("typescript-client/rust-server", Seen.of(Seen.Kind.OTHER, "SdkError NOT_CONNECTED"),
+                        "after the Rust fixture's refused connect the client is not connected");
+        rustClientSendsInitialize(c, null, "round one");
+        return c
                 .overHttpInClient("typescript", Seen.of(Seen.Kind.OTHER, "Error"),
                         "after the refused connect over HTTP the client is not connected either, but says so with a"
                                 + " plain Error \"Not connected\" (no SdkError code) from the protocol's request path,"
@@ -201,6 +209,28 @@ public final class ClientCases {
                                 + " (docs/findings/ts-client-http-version-refusal-as-http-error.md)")
                 .close("a").build();
     }
+
+    /**
+     * The Rust client's plain {@code serve()} opens with an {@code initialize} that names 2026-07-28, a version with no
+     * initialize: every server refuses it (-32022; the Go fixture -32602), and the client is not connected after it
+     * (docs/findings/rust-client-default-mode-sends-initialize.md). {@code code} null: the step after the connect.
+     */
+    private static void rustClientSendsInitialize(ClientCase.Builder c, String code, String step) {
+        String finding = " (docs/findings/rust-client-default-mode-sends-initialize.md)";
+        for (String server : SERVERS) {
+            String cell = "rust-client/" + server + "-server";
+            if (code == null) {
+                c.alsoIn(cell, Seen.of(Seen.Kind.OTHER, "StepNotRunnable"), "after the refused connect the driver has no client" + finding);
+            } else {
+                String refusal = server.equals("go") ? "-32602" : code;
+                c.alsoIn(cell, Seen.of(Seen.Kind.ERROR, refusal), "the Rust client's default mode sends an initialize naming"
+                        + " 2026-07-28, which " + server + "'s server refuses at " + step + finding);
+            }
+        }
+    }
+
+    /** The servers' labels, in column order: the history module's SDK axis, which this module cannot see (ClientCaseServersTest in the checker holds them equal). */
+    public static final List<String> SERVERS = List.of("java", "typescript", "python", "go", "rust");
 
     public static List<ClientCase> all() {
         return Arrays.stream(ClientCaseId.values()).map(ClientCases::spec).toList();

@@ -58,7 +58,13 @@ public final class ClientVocabulary {
             // connection closed without a response: "calling "tools/call": sending "tools/call": rejected by
             // transport: Post "<url>": EOF".
             new Word("go", ClientTransport.HTTP, "*fmt.wrapError", "-32005", null, null, Seen.Kind.LOST, java.util.regex.Pattern.compile(
-                    "calling \"tools/call\": sending \"tools/call\": rejected by transport: Post \"http://[^\"]+\": EOF")));
+                    "calling \"tools/call\": sending \"tools/call\": rejected by transport: Post \"http://[^\"]+\": EOF")),
+            // The Rust SDK (rmcp) ends a stdio call whose server exited with its ServiceError::TransportClosed; the
+            // driver names the variant as the code. Its high-level calls take no timeout, so the driver bounds each
+            // with tokio's, as a Rust application would: the elapsed deadline is the timeout
+            // (docs/findings/rust-client-no-request-timeout.md).
+            new Word("rust", ClientTransport.STDIO, "ServiceError", "TransportClosed", null, null, Seen.Kind.LOST),
+            new Word("rust", null, "tokio::time::error::Elapsed", null, null, null, Seen.Kind.TIMEOUT));
 
     private ClientVocabulary() {}
 

@@ -83,7 +83,7 @@ final class TokenAttackRun {
         long later = WireSettings.T0 + alice.requestStateTtl() + 1 + random.nextInt(5000);
         ServerWire laterServer = start("later-clock", WireSettings.matrix(folder.resolve("later-clock.sqlite3"), "alice").at(later));
         // without the key, the forged-claims attacks would test only the seal
-        session.history().expect(scope(), "the forge holds the server's key", true, forgeHoldsTheKey(own.get(0).token()));
+        session.history().expect(scope(), "the forge holds the server's key", true, forgeHoldsTheKey(own.get(0)));
         // every row of these ledgers under the prefix must be one the history sent: an attack is sent as must-refuse
         ledgers.values().forEach(database -> session.history().ledger(scope(), database, "ta-" + sdk.label() + "-"));
         try (BufferedWriter log = Files.newBufferedWriter(folder.resolve("attacks.jsonl"), StandardCharsets.UTF_8)) {
@@ -198,6 +198,7 @@ final class TokenAttackRun {
             case JAVA -> forgedJava(base);
             case PYTHON -> forgedPython(base);
             case GO -> forgedGo(base);
+            case RUST -> forgedRust(base);
             default -> forgedTypeScript(base);
         };
     }
@@ -296,6 +297,40 @@ final class TokenAttackRun {
         return new Attack("forged-claims", variant, ToolClient.CREATE, base.arguments(), text(forge.signGo(payload.toString())), main);
     }
 
+    /** The Rust fixture's binding of a state for {@code tool}, {@code arguments} and {@code principal}. */
+    private static String rustBinding(String tool, JsonNode arguments, String principal) {
+        ObjectNode bound = JsonNodeFactory.instance.objectNode().put("operation_id", arguments.path("operation_id").asText())
+                .put("title", arguments.path("title").asText()).put("mode", arguments.path("mode").asText("atomic"));
+        return TokenForge.rustBinding(sha256Hex(lab.continuationreplay.vectors.CanonicalJson.canonical(bound)),
+                "continuation-replay-rust-fixture", "tools/call", principal, tool);
+    }
+
+    /**
+     * The Rust fixture's payload or the binding the SDK's codec covers, one part wrong, signed again with the key: the
+     * codec checks the binding (a wrong one is a wrong tag), the fixture the payload's members and expiry.
+     */
+    private Attack forgedRust(Minted base) throws Exception {
+        long now = WireSettings.T0;
+        ObjectNode payload = TokenForge.readRust(base.token());
+        ObjectNode arguments = base.arguments();
+        String binding = rustBinding(ToolClient.CREATE, arguments, "alice");
+        String variant;
+        switch (random.nextInt(9)) {
+            case 0 -> { binding = rustBinding(ToolClient.STATUS, arguments, "alice"); variant = "tool"; }
+            case 1 -> { binding = rustBinding(ToolClient.CREATE, arguments, "bob"); variant = "principal bob"; }
+            case 2 -> { binding = TokenForge.rustBinding(sha256Hex("other arguments"), "continuation-replay-rust-fixture", "tools/call",
+                    "alice", ToolClient.CREATE); variant = "arguments digest"; }
+            case 3 -> { binding = TokenForge.rustBinding(sha256Hex(""), "continuation-replay-go-fixture", "tools/call", "alice",
+                    ToolClient.CREATE); variant = "audience"; }
+            case 4 -> { payload.put("expires_at", now - random.nextInt(2)); variant = "expired (expires_at <= now)"; }
+            case 5 -> { payload.put("expires_at", String.valueOf(now + 600)); variant = "expires_at not a number"; }
+            case 6 -> { payload.put("x", 1); variant = "extra member"; }
+            case 7 -> { payload.remove("state"); variant = "no state"; }
+            default -> { ((ObjectNode) payload.path("state")).put("operation_id", 7); variant = "state operation_id not a string"; }
+        }
+        return new Attack("forged-claims", variant, ToolClient.CREATE, arguments, text(forge.signRust(binding, payload.toString())), main);
+    }
+
     private String send(Attack attack) throws Exception {
         byKind.merge(attack.kind(), 1, Integer::sum);
         Path database = ledgers.get(attack.target());
@@ -324,11 +359,13 @@ final class TokenAttackRun {
     }
 
     /** Whether the forge reproduces the server's own token with the lab key, so a forged token is not refused for its seal alone. */
-    private boolean forgeHoldsTheKey(String token) {
+    private boolean forgeHoldsTheKey(Minted minted) {
+        String token = minted.token();
         try {
             return switch (sdk) {
                 case JAVA, PYTHON -> forge.openJava(token) != null;
                 case GO -> forge.signsLikeGo(token);
+                case RUST -> forge.signsLikeRust(token, rustBinding(ToolClient.CREATE, minted.arguments(), "alice"));
                 default -> forge.signsLike(token);
             };
         } catch (java.security.GeneralSecurityException | RuntimeException e) {

@@ -132,6 +132,43 @@ public final class TokenForge {
         return goToken.equals(signGo(new String(Base64.getUrlDecoder().decode(body), StandardCharsets.UTF_8)));
     }
 
+    // ---- Rust: the SDK's codec (rmcp's RequestStateCodec, rs1) over the fixture's payload ----
+
+    private static final String RUST_PREFIX = "rs1.";
+    private static final byte[] RUST_DOMAIN = "rmcp/mrtr/request-state/v1".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * What the Rust fixture binds a state to, as the codec's associated data: its canonical JSON (members sorted, no
+     * whitespace) of the arguments digest, the audience, the method, the principal and the tool.
+     */
+    public static String rustBinding(String argumentsDigest, String audience, String method, String principal, String tool) {
+        ObjectNode binding = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        binding.put("arguments_digest", argumentsDigest).put("audience", audience).put("method", method)
+                .put("principal", principal).put("tool", tool);
+        return lab.continuationreplay.vectors.CanonicalJson.canonical(binding);
+    }
+
+    /** The payload of a Rust token (readable without the key): the bytes after the codec's 8-byte expiry. */
+    public static ObjectNode readRust(String token) {
+        byte[] body = Base64.getUrlDecoder().decode(token.substring(RUST_PREFIX.length(), token.lastIndexOf('.')));
+        return (ObjectNode) ExactJson.parse(new String(body, 8, body.length - 8, StandardCharsets.UTF_8));
+    }
+
+    /** Signs {@code payload} under {@code binding} as the Rust fixture's codec does (no codec expiry: the payload has its own). */
+    public String signRust(String binding, String payload) throws GeneralSecurityException {
+        byte[] json = payload.getBytes(StandardCharsets.UTF_8);
+        byte[] body = ByteBuffer.allocate(8 + json.length).putLong(0).put(json).array();
+        byte[] bound = binding.getBytes(StandardCharsets.UTF_8);
+        byte[] tag = hmac(concat(RUST_DOMAIN, ByteBuffer.allocate(8).putLong(bound.length).array(), bound, body));
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        return RUST_PREFIX + b64.encodeToString(body) + "." + b64.encodeToString(tag);
+    }
+
+    /** True if signing the Rust token's own payload under {@code binding} gives the token: the forge holds the key. */
+    public boolean signsLikeRust(String token, String binding) throws GeneralSecurityException {
+        return token.equals(signRust(binding, readRust(token).toString()));
+    }
+
     public static String json(JsonNode node) {
         return node.toString();
     }

@@ -14,7 +14,9 @@ public enum ClientKind {
     /** The Python SDK {@code mcp} 2.3.0's {@code Client}, run by the py-fixture's virtual environment (the same lock). */
     PYTHON(Sdk.PYTHON, "src/driver.py"),
     /** The Go SDK v1.8.0's {@code Client} (go build). */
-    GO(Sdk.GO, "target/bin/go-client");
+    GO(Sdk.GO, "target/bin/go-client"),
+    /** The Rust SDK rmcp 3.11.0 client (cargo build --release). */
+    RUST(Sdk.RUST, "target/release/rust-client");
 
     /** Every client, in the order of the client axis: what {@code --client all} means. */
     public static final List<ClientKind> ALL = List.of(values());
@@ -62,7 +64,7 @@ public enum ClientKind {
             case PYTHON -> List.of(LabHome.requireFile(home.resolve("py-fixture/.venv/bin/python"),
                     "build the lab first (the py-fixture module creates its virtual environment)").toString(), built.toString(),
                     script.toString(), records.toString());
-            case GO -> List.of(built.toString(), script.toString(), records.toString());
+            case GO, RUST -> List.of(built.toString(), script.toString(), records.toString());
         };
     }
 }

@@ -21,7 +21,9 @@ public enum ServerKind {
     /** The guarded fixture on the Python SDK mcp 2.3.0, run by the module's virtual environment, through the same bridge. */
     PYTHON(Sdk.PYTHON, "python", "src/server.py"),
     /** The guarded fixture on the Go SDK v1.8.0 (go build), reaching the ledger through the same bridge. */
-    GO(Sdk.GO, "go", "target/bin/go-fixture");
+    GO(Sdk.GO, "go", "target/bin/go-fixture"),
+    /** The guarded fixture on the Rust SDK rmcp 3.11.0 (cargo build --release), reaching the ledger through the same bridge. */
+    RUST(Sdk.RUST, "rust", "target/release/rust-fixture");
 
     /**
      * The guarded servers under test, in the order of the matrix's columns: what {@code --sdk all} means, and the
@@ -125,7 +127,7 @@ public enum ServerKind {
             case TYPESCRIPT -> List.of(LabHome.node(), built.toString());
             case PYTHON -> List.of(LabHome.requireFile(home.resolve("py-fixture/.venv/bin/python"),
                     "build the lab first (the py-fixture module creates its virtual environment)").toString(), built.toString());
-            case GO -> List.of(built.toString());
+            case GO, RUST -> List.of(built.toString());
         };
     }
 

@@ -24,15 +24,15 @@ class ServerKindTest {
     @Test
     void anSdkByLabelRefusesTheControlAndUnknownNames() {
         assertEquals(ServerKind.GO, ServerKind.sdk("go"));
-        assertEquals("'unguarded' is not an SDK under test (java, typescript, python, go)",
+        assertEquals("'unguarded' is not an SDK under test (java, typescript, python, go, rust)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("unguarded")).getMessage());
-        assertEquals("unknown server 'cobol' (java, typescript, python, go or unguarded)",
+        assertEquals("unknown server 'cobol' (java, typescript, python, go, rust or unguarded)",
                 assertThrows(IllegalArgumentException.class, () -> ServerKind.sdk("cobol")).getMessage());
     }
 
     @Test
     void theFixturesOnOtherSdksGetTheBridgeCommandAndTheJavaServersDoNot() {
-        assertEquals(List.of(ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO),
+        assertEquals(List.of(ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO, ServerKind.RUST),
                 ServerKind.SDKS.stream().filter(ServerKind::reachesLedgerThroughBridge).toList());
     }
 

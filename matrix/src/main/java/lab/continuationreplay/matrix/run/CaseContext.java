@@ -77,6 +77,7 @@ public final class CaseContext implements CaseStage.Opened {
             case TYPESCRIPT -> ServerKind.TYPESCRIPT;
             case PYTHON -> ServerKind.PYTHON;
             case GO -> ServerKind.GO;
+            case RUST -> ServerKind.RUST;
             case UNGUARDED -> ServerKind.UNGUARDED;
         };
     }

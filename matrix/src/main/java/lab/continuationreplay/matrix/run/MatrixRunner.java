@@ -205,6 +205,7 @@ public final class MatrixRunner {
             case TYPESCRIPT -> ServerChoice.TYPESCRIPT;
             case PYTHON -> ServerChoice.PYTHON;
             case GO -> ServerChoice.GO;
+            case RUST -> ServerChoice.RUST;
             case UNGUARDED -> ServerChoice.UNGUARDED;
         };
     }

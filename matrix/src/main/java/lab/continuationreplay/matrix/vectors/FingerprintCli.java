@@ -61,6 +61,12 @@ public final class FingerprintCli implements FingerprintImplementation {
         return new FingerprintCli(FingerprintLanguage.GO, List.of(binary.toString()), timeout);
     }
 
+    /** The Rust binary; it must exist. */
+    public static FingerprintCli rust(Path binary, Duration timeout) {
+        LabHome.requireFile(binary, "build it with `mvn -pl rust-fixture package` (cargo build; ./lab does this for you)");
+        return new FingerprintCli(FingerprintLanguage.RUST, List.of(binary.toString()), timeout);
+    }
+
     /** Where each language's CLI is in a built repository (Java has none: it runs in the lab's JVM). */
     public static Path defaultPath(FingerprintLanguage language, Path home) {
         return switch (language) {
@@ -68,6 +74,7 @@ public final class FingerprintCli implements FingerprintImplementation {
             case TYPESCRIPT -> LabHome.typeScriptFingerprintCli(home);
             case PYTHON -> home.resolve("py-fixture/src/fingerprint-cli.py");
             case GO -> home.resolve("go-fixture/target/bin/fingerprint-cli");
+            case RUST -> home.resolve("rust-fixture/target/release/fingerprint-cli");
         };
     }
 
@@ -78,6 +85,7 @@ public final class FingerprintCli implements FingerprintImplementation {
             case TYPESCRIPT -> typeScript(path, timeout);
             case PYTHON -> python(home, path, timeout);
             case GO -> go(path, timeout);
+            case RUST -> rust(path, timeout);
         };
     }
 

@@ -17,7 +17,9 @@ public enum FingerprintLanguage {
     /** {@code py-fixture/.venv/bin/python py-fixture/src/fingerprint-cli.py}. */
     PYTHON(Sdk.PYTHON),
     /** {@code go-fixture/target/bin/fingerprint-cli}. */
-    GO(Sdk.GO);
+    GO(Sdk.GO),
+    /** {@code rust-fixture/target/release/fingerprint-cli}. */
+    RUST(Sdk.RUST);
 
     private final Sdk sdk;
 

@@ -19,6 +19,7 @@ class SdkNamesTest {
     void aColumnIsNamedByItsSdkAndTransport() {
         assertEquals("TypeScript over HTTP", SdkNames.of("typescript-http"));
         assertEquals("Python", SdkNames.of("python"));
-        assertEquals("rust", SdkNames.of("rust"), "an unknown label is shown as it is");
+        assertEquals("cobol", SdkNames.of("cobol"), "an unknown label is shown as it is");
+        assertEquals("Rust over HTTP", SdkNames.of("rust-http"));
     }
 }

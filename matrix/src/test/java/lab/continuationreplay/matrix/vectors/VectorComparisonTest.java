@@ -30,8 +30,8 @@ class VectorComparisonTest {
                 java.util.Arrays.stream(FingerprintLanguage.values()).map(FingerprintLanguage::sdk).toList(),
                 "one fingerprint per SDK column, in column order, named as the column is");
         assertEquals(List.of(FingerprintLanguage.GO, FingerprintLanguage.JAVA), FingerprintLanguage.parse(List.of("go", "java")));
-        assertEquals("unknown language 'rust' (java, typescript, python, go or all)",
-                assertThrows(IllegalArgumentException.class, () -> FingerprintLanguage.parse(List.of("java", "rust"))).getMessage());
+        assertEquals("unknown language 'cobol' (java, typescript, python, go, rust or all)",
+                assertThrows(IllegalArgumentException.class, () -> FingerprintLanguage.parse(List.of("java", "cobol"))).getMessage());
         assertEquals("'python' is named twice",
                 assertThrows(IllegalArgumentException.class, () -> FingerprintLanguage.parse(List.of("python", "python"))).getMessage());
         assertThrows(IllegalArgumentException.class, () -> FingerprintLanguage.parse(List.of("all", "go")));
