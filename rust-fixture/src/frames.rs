@@ -1,4 +1,5 @@
-//! The strict frame gate between stdin and rmcp's line transport.
+//! The strict frame gate between stdin and rmcp's line transport, and its HTTP counterpart for POST bodies
+//! (`judge_http_body`).
 //!
 //! rmcp 3.11.0 reads each stdin line into its typed message with serde_json. A line it cannot type is dropped
 //! without a reply when serde_json calls the failure a syntax error (a number beyond f64 such as `1e400`, nesting
@@ -7,6 +8,7 @@
 //! verdicts of the TypeScript gate where `vectors/rules/strict-frames.json` gives them, and only lines the SDK
 //! types reach it, byte for byte or as the gate read them.
 
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
@@ -343,3 +345,111 @@ fn sdk_reads_verdict(trimmed: &str, verdict: &Verdict) -> bool {
     }
 }
 
+/// What the HTTP gate makes of one POST body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HttpBody {
+    /// To the SDK: the body as sent (`None`) or as the gate read it.
+    Forward(Option<String>),
+    /// Answered here with 400 and this line; the SDK never sees the body.
+    Refuse(String),
+}
+
+/// The HTTP gate (docs/http.md, "Strict bodies"): the Java server's three rules, the Go fixture's two HTTP rules,
+/// and one for what rmcp 3.11.0 cannot type.
+///
+/// - not strict UTF-8, not JSON, empty, or more than one JSON value: -32700 without id;
+/// - JSON but not an object: -32600 without id;
+/// - `jsonrpc` missing or not the string "2.0" (the last of repeated members counts): -32600, with the id when it
+///   is a string or an integer within ±(2^53−1);
+/// - a request whose id is present but not such a string or integer: -32600 without id (rmcp would run
+///   9007199254740992 as an id that JavaScript clients cannot read back);
+/// - a `tools/call` whose `requestState` is present but not a string: the frozen state refusal, as on stdio;
+/// - a body rmcp cannot type (a number beyond f64, nesting deeper than 128, `params` or `_meta` not an object,
+///   …), which rmcp answers 415 "fail to deserialize request body" with serde's words: the stdio
+///   gate's line for it, else -32602 "the request cannot be read";
+/// - a request of a 2026-07-28 method whose params its typed request cannot hold (`"arguments":5`, `"name":7`),
+///   which rmcp reads as a custom request and answers 404 -32601 with the method's name: -32602 "Invalid params".
+///
+/// A repeated member reaches the SDK as the gate read it (its first place, its last value), as on stdio: serde
+/// refuses a repeated field of a typed struct outright.
+pub fn judge_http_body(body: &[u8]) -> HttpBody {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return HttpBody::Refuse(parse_error());
+    };
+    if !is_json(text) {
+        return HttpBody::Refuse(parse_error());
+    }
+    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+    let msg = trimmed
+        .starts_with('{')
+        .then(|| RawValue::from_string(trimmed.to_owned()).ok())
+        .flatten()
+        .and_then(|raw| members(Some(&raw)));
+    let Some(msg) = msg else {
+        return HttpBody::Refuse(invalid_request(None));
+    };
+    if string_value(msg.get("jsonrpc")).as_deref() != Some("2.0") {
+        let id = msg.get("id").and_then(valid_id);
+        return HttpBody::Refuse(invalid_request(id.as_deref()));
+    }
+    let id = match (msg.has("method"), msg.get("id")) {
+        (true, Some(raw)) => match valid_id(raw) {
+            Some(id) => Some(id),
+            None => return HttpBody::Refuse(invalid_request(None)),
+        },
+        _ => None,
+    };
+    let method = string_value(msg.get("method"));
+    let state = members(msg.get("params")).and_then(|p| p.get("requestState").map(|s| s.get().to_owned()));
+    if method.as_deref() == Some("tools/call") && state.is_some_and(|s| !s.starts_with('"')) {
+        return HttpBody::Refuse(state_refusal(id.as_deref()));
+    }
+    let judged = as_judged(trimmed, &msg);
+    match serde_json::from_str::<ClientJsonRpcMessage>(judged.as_deref().unwrap_or(trimmed)) {
+        Err(_) => HttpBody::Refuse(match judge(trimmed.as_bytes()) {
+            Verdict::Reply(line) => line,
+            _ => unreadable(id.as_deref()),
+        }),
+        Ok(JsonRpcMessage::Request(request)) if misread(&request.request) => {
+            HttpBody::Refuse(error_line(id.as_deref(), -32602, "Invalid params", None))
+        }
+        Ok(_) => HttpBody::Forward(judged),
+    }
+}
+
+/// The request methods of 2026-07-28 (extensions aside). A removed one (`initialize`, `ping`, `logging/setLevel`,
+/// `resources/subscribe`) or an unknown one stays rmcp's -32601 with HTTP 404, as the suite expects.
+const CURRENT_METHODS: [&str; 10] = [
+    "server/discover",
+    "completion/complete",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+];
+
+/// A request of a current method that rmcp could only read as a custom request.
+fn misread(request: &ClientRequest) -> bool {
+    matches!(request, ClientRequest::CustomRequest(custom) if CURRENT_METHODS.contains(&custom.method.as_str()))
+}
+
+/// The id to echo in a refusal of a body the HTTP gate passed: a request's id as sent, `None` for a notification.
+pub fn http_request_id(body: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(body).ok()?.trim_start_matches([' ', '\t', '\r', '\n']);
+    let msg = members(RawValue::from_string(text.to_owned()).ok().as_deref())?;
+    if !msg.has("method") {
+        return None;
+    }
+    valid_id(msg.get("id")?)
+}
+
+/// The `params` of a body the HTTP gate passed, as JSON text, if it has an object there.
+pub fn http_params(body: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(body).ok()?.trim_start_matches([' ', '\t', '\r', '\n']);
+    let msg = members(RawValue::from_string(text.to_owned()).ok().as_deref())?;
+    msg.get("params").filter(|p| p.get().starts_with('{')).map(|p| p.get().to_owned())
+}

@@ -32,6 +32,8 @@ pub enum OwnFault {
     None,
     /// Exit 70 after a fresh commit, before the reply: the lost reply.
     DropAfterCommit,
+    /// HTTP only: cut the request's connection after a fresh commit and keep serving.
+    CloseAfterCommit,
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +48,17 @@ pub struct Settings {
 /// request's extensions by the HTTP layer).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Principal(pub String);
+
+/// Cuts the connection a request came on (HTTP's close-after-commit), put in the request's extensions by the HTTP
+/// layer.
+#[derive(Clone)]
+pub struct CutConnection(pub Arc<dyn Fn() + Send + Sync>);
+
+/// A value the HTTP layer put in the request's extensions: rmcp hands them on inside the request's
+/// `http::request::Parts`.
+pub fn from_http<T: Send + Sync + 'static>(context: &RequestContext<RoleServer>) -> Option<&T> {
+    context.extensions.get::<http::request::Parts>().and_then(|parts| parts.extensions.get::<T>())
+}
 
 #[derive(Clone)]
 pub struct Fixture {
@@ -131,7 +144,7 @@ fn body_request(title: &str, token: String) -> CallToolResponse {
 
 impl Inner {
     fn principal(&self, context: &RequestContext<RoleServer>) -> Result<String, ErrorData> {
-        if let Some(Principal(p)) = context.extensions.get::<Principal>() {
+        if let Some(Principal(p)) = context.extensions.get::<Principal>().or_else(|| from_http::<Principal>(context)) {
             return Ok(p.clone());
         }
         self.stdio_principal.clone().ok_or_else(|| ErrorData::internal_error("no principal for this request", None))
@@ -159,7 +172,13 @@ impl Inner {
         Ok(result.map(|r| complete(&r)).unwrap_or_else(|refusal| refusal).into())
     }
 
-    async fn guarded(&self, request: CallToolRequestParams, meta: &RequestMetaObject, principal: String) -> Result<CallToolResponse, ErrorData> {
+    async fn guarded(
+        &self,
+        request: CallToolRequestParams,
+        meta: &RequestMetaObject,
+        principal: String,
+        cut: Option<CutConnection>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let raw_arguments = request.arguments.clone().unwrap_or_default();
         // The state is checked before anything else, so a tampered, expired, foreign state, or one minted for
         // other arguments, never reaches the bridge.
@@ -202,9 +221,16 @@ impl Inner {
             Err(refusal) => return Ok(refusal.into()),
         };
         let fresh = serde_json::from_str::<Value>(&result).ok().and_then(|r| r.get("replayed").cloned()) == Some(Value::Bool(false));
-        if self.settings.fault == OwnFault::DropAfterCommit && fresh {
-            eprintln!("drop-after-commit: the effect is committed; exiting before the reply");
-            std::process::exit(DROP_AFTER_COMMIT_EXIT);
+        match (self.settings.fault, fresh, cut) {
+            (OwnFault::DropAfterCommit, true, _) => {
+                eprintln!("drop-after-commit: the effect is committed; exiting before the reply");
+                std::process::exit(DROP_AFTER_COMMIT_EXIT);
+            }
+            (OwnFault::CloseAfterCommit, true, Some(CutConnection(cut))) => {
+                eprintln!("close-after-commit: the effect is committed; closing the connection before the reply");
+                cut();
+            }
+            _ => {}
         }
         Ok(complete(&result).into())
     }
@@ -285,7 +311,10 @@ impl ServerHandler for Fixture {
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         let principal = self.inner.principal(&context)?;
         match (self.inner.tools.kind(), request.name.as_ref()) {
-            (tooltable::Served::Guarded, GUARDED_TOOL) => self.inner.guarded(request, &context.meta, principal).await,
+            (tooltable::Served::Guarded, GUARDED_TOOL) => {
+                let cut = from_http::<CutConnection>(&context).cloned();
+                self.inner.guarded(request, &context.meta, principal, cut).await
+            }
             (tooltable::Served::Guarded, STATUS_TOOL) => self.inner.status(request, principal).await,
             (tooltable::Served::Unguarded, CONTROL_TOOL) => self.inner.control(request, &context.meta, principal).await,
             (_, name) => Err(ErrorData::invalid_params(format!("Unknown tool: {name}"), None)),

@@ -204,7 +204,7 @@ fn a_bad_configuration_or_command_line_is_one_stderr_line_and_exit_2() {
     assert!(stderr.contains("WIRE_PRINCIPAL") && stderr.lines().count() == 1, "{stderr}");
     assert!(stdout.is_empty());
     let (code, stderr, _) = run(environment(&dir.0.join("ledger.sqlite3")), &["--verbose"]);
-    assert_eq!((code, stderr.trim_end()), (Some(2), "usage: rust-fixture [--unguarded] (configuration from the WIRE_* environment)"));
+    assert_eq!((code, stderr.trim_end()), (Some(2), "usage: rust-fixture [--http PORT [--conformance]] [--unguarded] (configuration from the WIRE_* environment)"));
     let mut short = environment(&dir.0.join("ledger.sqlite3"));
     short.retain(|(name, _)| name != "WIRE_STATE_KEY_HEX");
     short.push(("WIRE_STATE_KEY_HEX".into(), "00".repeat(16)));

@@ -80,7 +80,8 @@ final class GuardOverheadBench {
             new Contestant(ServerKind.TYPESCRIPT, false, "typescript_fixture"),
             new Contestant(ServerKind.TYPESCRIPT, true, "typescript_unguarded"),
             new Contestant(ServerKind.PYTHON, false, "python_guarded"), new Contestant(ServerKind.PYTHON, true, "python_unguarded"),
-            new Contestant(ServerKind.GO, false, "go_guarded"), new Contestant(ServerKind.GO, true, "go_unguarded"));
+            new Contestant(ServerKind.GO, false, "go_guarded"), new Contestant(ServerKind.GO, true, "go_unguarded"),
+            new Contestant(ServerKind.RUST, false, "rust_guarded"), new Contestant(ServerKind.RUST, true, "rust_unguarded"));
 
     private GuardOverheadBench() {}
 

@@ -24,10 +24,13 @@ final class MemoryBench {
         goals.put("python_fixture_bridge", "bridge (the Python fixture's child)");
         goals.put("go_fixture", "Go fixture");
         goals.put("go_fixture_bridge", "bridge (the Go fixture's child)");
+        goals.put("rust_fixture", "Rust fixture");
+        goals.put("rust_fixture_bridge", "bridge (the Rust fixture's child)");
         goals.put("java_client_driver", "Java SDK client (driver JVM)");
         goals.put("typescript_client_driver", "TS SDK client (driver, node)");
         goals.put("python_client_driver", "Python SDK client (driver)");
         goals.put("go_client_driver", "Go SDK client (driver)");
+        goals.put("rust_client_driver", "Rust SDK client (driver)");
         return java.util.Collections.unmodifiableMap(goals);
     }
 

@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
         name = "clients",
         mixinStandardHelpOptions = true,
         description = {
-            "Drives the four guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
-                    + " 2.4.0, Python mcp 2.3.0, Go go-sdk v1.8.0) over stdio or Streamable HTTP, through a recording relay: the client cases (manual rounds, the automatic"
+            "Drives the five guarded servers with the official SDK clients (Java SDK 2.2.0, @modelcontextprotocol/client"
+                    + " 2.4.0, Python mcp 2.3.0, Go go-sdk v1.8.0, Rust rmcp 3.11.0) over stdio or Streamable HTTP, through a recording relay: the client cases (manual rounds, the automatic"
                     + " retry after a lost reply, a reply dropped while the server stays up, ...) in each client x"
                     + " server cell. The runner keeps the history (client records, transcripts, databases, exits); the"
                     + " checker judges every step against what the application was expected to see.",
@@ -46,10 +46,10 @@ final class ClientsCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/clients-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--client", split = ",", description = "java, typescript, python, go or all (default: all).")
+    @Option(names = "--client", split = ",", description = "java, typescript, python, go, rust or all (default: all).")
     List<String> clients = List.of("all");
 
-    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go or all (default: all).")
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go, rust or all (default: all).")
     List<String> sdks = List.of("all");
 
     @Option(names = "--transport", description = "stdio (the client starts each server), http (the lab starts each server"

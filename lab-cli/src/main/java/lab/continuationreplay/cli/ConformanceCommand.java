@@ -38,7 +38,7 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/conformance-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go, all or none (default: all).")
+    @Option(names = "--sdk", split = ",", description = "The servers: java, typescript, python, go, rust, all or none (default: all).")
     List<String> sdks = List.of("all");
 
     @Option(names = "--client", split = ",", description = "The SDK clients: java, typescript, all or none (default: all).")

@@ -50,7 +50,7 @@ final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
     long seed = 20260728L;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all), over either"
+    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go, rust or all (default: all), over either"
             + " transport.")
     List<String> sdks = List.of("all");
 

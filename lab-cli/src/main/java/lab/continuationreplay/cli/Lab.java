@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         name = "lab",
         mixinStandardHelpOptions = true,
         version = "Continuation Replay Lab 0.1.0",
-        description = "Lost-reply recovery for MCP multi-round tool calls, compared across the official Java, TypeScript, Python and Go SDKs.",
+        description = "Lost-reply recovery for MCP multi-round tool calls, compared across the official Java, TypeScript, Python, Go and Rust SDKs.",
         subcommands = {MatrixCommand.class, ClientsCommand.class, VerifyCommand.class, DemoCommand.class, VectorsCommand.class, FingerprintCommand.class,
             BenchCommand.class, FaultsCommand.class, ConformanceCommand.class, ReplicasCommand.class,
             ProbeCommand.class, ProxyCommand.class, ServerCommand.class, PictureCommand.class, CommandLine.HelpCommand.class})

@@ -59,7 +59,7 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/matrix-<UTC time>, or in-container-<UTC time>). Never overwritten.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "Comma-separated SDKs under test (java, typescript, python, go) or all (default: all)."
+    @Option(names = "--sdk", split = ",", description = "Comma-separated SDKs under test (java, typescript, python, go, rust) or all (default: all)."
             + " Every ordered pair of them is a cross-SDK cell.")
     List<String> sdks = List.of("all");
 
@@ -154,7 +154,7 @@ final class MatrixCommand implements Callable<Integer> {
         }
     }
 
-    /** The same matrix once per runtime cell, in containers; the images carry the four SDK columns. */
+    /** The same matrix once per runtime cell, in containers; the images carry every SDK column. */
     private Integer inContainers(Path home, Path folder, List<String> sdks) throws Exception {
         List<RuntimeCell> cells = RuntimeCell.parseAll(runtimes);
         List<String> inImages = InContainerMatrix.SDKS_IN_IMAGES;

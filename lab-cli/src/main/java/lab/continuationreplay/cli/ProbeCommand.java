@@ -21,14 +21,14 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "probe", footer = {
     "",
-    "In a checkout of the lab, --server KIND is a preset for the lab's own servers: java, typescript, python, go or"
+    "In a checkout of the lab, --server KIND is a preset for the lab's own servers: java, typescript, python, go, rust or"
             + " unguarded over stdio, with their tool, arguments, environment and ledger as the observer. Example:",
     "  lab probe --server java",
     "  lab probe --command 'lab server java' --tool create_guarded_issue \\",
     "      --args '{\"operation_id\":\"op-{{fresh}}\",\"title\":\"probe\"}' --effects-sqlite \"$WIRE_SERVER_DB\" issues"
 })
 final class ProbeCommand extends ProbeCli {
-    @Option(names = "--server", paramLabel = "KIND", description = "A preset for the lab's own servers: java, typescript, python, go or"
+    @Option(names = "--server", paramLabel = "KIND", description = "A preset for the lab's own servers: java, typescript, python, go, rust or"
             + " unguarded over stdio, with their tool, arguments, environment and ledger as the observer.")
     String server;
 

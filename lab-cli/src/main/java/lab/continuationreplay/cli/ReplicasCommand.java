@@ -33,7 +33,7 @@ final class ReplicasCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/replicas-<UTC time>); must be new or empty.")
     Path out;
 
-    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go or all (default: all): whose replicas play the r cells.")
+    @Option(names = "--sdk", split = ",", description = "java, typescript, python, go, rust or all (default: all): whose replicas play the r cells.")
     List<String> sdks = List.of("all");
 
     @Option(names = "--cells", split = ",", paramLabel = "CELL", description = "Only these cells (r1..r5, x1, x2; default: all).")

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
             "Exits with the server's status (2 for a bad configuration; 70-73 for lab faults)."
         })
 final class ServerCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "KIND", description = "java, typescript, python, go or unguarded (each also with --http)")
+    @Parameters(index = "0", paramLabel = "KIND", description = "java, typescript, python, go, rust or unguarded (each also with --http)")
     String kind;
 
     @Option(names = "--http", paramLabel = "PORT", description = "Serve Streamable HTTP on 127.0.0.1:PORT (0: a free port).")

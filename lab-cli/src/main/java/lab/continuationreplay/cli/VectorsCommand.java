@@ -41,7 +41,7 @@ final class VectorsCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = {"--lang", "--sdk"}, split = ",",
-            description = "Comma-separated languages to compare (java, typescript, python, go) or all (default: all);"
+            description = "Comma-separated languages to compare (java, typescript, python, go, rust) or all (default: all);"
                     + " the labels of lab matrix --sdk.")
     List<String> languages = List.of("all");
 
@@ -53,6 +53,9 @@ final class VectorsCommand implements Callable<Integer> {
 
     @Option(names = "--go-cli", description = "The Go CLI binary (default: go-fixture/target/bin/fingerprint-cli).")
     Path goCli;
+
+    @Option(names = "--rust-cli", description = "The Rust CLI binary (default: rust-fixture/target/release/fingerprint-cli).")
+    Path rustCli;
 
     @Override
     public Integer call() throws Exception {
@@ -77,6 +80,9 @@ final class VectorsCommand implements Callable<Integer> {
         }
         if (goCli != null) {
             paths.put(FingerprintLanguage.GO, goCli);
+        }
+        if (rustCli != null) {
+            paths.put(FingerprintLanguage.RUST, rustCli);
         }
         List<FingerprintImplementation> implementations =
                 FingerprintImplementations.resolve(chosen, LabHome.resolve(), paths, Duration.ofSeconds(60));

@@ -34,7 +34,7 @@ class LabServerHttpIT {
     @Test
     void bothServersAnswerAStatusCallForTheTokensPrincipalAndRefuseARequestWithoutAToken() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.json"), "{\"alice\":\"" + TOKEN + "\"}");
-        for (String kind : List.of("java", "typescript", "go")) {
+        for (String kind : List.of("java", "typescript", "go", "rust")) {
             Map<String, String> environment = new java.util.HashMap<>(WireSettings.matrix(dir.resolve(kind + ".sqlite3"), "unused").environment());
             environment.remove("WIRE_PRINCIPAL");
             environment.put("WIRE_BEARER_TOKENS_FILE", tokens.toString());

@@ -25,14 +25,14 @@ class LabVectorsCommandIT {
     void allSeventeenVectorsGiveTheExpectedDigestInEveryLanguage() throws Exception {
         LabProcess.Result r = LabProcess.run(List.of("vectors"), Map.of(), "");
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
-        assertTrue(r.stdout().contains("in java, typescript, python, go"), r.stdout());
-        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("^vector\\s+java\\s+typescript\\s+python\\s+go\\s+agree$")), r.stdout());
+        assertTrue(r.stdout().contains("in java, typescript, python, go, rust"), r.stdout());
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("^vector\\s+java\\s+typescript\\s+python\\s+go\\s+rust\\s+agree$")), r.stdout());
         long agreeing = r.stdout().lines()
-                .filter(l -> l.matches("^\\S+(\\s+" + DIGEST + "){4}\\s+yes$"))
+                .filter(l -> l.matches("^\\S+(\\s+" + DIGEST + "){5}\\s+yes$"))
                 .count();
         assertEquals(17, agreeing, r.stdout());
         assertTrue(r.stdout().contains("17/17 vectors agree, 7/7 relations hold: OK"), r.stdout());
-        assertTrue(r.stdout().matches("(?s).*00_control_single_round == pinned \\S+\\s+java yes\\s+typescript yes\\s+python yes\\s+go yes.*"),
+        assertTrue(r.stdout().matches("(?s).*00_control_single_round == pinned \\S+\\s+java yes\\s+typescript yes\\s+python yes\\s+go yes\\s+rust yes.*"),
                 r.stdout());
     }
 
@@ -41,12 +41,12 @@ class LabVectorsCommandIT {
         LabProcess.Result r = LabProcess.run(List.of("vectors", "--json"), Map.of(), "");
         assertEquals(0, r.exitCode(), r.stderr());
         JsonNode report = new ObjectMapper().readTree(r.stdout());
-        assertEquals("[\"java\",\"typescript\",\"python\",\"go\"]", report.get("languages").toString());
+        assertEquals("[\"java\",\"typescript\",\"python\",\"go\",\"rust\"]", report.get("languages").toString());
         assertEquals(17, report.get("rows").size());
         assertTrue(report.get("ok").booleanValue());
         JsonNode first = report.get("rows").get(1);
         assertEquals(VECTOR_01, first.get("expected").textValue());
-        for (String language : List.of("java", "typescript", "python", "go")) {
+        for (String language : List.of("java", "typescript", "python", "go", "rust")) {
             assertEquals(VECTOR_01, first.get(language).textValue(), language);
             assertTrue(report.get("pinned_digest").get(language).booleanValue(), language);
         }
@@ -64,7 +64,7 @@ class LabVectorsCommandIT {
     @Test
     void unknownRepeatedOrUnchosenLanguagesAreRefusedBeforeAnythingRuns() throws Exception {
         Map<List<String>, String> refusals = Map.of(
-                List.of("vectors", "--lang", "java,rust"), "lab vectors: unknown language 'rust' (java, typescript, python, go or all)",
+                List.of("vectors", "--lang", "java,cobol"), "lab vectors: unknown language 'cobol' (java, typescript, python, go, rust or all)",
                 List.of("vectors", "--sdk", "go,go"), "lab vectors: 'go' is named twice",
                 List.of("vectors", "--lang", "java", "--py-cli", "x.py"),
                 "lab vectors: a python CLI is given but python is not among the chosen languages");

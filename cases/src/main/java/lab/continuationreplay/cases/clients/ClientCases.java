@@ -163,6 +163,7 @@ public final class ClientCases {
                 .roundOne("a", "s1").seesInClient(ROUND_ONE, "typescript", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
                 .alsoIn("typescript-client/python-server", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
                 .alsoIn("typescript-client/go-server", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
+                .alsoIn("typescript-client/rust-server", Seen.of(Seen.Kind.ERROR, "-32600"), OUTPUT_SCHEMA_CHECK)
                 .roundOneByRequest("a", "s2").sees(ROUND_ONE)
                 .close("a").build();
     }

@@ -72,13 +72,13 @@ final class ClientsTestPlan {
     /** LabClientsIT: the Java and TypeScript clients against their own two servers, every case, stdio. */
     static final Run STDIO_JAVA_TYPESCRIPT = new Run(List.of(ClientTransport.STDIO), List.of("java", "typescript"),
             List.of("java", "typescript"), false, ALL_CASES);
-    /** LabClientsPythonGoIT: the Python and Go clients against every server, case 03, stdio. */
-    static final Run STDIO_PYTHON_GO_QUICK = new Run(List.of(ClientTransport.STDIO), List.of("python", "go"), SDKS, false,
+    /** LabClientsQuickIT: the Python, Go and Rust clients against every server, case 03, stdio. */
+    static final Run STDIO_OTHER_CLIENTS_QUICK = new Run(List.of(ClientTransport.STDIO), List.of("python", "go", "rust"), SDKS, false,
             List.of(ClientCaseId.LOST_REPLY_THEN_EXPLICIT_REPLAY));
     /** LabClientsHttpIT: the Java and TypeScript clients over HTTP in the two cross cells, every case. */
     static final Run HTTP_JAVA_TYPESCRIPT_CROSS = new Run(List.of(ClientTransport.HTTP), List.of("java", "typescript"),
             List.of("java", "typescript"), true, ALL_CASES);
-    static final List<Run> NAMED_ITS = List.of(STDIO_JAVA_TYPESCRIPT, STDIO_PYTHON_GO_QUICK, HTTP_JAVA_TYPESCRIPT_CROSS);
+    static final List<Run> NAMED_ITS = List.of(STDIO_JAVA_TYPESCRIPT, STDIO_OTHER_CLIENTS_QUICK, HTTP_JAVA_TYPESCRIPT_CROSS);
 
     private ClientsTestPlan() {}
 

@@ -41,8 +41,8 @@ class LabClientsIT {
     @BeforeAll
     static void runTheClients() throws Exception {
         out = dir.resolve("clients");
-        // The Java and TypeScript clients against their own two servers: the Python and Go cells are
-        // LabClientsPythonGoIT's, in quick form.
+        // The Java and TypeScript clients against their own two servers: the Python, Go and Rust cells are
+        // LabClientsQuickIT's, in quick form.
         run = LabProcess.run(ClientsTestPlan.STDIO_JAVA_TYPESCRIPT.arguments(out, 0), Map.of(), new byte[0],
                 java.time.Duration.ofMinutes(10));
     }

@@ -53,8 +53,9 @@ class LabConformanceIT {
         assertTrue(run.stdout().contains("server typescript  37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("server python      37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("server go          37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
+        assertTrue(run.stdout().contains("server rust        37 scored: 37 pass, 0 expected failure(s), 0 unexpected"), run.stdout());
         assertTrue(run.stdout().contains("conformance every scored scenario passes or is an expected failure of its SDK;"
-                + " every strict check holds (5 departures from a SHOULD, reported above)"), run.stdout());
+                + " every strict check holds (6 departures from a SHOULD, reported above)"), run.stdout());
         assertEquals("0.2.0-alpha.12", json.path("suite").path("version").asText());
         assertTrue(json.path("suite").path("node").asText().startsWith("v22."), json.path("suite").toString());
         List<String> mrtrSeen = new ArrayList<>();
@@ -62,7 +63,7 @@ class LabConformanceIT {
             if (!scenario.path("side").asText().equals("server")) {
                 continue;
             }
-            for (String sdk : List.of("java", "typescript", "python", "go")) {
+            for (String sdk : List.of("java", "typescript", "python", "go", "rust")) {
                 assertEquals("pass", scenario.path("results").path(sdk).path("judgement").asText(), scenario.toString());
             }
             String name = scenario.path("scenario").asText();
@@ -70,7 +71,7 @@ class LabConformanceIT {
                 mrtrSeen.add(name.substring("input-required-result-".length()));
             }
         }
-        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on the four servers");
+        assertEquals(MRTR, mrtrSeen, "all fourteen MRTR scenarios, scored and passed on the five servers");
         for (String sdk : List.of("java", "typescript")) {
             JsonNode client = scenario("client", "sep-2322-client-request-state").path("results").path(sdk);
             assertEquals("pass", client.path("judgement").asText(), client.toString());
@@ -88,26 +89,28 @@ class LabConformanceIT {
                     : "18 passed, 0 failed, 1 departing from a SHOULD, 0 not run";
             assertEquals(expected, strict.path("summary").asText(), "principal, expiry and both closed-stream checks ran too");
         }
-        assertEquals(4, json.path("strict").size());
+        assertEquals(5, json.path("strict").size());
         assertTrue(run.stdout().contains("strict java        18 passed, 0 failed, 1 departing from a SHOULD, 0 not run;"
                 + " departs: closed-stream-stops-work"), run.stdout());
         assertTrue(run.stdout().contains("strict python      18 passed, 0 failed, 1 departing from a SHOULD, 0 not run;"
                 + " departs: closed-stream-stops-work"), run.stdout());
         assertTrue(run.stdout().contains("strict go          17 passed, 0 failed, 2 departing from a SHOULD, 0 not run;"
                 + " departs: last-event-id-ignored, closed-stream-stops-work"), run.stdout());
+        assertTrue(run.stdout().contains("strict rust        18 passed, 0 failed, 1 departing from a SHOULD, 0 not run;"
+                + " departs: closed-stream-stops-work"), run.stdout());
     }
 
     /** The transport rules' table in CONFORMANCE.md: a row per rule with its level and section, a column per server. */
     @Test
     void theTransportRulesHaveTheirTable() throws Exception {
         String md = Files.readString(out.resolve("CONFORMANCE.md"));
-        assertTrue(md.contains("| check | level | section of streamable-http.mdx | java | typescript | python | go |"), md);
+        assertTrue(md.contains("| check | level | section of streamable-http.mdx | java | typescript | python | go | rust |"), md);
         assertTrue(md.contains("| `get-and-delete-405` | SHOULD | Backward Compatibility, Earlier Streamable HTTP Revisions | pass | pass"
-                + " | pass | pass |"), md);
+                + " | pass | pass | pass |"), md);
         assertTrue(md.contains("| `last-event-id-ignored` | SHOULD | Backward Compatibility, Earlier Streamable HTTP Revisions | pass"
-                + " | pass | pass | departs |"), md);
-        assertTrue(md.contains("| `closed-stream-cancels` | MUST | Cancellation | pass | pass | pass | pass |"), md);
-        assertTrue(md.contains("| `closed-stream-stops-work` | SHOULD | Cancellation | departs | departs | departs | departs |"), md);
+                + " | pass | pass | departs | pass |"), md);
+        assertTrue(md.contains("| `closed-stream-cancels` | MUST | Cancellation | pass | pass | pass | pass | pass |"), md);
+        assertTrue(md.contains("| `closed-stream-stops-work` | SHOULD | Cancellation | departs | departs | departs | departs | departs |"), md);
     }
 
     @Test

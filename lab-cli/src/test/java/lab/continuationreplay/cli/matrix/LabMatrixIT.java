@@ -87,12 +87,13 @@ class LabMatrixIT {
         assertTrue(run.stdout().contains("typescript requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
         assertTrue(run.stdout().contains("python     requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
         assertTrue(run.stdout().contains("go         requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
+        assertTrue(run.stdout().contains("rust       requested 12, executed 12, passed 12; checker (history only): no problem"), run.stdout());
         assertTrue(run.stdout().contains("outcomes   agree on every case"), run.stdout());
         // Every ordered pair: commit on one SDK, recover on another.
-        List<String> sdks = List.of("java", "typescript", "python", "go");
+        List<String> sdks = List.of("java", "typescript", "python", "go", "rust");
         List<String> pairs = new java.util.ArrayList<>();
         sdks.forEach(a -> sdks.stream().filter(b -> !b.equals(a)).forEach(b -> pairs.add(a + "-to-" + b)));
-        assertEquals(12, pairs.size());
+        assertEquals(20, pairs.size());
         for (String pair : pairs) {
             assertTrue(run.stdout().contains(pair + " recovery across SDKs: applied, stored result, no redispatch; checker: no problem"),
                     pair + ": " + run.stdout());
@@ -101,7 +102,7 @@ class LabMatrixIT {
 
     @Test
     void theEvidenceHasTheSeedsShape() throws Exception {
-        for (String sdk : List.of("java", "typescript", "python", "go")) {
+        for (String sdk : List.of("java", "typescript", "python", "go", "rust")) {
             Path attempt = out.resolve(sdk);
             assertEquals("{\n  \"executed\": 12,\n  \"passed\": 12,\n  \"requested\": 12\n}\n", Files.readString(attempt.resolve("SUMMARY.json")));
             assertEquals(12, Files.readAllLines(attempt.resolve("results.jsonl")).size());
@@ -138,12 +139,12 @@ class LabMatrixIT {
                 Map.of("cases", "table.cases tr[data-case]", "bars", "table.cases .times .bar"));
         System.out.printf("report.html in chromium: %.1f s, %s%n", (System.nanoTime() - started) / 1e9, page);
         assertEquals(12, page.count("cases"), page.toString());
-        assertEquals(12 * 4, page.count("bars"), "a time bar per case and SDK (Java, TypeScript, Python, Go): " + page);
+        assertEquals(12 * 5, page.count("bars"), "a time bar per case and SDK (Java, TypeScript, Python, Go, Rust): " + page);
         assertTrue(page.clientWidth() > 1300 && page.clientWidth() <= HeadlessBrowser.WIDTH, page.toString());
         assertTrue(page.fits(), "report.html needs sideways scrolling at " + HeadlessBrowser.WIDTH + " px: " + page);
         // The times come from the runner's history, one per case folder, and the report carries each case's as is.
         JsonNode comparison = ExactJson.parse(Files.readString(out.resolve("comparison.json")));
-        for (String sdk : List.of("java", "typescript", "python", "go")) {
+        for (String sdk : List.of("java", "typescript", "python", "go", "rust")) {
             Map<String, Long> played = new java.util.HashMap<>();
             for (String line : Files.readAllLines(out.resolve(sdk).resolve("history.jsonl"))) {
                 JsonNode entry = ExactJson.parse(line);

@@ -32,12 +32,12 @@ class LabProbeHttpIT {
     @TempDir
     Path dir;
 
-    /** The four servers, two at a time (each probe mostly waits on its server; one at a time took 37 s). */
+    /** The five servers, two at a time (each probe mostly waits on its server; one at a time took 37 s with four). */
     @org.junit.jupiter.api.Test
     void noCheckFailsOverHttp() throws Exception {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
-        for (String kind : List.of("java", "typescript", "python", "go")) {
+        for (String kind : List.of("java", "typescript", "python", "go", "rust")) {
             Path folder = Files.createDirectories(dir.resolve(kind));
             runs.add(pool.submit(() -> {
                 probeOverHttp(kind, folder);

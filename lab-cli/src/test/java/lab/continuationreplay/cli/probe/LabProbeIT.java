@@ -46,7 +46,7 @@ class LabProbeIT {
     static void probeTheLabsServers() throws Exception {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         Map<String, java.util.concurrent.Future<LabProcess.Result>> runs = new java.util.LinkedHashMap<>();
-        for (String kind : List.of("java", "unguarded", "typescript", "python", "go")) {
+        for (String kind : List.of("java", "unguarded", "typescript", "python", "go", "rust")) {
             runs.put(kind, pool.submit(() -> probe(List.of("--server", kind, "--out", dir.resolve(kind).toString()), Map.of())));
         }
         pool.shutdown();
@@ -57,10 +57,10 @@ class LabProbeIT {
         unguarded = presets.get("unguarded");
     }
 
-    /** The presets of the other three guarded servers over stdio: no check fails (their verdicts are in docs/probe.md). */
+    /** The presets of the other four guarded servers over stdio: no check fails (their verdicts are in docs/probe.md). */
     @Test
     void theOtherGuardedServersFailNoCheck() {
-        for (String kind : List.of("typescript", "python", "go")) {
+        for (String kind : List.of("typescript", "python", "go", "rust")) {
             LabProcess.Result run = presets.get(kind);
             assertEquals(0, run.exitCode(), kind + ":\n" + run.stdout() + run.stderr());
             assertTrue(run.stdout().contains("p2a pass ") && run.stdout().contains("p7 pass "), kind + ":\n" + run.stdout());

@@ -18,15 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code lab clients} with the Python and Go SDK clients in quick form: each against every guarded server over stdio,
- * in the one case that plays a manual round, a lost commit, a restart, the status and the exact replay ({@code 03});
- * {@code lab clients --client python,go} plays all fourteen. The request timeout is raised because the first request
+ * {@code lab clients} with the Python, Go and Rust SDK clients in quick form: each against every guarded server over
+ * stdio, in the one case that plays a manual round, a lost commit, a restart, the status and the exact replay
+ * ({@code 03}); {@code lab clients --client python,go,rust} plays all fourteen. The request timeout is raised because the first request
  * of a cell against the Python fixture includes that server's cold start
  * (docs/findings/python-fixture-cold-start-and-the-request-timeout.md); case 03 never waits for a timeout.
  */
-class LabClientsPythonGoIT {
-    private static final List<String> CLIENTS = List.of("python", "go");
-    private static final List<String> SERVERS = List.of("java", "typescript", "python", "go");
+class LabClientsQuickIT {
+    private static final List<String> CLIENTS = List.of("python", "go", "rust");
+    private static final List<String> SERVERS = lab.continuationreplay.history.Layout.SDK_COLUMNS;
 
     @TempDir
     static Path dir;
@@ -36,7 +36,7 @@ class LabClientsPythonGoIT {
     @BeforeAll
     static void runTheNewClients() throws Exception {
         out = dir.resolve("clients");
-        run = LabProcess.run(ClientsTestPlan.STDIO_PYTHON_GO_QUICK.arguments(out, 15000), Map.of(), new byte[0],
+        run = LabProcess.run(ClientsTestPlan.STDIO_OTHER_CLIENTS_QUICK.arguments(out, 15000), Map.of(), new byte[0],
                 Duration.ofMinutes(5));
     }
 
@@ -76,7 +76,7 @@ class LabClientsPythonGoIT {
     /** Each record names the client and the SDK version that really ran, read from the installed package or binary. */
     @Test
     void theRecordsNameTheSdkThatRan() throws Exception {
-        for (String[] expected : new String[][] {{"python", "2.3.0"}, {"go", "v1.8.0"}}) {
+        for (String[] expected : new String[][] {{"python", "2.3.0"}, {"go", "v1.8.0"}, {"rust", "3.11.0"}}) {
             Path records = out.resolve(Layout.clientCell(expected[0], "java")).resolve(Layout.caseFolder("03")).resolve(Layout.CLIENT_RECORDS);
             for (String line : Files.readAllLines(records)) {
                 JsonNode record = ExactJson.parse(line);
