@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.continuationreplay.core.LabHome;
@@ -22,8 +23,9 @@ import lab.continuationreplay.vectors.RequestFingerprint;
 
 /**
  * Benchmark 4: fingerprints per second for case 01's request and a 64 KiB arguments object, in Java (JMH), TypeScript
- * ({@code ts-fixture/dist/bench/fingerprint-bench.js}), Python ({@code py-fixture/src/fingerprint-bench.py}) and Go
- * ({@code go-fixture/target/bin/fingerprint-bench}). Each language's fingerprint is set against its runtime's floor
+ * ({@code ts-fixture/dist/bench/fingerprint-bench.js}), Python ({@code py-fixture/src/fingerprint-bench.py}), Go
+ * ({@code go-fixture/target/bin/fingerprint-bench}) and Rust ({@code rust-fixture/target/release/fingerprint-bench}).
+ * Each language's fingerprint is set against its runtime's floor
  * (row 4: its own serializer writing the payload from a tree already in canonical order, plus the same HMACs and
  * SHA-256), and Java and TypeScript also against their bare hashing. Every side must produce the same digest.
  */
@@ -35,6 +37,9 @@ final class FingerprintBench {
     static final String PYTHON_FLOOR = "json.dumps of the payload already in canonical order, encoded and hashed, plus the two HMACs";
     /** What the Go floor times (go-fixture/cmd/fingerprint-bench). */
     static final String GO_FLOOR = "encoding/json writing the decoded payload (it sorts map keys itself), hashed, plus the two HMACs";
+    /** What the Rust floor times (rust-fixture/src/bin/fingerprint-bench.rs). */
+    static final String RUST_FLOOR = "serde_json writing the parsed payload (preserve_order keeps its canonical member order), hashed,"
+            + " plus the two HMACs";
 
     private FingerprintBench() {}
 
@@ -58,6 +63,14 @@ final class FingerprintBench {
                 "the lab's checkout").toString()), plan, lines, folder);
         JsonNode go = runHarness("go", List.of(LabHome.requireFile(plan.home().resolve("go-fixture/target/bin/fingerprint-bench"),
                 "build the lab first (./lab builds it)").toString()), plan, lines, folder);
+        JsonNode rust = runHarness("rust", List.of(LabHome.requireFile(plan.home().resolve("rust-fixture/target/release/fingerprint-bench"),
+                "build the lab first (./lab builds it)").toString()), plan, lines, folder);
+        // the sides with a harness of their own, in the SDKs' column order, and what each one's floor times
+        Map<String, JsonNode> harnesses = new LinkedHashMap<>();
+        harnesses.put("python", python);
+        harnesses.put("go", go);
+        harnesses.put("rust", rust);
+        Map<String, String> floors = Map.of("python", PYTHON_FLOOR, "go", GO_FLOOR, "rust", RUST_FLOOR);
         RequestFingerprint fingerprint = new RequestFingerprint(FingerprintKey.of(HexFormat.of().parseHex(WireSettings.FINGERPRINT_KEY_HEX)));
 
         ObjectNode figures = JsonNodeFactory.instance.objectNode();
@@ -80,7 +93,7 @@ final class FingerprintBench {
             goals.add(floorGoal("java", name, timings.javaNs(), javaFloorNs, "Jackson writing the payload from a tree in canonical order",
                     null));
             goals.add(floorGoal("typescript", name, timings.tsNs(), timings.tsFloorNs(), TS_FLOOR, ts.path("floor_rounds")));
-            for (Map.Entry<String, JsonNode> other : Map.of("python", python, "go", go).entrySet()) {
+            for (Map.Entry<String, JsonNode> other : harnesses.entrySet()) {
                 JsonNode measured = resultFor(other.getValue(), name, other.getKey());
                 if (!javaDigest.equals(measured.path("digest").asText())) {
                     throw new IllegalStateException(name + ": Java and " + other.getKey() + " digests differ");
@@ -93,16 +106,17 @@ final class FingerprintBench {
             }
         }
         // the row's goals in the SDKs' order, after the per-request goals above
-        for (String sdk : List.of("python", "go")) {
-            JsonNode measured = sdk.equals("python") ? python : go;
-            for (JsonNode result : measured.path("results")) {
+        for (Map.Entry<String, JsonNode> harness : harnesses.entrySet()) {
+            String sdk = harness.getKey();
+            for (JsonNode result : harness.getValue().path("results")) {
                 goals.add(floorGoal(sdk, result.path("name").asText(), result.path("fingerprint_ns_per_op").asDouble(),
-                        result.path("floor_ns_per_op").asDouble(), sdk.equals("python") ? PYTHON_FLOOR : GO_FLOOR,
+                        result.path("floor_ns_per_op").asDouble(), floors.get(sdk),
                         result.path("floor_rounds")));
             }
         }
         figures.put("python", python.path("python").asText());
         figures.put("go", go.path("go").asText());
+        figures.put("rust", rust.path("rust").asText());
         progress.printf("bench      fingerprint: case-01 Java %.1f us, TS %.1f us%n",
                 figures.path(FingerprintRequests.CASE_01).path("java_us_per_fingerprint").asDouble(),
                 figures.path(FingerprintRequests.CASE_01).path("typescript_us_per_fingerprint").asDouble());
@@ -185,7 +199,8 @@ final class FingerprintBench {
 
     /**
      * One language's side (ts-fixture/dist/bench/fingerprint-bench.js, py-fixture/src/fingerprint-bench.py,
-     * go-fixture/cmd/fingerprint-bench) on the requests, given only PATH and the key: its one JSON line.
+     * go-fixture/cmd/fingerprint-bench, rust-fixture/src/bin/fingerprint-bench.rs) on the requests, given only PATH and
+     * the key: its one JSON line.
      */
     private static JsonNode runHarness(String sdk, List<String> command, BenchPlan plan, Path lines, Path folder)
             throws IOException, InterruptedException {
