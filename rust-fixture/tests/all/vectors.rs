@@ -1,10 +1,9 @@
 //! vectors_test.go: the shared vectors give their digests and relations under the public test key.
 
-mod common;
 
 use std::collections::BTreeMap;
 
-use common::{
+use crate::common::{
     TEST_KEY_ASCII, TEST_KEY_HEX, VECTOR_00_DIGEST, load_vectors, object, string, test_key,
 };
 use rust_fixture::fingerprint::{

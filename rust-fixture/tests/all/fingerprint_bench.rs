@@ -2,14 +2,13 @@
 //! (exit 2), a bad line (exit 1, nothing on stdout), and the inputs on which serde_json must write the canonical
 //! bytes for the floor to exist, the benchmark's own two among them.
 
-mod common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{TEST_KEY_HEX, VECTOR_00_DIGEST, test_key};
+use crate::common::{TEST_KEY_HEX, VECTOR_00_DIGEST, test_key};
 use rust_fixture::fingerprint::{Object, Value, canonical, fingerprint_line};
 
 const BENCH: &str = env!("CARGO_BIN_EXE_fingerprint-bench");

@@ -3,13 +3,12 @@
 //! with tokens, notifications on the event stream, a listen stream hearing the list-change triggers, and the
 //! prompt, resource and completion fixtures.
 
-mod support;
 
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::*;
+use crate::support::*;
 
 const REQUEST_STATE: &str = "test_input_required_result_request_state";
 const MISSING_CAPABILITY: &str = "test_missing_capability";

@@ -8,14 +8,14 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// Each shared file and the test (relative to rust-fixture/) that reads it.
 const READERS: [(&str, &str); 8] = [
-    ("fingerprint_vectors.json", "tests/common/mod.rs"),
-    ("rules/guarded-arguments.json", "tests/guarded.rs"),
-    ("rules/input-responses.json", "tests/guarded.rs"),
-    ("rules/stdio-jvm-options.json", "tests/bridge_client.rs"),
-    ("rules/case-jvm-options.json", "tests/bridge_client.rs"),
-    ("rules/strict-frames.json", "tests/strict_frames.rs"),
-    ("rules/tools.json", "tests/process.rs"),
-    ("rules/trusted-environment.json", "tests/trusted_environment.rs"),
+    ("fingerprint_vectors.json", "tests/all/common.rs"),
+    ("rules/guarded-arguments.json", "tests/all/guarded.rs"),
+    ("rules/input-responses.json", "tests/all/guarded.rs"),
+    ("rules/stdio-jvm-options.json", "tests/all/bridge_client.rs"),
+    ("rules/case-jvm-options.json", "tests/all/bridge_client.rs"),
+    ("rules/strict-frames.json", "tests/all/strict_frames.rs"),
+    ("rules/tools.json", "tests/all/process.rs"),
+    ("rules/trusted-environment.json", "tests/all/trusted_environment.rs"),
 ];
 
 const NOT_APPLICABLE: [(&str, &str); 3] = [

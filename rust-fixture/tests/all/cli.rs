@@ -1,11 +1,10 @@
 //! main_test.go, against the built binary: key problems, named and bare lines, the first bad line, --keep-going.
 
-mod common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use common::{TEST_KEY_HEX, VECTOR_00_DIGEST, load_vectors, object, string};
+use crate::common::{TEST_KEY_HEX, VECTOR_00_DIGEST, load_vectors, object, string};
 use rust_fixture::fingerprint::{Object, Value, canonical};
 
 const KEY_VARIABLE: &str = "CONTINUATION_REPLAY_FINGERPRINT_KEY_HEX";

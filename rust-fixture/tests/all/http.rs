@@ -2,13 +2,12 @@
 //! and a SQLite file: the port of the Go fixture's httpserve_test.go, plus the command line, close-after-commit,
 //! drop-after-commit and SIGTERM.
 
-mod support;
 
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::*;
+use crate::support::*;
 
 const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#;
 const INVALID_REQUEST: &str = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#;

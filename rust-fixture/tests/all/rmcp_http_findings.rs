@@ -2,7 +2,6 @@
 //! answers otherwise than docs/http.md asks (docs/findings/rust-sdk-http-embedding.md). A test here fails when rmcp
 //! changes that behaviour; the fixture's own answers are in tests/http.rs.
 
-mod support;
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -16,7 +15,7 @@ use serde_json::json;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use support::{Reply, exchange};
+use crate::support::{Reply, exchange};
 
 /// One tool server: `probe` counts its calls and completes, `plain` returns a result read from JSON, `refuse`
 /// fails with -32602, `sample` asks for sampling whatever the client declared, `log` sends one info message.
@@ -176,7 +175,7 @@ fn a_declared_length_over_the_limit_is_read_before_the_413() {
     stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw);
-    let reply = support::parse(raw).unwrap();
+    let reply = crate::support::parse(raw).unwrap();
     assert_eq!((reply.status, reply.body.as_str()), (413, "Payload Too Large: request body exceeds 4194304 bytes"));
 }
 

@@ -1,8 +1,7 @@
 //! lines.go and request.go: one JSON Lines line to its output, the request's shape and the order of its checks.
 
-mod common;
 
-use common::{VECTOR_00_DIGEST, test_key};
+use crate::common::{VECTOR_00_DIGEST, test_key};
 use rust_fixture::fingerprint::{Error, LineError, fingerprint_line, is_blank_line};
 
 const VECTOR_00: &str = r#"{"name":"00_control_single_round","request":{"principal":"alice","tool_id":"create_issue","tool_version":"1.0","arguments":{"title":"spec"},"continuation_state":"awaiting-body","input_responses":{"body":{"action":"accept","content":{"body":"alpha"}}}}}"#;

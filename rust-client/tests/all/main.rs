@@ -1,0 +1,5 @@
+//! Every integration test of the driver in one test binary: one release link instead of one per file.
+
+mod driver;
+mod rules;
+mod script;
