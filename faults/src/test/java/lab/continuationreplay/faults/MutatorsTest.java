@@ -3,6 +3,7 @@ package lab.continuationreplay.faults;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -47,6 +48,21 @@ class MutatorsTest {
             String original = (i / 5) % 2 == 0 ? JAVA_TOKEN : TS_TOKEN;
             assertNotEquals(original, first.get(i), "mutation " + i);
         }
+    }
+
+    /** The Rust SDK's rs1 tokens are mutated as the others: never the token, and the segment mutations keep rs1. */
+    @Test
+    void rustTokensAreMutatedWithTheirOwnPrefix() {
+        String rust = "rs1." + Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[40]) + "."
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[32]);
+        TokenMutator mutator = new TokenMutator(new Random(11));
+        for (int i = 0; i < 100; i++) {
+            String flipped = mutator.bitFlip(rust);
+            assertTrue(flipped.startsWith("rs1.") && !flipped.equals(rust), flipped);
+            assertNotEquals(rust, mutator.reEncoding(rust));
+            assertNotEquals(rust, mutator.extension(rust));
+        }
+        assertThrows(IllegalArgumentException.class, () -> TokenMutator.segments("v2.abc"));
     }
 
     private static ObjectNode continuation() {

@@ -5,12 +5,12 @@ import java.util.Random;
 
 /**
  * Seeded, pure mutations of a {@code requestState} token string. Every method returns a token that differs from its
- * input; the same seed gives the same mutations. Tokens are {@code v1.} followed by one (Java) or two (TypeScript)
- * base64url segments separated by dots.
+ * input; the same seed gives the same mutations. Tokens are {@code v1.} followed by one (Java) or two (TypeScript, Go)
+ * base64url segments separated by dots, or the Rust SDK's {@code rs1.} followed by two.
  */
 public final class TokenMutator {
     private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    private static final String PREFIX = "v1.";
+    private static final java.util.List<String> PREFIXES = java.util.List.of("v1.", "rs1.");
 
     private final Random random;
 
@@ -32,7 +32,7 @@ public final class TokenMutator {
             raw[bit / 8] ^= (byte) (1 << (bit % 8));
         }
         segments[which] = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        String mutated = join(segments);
+        String mutated = join(prefix(token), segments);
         return mutated.equals(token) ? bitFlip(token) : mutated;
     }
 
@@ -74,7 +74,7 @@ public final class TokenMutator {
                     longer[i] = (byte) random.nextInt(256);
                 }
                 segments[segments.length - 1] = Base64.getUrlEncoder().withoutPadding().encodeToString(longer);
-                yield join(segments);
+                yield join(prefix(token), segments);
             }
         };
     }
@@ -90,23 +90,23 @@ public final class TokenMutator {
         String mutated = switch (random.nextInt(8)) {
             case 0 -> {
                 segments[which] = segment + (segment.length() % 4 == 2 ? "==" : "=");
-                yield join(segments);
+                yield join(prefix(token), segments);
             }
             case 1 -> {
                 segments[which] = segment.replace('-', '+').replace('_', '/');
-                yield join(segments);
+                yield join(prefix(token), segments);
             }
             case 2 -> {
                 int at = 1 + random.nextInt(Math.max(1, segment.length() - 1));
                 segments[which] = segment.substring(0, Math.min(at, segment.length())) + " \t\n".charAt(random.nextInt(3))
                         + segment.substring(Math.min(at, segment.length()));
-                yield join(segments);
+                yield join(prefix(token), segments);
             }
             case 3 -> {
                 segments[which] = nonCanonicalTail(segment);
-                yield join(segments);
+                yield join(prefix(token), segments);
             }
-            case 4 -> "V1." + token.substring(PREFIX.length());
+            case 4 -> prefix(token).toUpperCase(java.util.Locale.ROOT) + token.substring(prefix(token).length());
             case 5 -> token.replace(".", "%2E");
             case 6 -> "\"" + token + "\"";
             default -> (random.nextBoolean() ? " " : "") + token + (random.nextBoolean() ? "\n" : " ");
@@ -129,15 +129,18 @@ public final class TokenMutator {
         return segment.substring(0, segment.length() - 1) + ALPHABET.charAt(changed);
     }
 
-    public static String[] segments(String token) {
-        if (!token.startsWith(PREFIX)) {
-            throw new IllegalArgumentException("not a v1 token");
-        }
-        return token.substring(PREFIX.length()).split("\\.", -1);
+    /** The token's format prefix, {@code v1.} or {@code rs1.}. */
+    static String prefix(String token) {
+        return PREFIXES.stream().filter(token::startsWith).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("not a v1 or rs1 token"));
     }
 
-    private static String join(String[] segments) {
-        return PREFIX + String.join(".", segments);
+    public static String[] segments(String token) {
+        return token.substring(prefix(token).length()).split("\\.", -1);
+    }
+
+    private static String join(String prefix, String[] segments) {
+        return prefix + String.join(".", segments);
     }
 
     private char randomChar() {

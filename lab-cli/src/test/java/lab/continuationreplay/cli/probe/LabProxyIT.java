@@ -231,7 +231,7 @@ class LabProxyIT {
     /**
      * Clients of 2025-11-25 over HTTP, in front of a server on the official TypeScript SDK that keeps its events
      * (test resource probe/legacy_http_server.mjs): the proxy relays the call's stream as it comes and closes the
-     * client's connection at the reply, after the priming event. The TypeScript, Python and Go clients each resume the
+     * client's connection at the reply, after the priming event. The TypeScript, Python, Go and Rust clients each resume the
      * stream with GET and Last-Event-ID, which the proxy passes on, and get the reply the server redelivers; the Java
      * client has no mode for a server without 2026-07-28 and cannot connect.
      */
@@ -255,7 +255,7 @@ class LabProxyIT {
                 runs.put(client, CompletableFuture.supplyAsync(() -> legacyHttpRun(client, upstream), pool));
             }
             pool.shutdown();
-            for (ClientKind client : List.of(ClientKind.TYPESCRIPT, ClientKind.PYTHON, ClientKind.GO)) {
+            for (ClientKind client : List.of(ClientKind.TYPESCRIPT, ClientKind.PYTHON, ClientKind.GO, ClientKind.RUST)) {
                 JsonNode proxy = runs.get(client).get(4, TimeUnit.MINUTES);
                 assertEquals("dropped", proxy.path("loss").path("action").asText(), client + ": " + proxy);
                 assertEquals("resumed-stream", proxy.path("client").path("action").asText(), client + ": " + proxy);
@@ -264,7 +264,7 @@ class LabProxyIT {
             }
             JsonNode java = runs.get(ClientKind.JAVA).get(4, TimeUnit.MINUTES);
             assertEquals("no-loss", java.path("client").path("action").asText(), "the Java client never connects: " + java);
-            assertEquals(3, Files.readAllLines(orders).size(), "one order per client that connected, each committed once");
+            assertEquals(4, Files.readAllLines(orders).size(), "one order per client that connected, each committed once");
         } finally {
             server.destroy();
             server.waitFor(15, TimeUnit.SECONDS);
