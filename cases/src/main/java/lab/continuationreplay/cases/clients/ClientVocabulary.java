@@ -20,16 +20,22 @@ public final class ClientVocabulary {
      * must match {@code messagePattern} (for a message that names a URL with the run's port).
      */
     record Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind,
-            java.util.regex.Pattern messagePattern) {
+            java.util.regex.Pattern messagePattern, java.util.regex.Pattern causePattern) {
         Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind) {
-            this(client, transport, type, code, message, cause, kind, null);
+            this(client, transport, type, code, message, cause, kind, null, null);
+        }
+
+        Word(String client, ClientTransport transport, String type, String code, String message, String cause, Seen.Kind kind,
+                java.util.regex.Pattern messagePattern) {
+            this(client, transport, type, code, message, cause, kind, messagePattern, null);
         }
 
         boolean says(String client, ClientTransport transport, Thrown thrown) {
             return this.client.equals(client) && (this.transport == null || this.transport == transport)
                     && type.equals(thrown.type()) && (code == null || code.equals(thrown.code()))
                     && (message == null || message.equals(thrown.message())) && (cause == null || cause.equals(thrown.cause()))
-                    && (messagePattern == null || (thrown.message() != null && messagePattern.matcher(thrown.message()).matches()));
+                    && (messagePattern == null || (thrown.message() != null && messagePattern.matcher(thrown.message()).matches()))
+                    && (causePattern == null || (thrown.cause() != null && causePattern.matcher(thrown.cause()).matches()));
         }
     }
 
@@ -64,7 +70,12 @@ public final class ClientVocabulary {
             // with tokio's, as a Rust application would: the elapsed deadline is the timeout
             // (docs/findings/rust-client-no-request-timeout.md).
             new Word("rust", ClientTransport.STDIO, "ServiceError", "TransportClosed", null, null, Seen.Kind.LOST),
-            new Word("rust", null, "tokio::time::error::Elapsed", null, null, null, Seen.Kind.TIMEOUT));
+            new Word("rust", null, "tokio::time::error::Elapsed", null, null, null, Seen.Kind.TIMEOUT),
+            // Over HTTP a POST that failed for any reason is its ServiceError::TransportSend; only a chain that ends in
+            // hyper's "connection closed before message completed" says the connection closed after the request went
+            // out without a response (a refused connection ends otherwise).
+            new Word("rust", ClientTransport.HTTP, "ServiceError", "TransportSend", null, null, Seen.Kind.LOST, null,
+                    java.util.regex.Pattern.compile("(?s).*caused by hyper::Error: connection closed before message completed")));
 
     private ClientVocabulary() {}
 

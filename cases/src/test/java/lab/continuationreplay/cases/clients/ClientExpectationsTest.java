@@ -70,7 +70,23 @@ class ClientExpectationsTest {
                 }
             }
         }
-        assertEquals(3, overHttp, "dropped-reply (1) and version-default (2 steps, the TypeScript client over HTTP)");
+        assertEquals(5, overHttp, "dropped-reply (1) and version-default (2 steps of the TypeScript client over HTTP, the"
+                + " TypeScript client against the Rust server and the Rust client against the Go server over HTTP)");
+    }
+
+    @Test
+    void theRustClientsFailedPostIsLostOnlyWhenHyperSaysTheConnectionClosedBeforeTheResponse() {
+        String closed = "DynamicTransportError: Transport error: Client error: error sending request for url (http://127.0.0.1:1/mcp);"
+                + " caused by hyper_util::client::legacy::Error: client error (SendRequest); caused by hyper::Error: connection closed"
+                + " before message completed";
+        assertEquals(Seen.Kind.LOST, ClientVocabulary.unknownOutcome("rust", ClientTransport.HTTP,
+                new ClientVocabulary.Thrown("ServiceError", "TransportSend", "Transport send error", closed)));
+        assertNull(ClientVocabulary.unknownOutcome("rust", ClientTransport.HTTP, new ClientVocabulary.Thrown("ServiceError",
+                "TransportSend", "Transport send error", "hyper_util::client::legacy::Error: client error (Connect); caused by"
+                        + " ConnectError: tcp connect error; caused by Connection refused (os error 111)")),
+                "a refused connection never reached the server: nothing is unknown");
+        assertEquals(Seen.Kind.LOST, ClientVocabulary.unknownOutcome("rust", ClientTransport.STDIO,
+                new ClientVocabulary.Thrown("ServiceError", "TransportClosed", "Transport closed", null)));
     }
 
     @Test

@@ -112,9 +112,10 @@ class LabBenchCommandIT {
         List<String> guardGoals = new ArrayList<>();
         report.path("benchmarks").path("guard_overhead").path("goals").forEach(g -> guardGoals.add(g.path("id").asText()));
         assertEquals(List.of("guard_overhead_java", "guard_overhead_typescript", "guard_overhead_python", "guard_overhead_go",
-                "typescript_vs_java", "guard_overhead_http_java", "guard_overhead_http_typescript", "guard_overhead_http_python",
-                "guard_overhead_http_go", "guard_throughput_http_java", "guard_throughput_http_typescript", "guard_throughput_http_python",
-                "guard_throughput_http_go"), guardGoals, "each SDK's guarded server against its own unguarded control, stdio and HTTP");
+                "guard_overhead_rust", "typescript_vs_java", "guard_overhead_http_java", "guard_overhead_http_typescript",
+                "guard_overhead_http_python", "guard_overhead_http_go", "guard_overhead_http_rust", "guard_throughput_http_java",
+                "guard_throughput_http_typescript", "guard_throughput_http_python", "guard_throughput_http_go",
+                "guard_throughput_http_rust"), guardGoals, "each SDK's guarded server against its own unguarded control, stdio and HTTP");
         for (String server : List.of("java_guarded_http", "java_unguarded_http", "go_guarded_http", "go_unguarded_http")) {
             assertTrue(guard.path("http_16_clients_commits_per_s").path(server).asDouble() > 0, server + ": " + guard);
         }
@@ -149,12 +150,13 @@ class LabBenchCommandIT {
         assertEquals(65536, fingerprint.path("args-64KiB").path("canonical_arguments_bytes").asInt());
         JsonNode memory = report.path("benchmarks").path("memory").path("figures");
         for (String role : List.of("java_server", "typescript_fixture_node", "python_fixture", "python_fixture_bridge", "go_fixture",
-                "go_fixture_bridge", "java_client_driver", "typescript_client_driver", "python_client_driver", "go_client_driver")) {
+                "go_fixture_bridge", "rust_fixture", "rust_fixture_bridge", "java_client_driver", "typescript_client_driver",
+                "python_client_driver", "go_client_driver", "rust_client_driver")) {
             assertTrue(memory.path(role + "_mib").asDouble() > 0, role + ": " + memory);
         }
         assertEquals(10, report.path("rows").size());
         assertEquals(10, report.path("rows_total").asInt());
-        for (String sdk : List.of("java", "typescript", "python", "go")) {
+        for (String sdk : List.of("java", "typescript", "python", "go", "rust")) {
             assertTrue(report.path("rows").get(8).path("sdks").path(sdk).path("measured").asBoolean(), "row 9 (peak RSS) for " + sdk);
             assertTrue(report.path("rows").get(0).path("sdks").path(sdk).path("measured").asBoolean(), "row 1 for " + sdk);
             assertTrue(report.path("rows").get(3).path("sdks").path(sdk).path("measured").asBoolean(), "row 4 (fingerprint floor) for " + sdk);

@@ -149,8 +149,8 @@ class LabClientsIT {
         assertEquals(1, unknown.exitCode());
         assertTrue(unknown.stderr().startsWith("lab clients: no client case 99 (the client cases are 01, 02, 03, "), unknown.stderr());
         assertFalse(Files.exists(dir.resolve("bad-1")), "nothing was written");
-        LabProcess.Result client = LabProcess.run(List.of("clients", "--client", "rust"), Map.of(), "");
-        assertEquals("lab clients: unknown client 'rust' (java, typescript, python or go)\n", client.stderr());
+        LabProcess.Result client = LabProcess.run(List.of("clients", "--client", "cobol"), Map.of(), "");
+        assertEquals("lab clients: unknown client 'cobol' (java, typescript, python, go or rust)\n", client.stderr());
         LabProcess.Result timeout = LabProcess.run(List.of("clients", "--request-timeout-ms", "5"), Map.of(), "");
         assertEquals("lab clients: --request-timeout-ms must be between 100 and 600000\n", timeout.stderr());
         LabProcess.Result taken = LabProcess.run(List.of("clients", "--out", out.toString()), Map.of(), "");
