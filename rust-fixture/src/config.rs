@@ -369,10 +369,9 @@ fn digit_value(c: char) -> Option<u8> {
         .map(|zero| (code - zero) as u8)
 }
 
-/// `new BigDecimal(String)`: sign? digits with at most one '.', then (e|E) sign? digits.
-fn parse_big_decimal(text: &str) -> Option<Decimal> {
-    let mut chars = text.chars().peekable();
-    let negative = match chars.peek() {
+/// An optional sign, taken: whether it was '-'.
+fn take_sign(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    match chars.peek() {
         Some('-') => {
             chars.next();
             true
@@ -382,7 +381,13 @@ fn parse_big_decimal(text: &str) -> Option<Decimal> {
             false
         }
         _ => false,
-    };
+    }
+}
+
+/// `new BigDecimal(String)`: sign? digits with at most one '.', then (e|E) sign? digits.
+fn parse_big_decimal(text: &str) -> Option<Decimal> {
+    let mut chars = text.chars().peekable();
+    let negative = take_sign(&mut chars);
     let mut digits = String::new();
     let mut fraction_digits: i64 = 0;
     let mut saw_point = false;
@@ -408,17 +413,7 @@ fn parse_big_decimal(text: &str) -> Option<Decimal> {
     }
     let mut exponent: i64 = 0;
     if saw_exponent {
-        let exponent_negative = match chars.peek() {
-            Some('-') => {
-                chars.next();
-                true
-            }
-            Some('+') => {
-                chars.next();
-                false
-            }
-            _ => false,
-        };
+        let exponent_negative = take_sign(&mut chars);
         let mut exponent_digits = String::new();
         for c in chars {
             exponent_digits.push(char::from(b'0' + digit_value(c)?));
