@@ -1,6 +1,7 @@
 //! Plays a checked script through rmcp's client, one record per step. The driver never judges: whatever the SDK
 //! returns is the step's record, and the next step runs regardless.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
@@ -13,8 +14,9 @@ use rmcp::model::{
     InputRequiredResult, ProtocolVersion,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess, Transport as RmcpTransport};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
 
@@ -80,9 +82,24 @@ struct Connection {
     name: String,
     elicitor: Elicitor,
     client: tokio::sync::Mutex<Option<Client>>,
+    /// rmcp's child-process transport once rmcp dropped it (over stdio), so that the driver can end the server.
+    child: ChildSlot,
 }
 
 impl Connection {
+    /// Ends the server child this connection started the way rmcp's own close does (its stdin closed, then a wait,
+    /// SIGTERM, a kill), when rmcp dropped the transport instead: a refused or timed-out initialize drops it, and
+    /// rmcp then kills the child outright from a task of its own that nobody waits for. Killed outright, a fixture
+    /// never ends its bridge, which may still hold the ledger when the lab seals it.
+    async fn end_child(&self) {
+        let dropped = self.child.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(mut transport) = dropped
+            && let Err(error) = transport.graceful_shutdown().await
+        {
+            eprintln!("rust-client: ending the server of connection {}: {error}", self.name);
+        }
+    }
+
     fn not_runnable(&self) -> Thrown {
         Thrown::not_runnable(format!(
             "connection {} is not connected (its connect step failed, or it was closed)",
@@ -151,6 +168,7 @@ impl Run {
                     connection.name
                 );
             }
+            connection.end_child().await;
         }
         played
     }
@@ -222,7 +240,9 @@ impl Run {
                         .await
                         .take()
                         .ok_or_else(|| connection.not_runnable())?;
-                    client.close().await.map_err(|error| error.describe())?;
+                    let closed = client.close().await.map_err(|error| error.describe());
+                    connection.end_child().await;
+                    closed?;
                     Ok(Reply::bare(Outcome::Closed))
                 })
                 .await
@@ -252,6 +272,7 @@ impl Run {
             name: step.connection.clone(),
             elicitor: Elicitor::default(),
             client: tokio::sync::Mutex::new(None),
+            child: ChildSlot::default(),
         });
         self.connections
             .lock()
@@ -283,7 +304,15 @@ impl Run {
                     // when the drop is the runtime's last act (a connect that timed out just before the end).
                     child.args(&command[1..]).envs(env).kill_on_drop(true);
                     let transport = TokioChildProcess::new(child).map_err(|error| error.describe())?;
-                    self.bounded(serve(elicitor, transport, mode)).await?
+                    let kept = Kept {
+                        inner: Some(transport),
+                        slot: Arc::clone(&connection.child),
+                    };
+                    let served = self.bounded(serve(elicitor, kept, mode)).await;
+                    if served.is_err() {
+                        connection.end_child().await;
+                    }
+                    served?
                 }
                 Server::Http(http) => {
                     let config = StreamableHttpClientTransportConfig::with_uri(http.url.as_str())
@@ -443,6 +472,55 @@ impl Run {
             started_ms,
             elapsed_ms,
         })
+    }
+}
+
+type ChildSlot = Arc<Mutex<Option<TokioChildProcess>>>;
+
+/// rmcp's `TokioChildProcess`, unchanged on the wire, that goes back to its connection's slot when rmcp drops it
+/// rather than being dropped (which kills the child at once).
+struct Kept {
+    inner: Option<TokioChildProcess>,
+    slot: ChildSlot,
+}
+
+impl Kept {
+    fn transport(&mut self) -> &mut TokioChildProcess {
+        self.inner
+            .as_mut()
+            .expect("the transport is only taken out when dropped")
+    }
+}
+
+impl RmcpTransport<RoleClient> for Kept {
+    type Error = io::Error;
+
+    // Errors that name the transport name rmcp's own type, as without this wrapper.
+    fn name() -> Cow<'static, str> {
+        <TokioChildProcess as RmcpTransport<RoleClient>>::name()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        self.transport().send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.transport().receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), io::Error>> + Send {
+        self.transport().close()
+    }
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if let Some(transport) = self.inner.take() {
+            *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(transport);
+        }
     }
 }
 

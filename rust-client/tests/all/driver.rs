@@ -187,12 +187,47 @@ fn a_failed_connect_is_recorded_and_later_steps_are_not_runnable() {
     assert_eq!(got[1]["sent"]["answer"], json!({"body": "alpha"}));
 }
 
+/// A connect that timed out drops rmcp's transport, and rmcp kills a dropped transport's child outright; the driver
+/// ends the child as rmcp's close does instead (its stdin closed first), and waits for it before its next step. A
+/// fixture told so ends its bridge, which holds the ledger, before it exits.
+#[test]
+fn a_timed_out_connect_ends_its_server_by_closing_its_input_and_waits_for_it() {
+    let dir = TempDir::new();
+    let ended = dir.join("ended");
+    let seen = dir.join("seen");
+    // Never answers; on the end of its input it finishes its own work, as a fixture ends its bridge.
+    let silent = format!("cat > /dev/null; sleep 0.3; echo finished > '{}'", ended.display());
+    let look = format!(
+        "if [ -e '{}' ]; then echo finished; else echo unfinished; fi > '{}'",
+        ended.display(),
+        seen.display()
+    );
+    let mut text = script(
+        json!({"silent": {"command": ["sh", "-c", silent]}, "look": {"command": ["sh", "-c", look]}}),
+        json!([{"op": "connect", "connection": "a", "server": "silent"},
+               {"op": "connect", "connection": "b", "server": "look"}]),
+    );
+    text["request_timeout_ms"] = json!(300);
+    let driven = drive(&text, &[]);
+    assert_eq!(driven.status, 0, "{}", driven.stderr);
+    let got = driven.records();
+    assert_eq!(got[0]["outcome"], "threw", "{}", got[0]);
+    assert_eq!(
+        std::fs::read_to_string(&seen).expect("the second server ran").trim(),
+        "finished",
+        "the first server was killed, or still running, when the next step began"
+    );
+}
+
 /// The Go fixture as the lab builds it, with its bridge jar: the Maven build makes both before this module (its
 /// build-order dependencies), so a missing one fails the test rather than skipping it.
 fn go_fixture() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let binary = root.join("go-fixture/target/bin/go-fixture");
-    assert!(binary.exists() && root.join("bridge/target/bridge.jar").exists(), "build go-fixture and the bridge first (mvn install)");
+    assert!(
+        binary.exists() && root.join("bridge/target/bridge.jar").exists(),
+        "build go-fixture and the bridge first (mvn install)"
+    );
     binary
 }
 

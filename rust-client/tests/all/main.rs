@@ -3,3 +3,4 @@
 mod driver;
 mod rules;
 mod script;
+mod sdk_findings;
