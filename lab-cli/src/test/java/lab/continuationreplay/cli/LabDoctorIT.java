@@ -177,8 +177,10 @@ class LabDoctorIT {
         StandInLabTree.Run two = tree.launch("matrix", "--sdk", "java,typescript");
         assertEquals(0, two.status(), two.stderr());
         assertEquals(StandInLabTree.answer(), two.stdout(), "the build's output stays off stdout");
-        assertEquals(List.of("-q -B -DskipTests -Dlab.without.python=true -Dlab.without.go=true install"), tree.buildArguments());
-        assertTrue(two.stderr().contains("lab: building (mvn -DskipTests install -Dlab.without.python=true -Dlab.without.go=true)"),
+        assertEquals(List.of("-q -B -DskipTests -Dlab.without.python=true -Dlab.without.go=true -Dlab.without.clients=true install"),
+                tree.buildArguments());
+        assertTrue(two.stderr().contains("lab: building (mvn -DskipTests install -Dlab.without.python=true -Dlab.without.go=true"
+                + " -Dlab.without.clients=true)"),
                 two.stderr());
 
         StandInLabTree.Run java = tree.launch("matrix", "--sdk", "java");
@@ -196,7 +198,7 @@ class LabDoctorIT {
         tree.restore("go");
         StandInLabTree.Run go = tree.launch("matrix", "--sdk", "java,go");
         assertEquals(0, go.status(), go.stderr());
-        assertEquals("-q -B -DskipTests -Dlab.without.python=true install", tree.buildArguments().get(1));
+        assertEquals("-q -B -DskipTests -Dlab.without.python=true -Dlab.without.clients=true install", tree.buildArguments().get(1));
         assertEquals(2, tree.launch("matrix").status(), "python still missing for every column");
         assertEquals(0, tree.launch("matrix", "--sdk", "go,typescript").status());
         assertEquals(2, tree.builds(), "go and typescript were both built by the second build");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher ({@code ./lab}) on a {@link StandInLabTree}: launchers started together build once; a failed build is
  * built again by the next launcher; stdout carries nothing but what java prints (for {@code lab server} it is the
- * wire); Python bytecode is no source.
+ * wire); Python bytecode is no source; the main job's build leaves the client drivers out.
  */
 class LauncherBuildLockIT {
     @Test
@@ -74,5 +74,31 @@ class LauncherBuildLockIT {
         Files.writeString(tree.root.resolve("py-fixture/src/pkg/mod.py"), "x = 2\n");
         assertEquals(0, tree.launch().status());
         assertEquals(2, tree.builds(), "a changed Python source does");
+    }
+
+    @Test
+    void theMainJobsBuildLeavesTheClientDriversOutAndACommandThatDrivesClientsBuildsThem(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, true);
+        StandInLabTree.Run matrix = tree.launch("matrix");
+        assertEquals(0, matrix.status(), matrix.stderr());
+        assertEquals(List.of("-q -B -DskipTests -Dlab.without.clients=true install"), tree.buildArguments());
+        // without the drivers' binaries the main job's build is still current, also for its runs in containers' stead
+        Files.delete(tree.root.resolve("go-client/target/bin/go-client"));
+        Files.delete(tree.root.resolve("rust-client/target/release/rust-client"));
+        assertEquals(0, tree.launch("matrix", "--sdk", "java,go,rust").status());
+        assertEquals(1, tree.builds(), "the drivers are no part of the main job's build");
+
+        // The images carry every driver, so the main job in containers needs them built; the binaries are put back
+        // first (the fake build writes only the jar): the stamp alone says the drivers were left out.
+        Files.writeString(tree.root.resolve("go-client/target/bin/go-client"), "");
+        Files.writeString(tree.root.resolve("rust-client/target/release/rust-client"), "");
+        StandInLabTree.Run inContainer = tree.launch("matrix", "--in-container");
+        assertEquals(0, inContainer.status(), inContainer.stderr());
+        assertEquals("-q -B -DskipTests install", tree.buildArguments().get(1));
+        StandInLabTree.Run clients = tree.launch("clients");
+        assertEquals(0, clients.status(), clients.stderr());
+        assertEquals(2, tree.builds(), "that build holds the drivers lab clients starts");
+        assertEquals(0, tree.launch("matrix").status());
+        assertEquals(2, tree.builds(), "and everything the main job needs");
     }
 }
