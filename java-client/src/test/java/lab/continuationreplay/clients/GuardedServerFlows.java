@@ -1,16 +1,13 @@
 package lab.continuationreplay.clients;
 
 import static lab.continuationreplay.clients.Script.arguments;
-import static lab.continuationreplay.clients.Script.continuationStep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,36 +161,5 @@ abstract class GuardedServerFlows {
         assertEquals("result", replay.get("outcome").asText(), run::describe);
         assertTrue(replay.at("/result/structuredContent/replayed").asBoolean(false), run::describe);
         assertEquals(1, GuardedServer.issueRows(db), "the lost reply's write, once");
-    }
-
-    @Test
-    void oneStateContinuedOnTwoConnectionsAtOnceAppliesOnce() throws Exception {
-        Path db = dir.resolve("store.sqlite3");
-        var args = arguments("race-1", "race");
-        Script script = new Script(TIMEOUT_MS)
-                .server("guarded", server().command(), server().env(db, null))
-                .connect("p", "guarded")
-                .connect("q", "guarded")
-                .firstRound("p", args, "s")
-                .parallel(continuationStep("p", args, "alpha", "s", null), continuationStep("q", args, "alpha", "s", null))
-                .close("p")
-                .close("q");
-
-        DriverProcess.Run run = DriverProcess.run(dir, script.json());
-
-        assertEquals(0, run.exit(), run::describe);
-        assertEquals(7, run.records().size(), "the parallel step itself has no record\n" + run.describe());
-        List<Boolean> replayed = new ArrayList<>();
-        Set<String> effects = new HashSet<>();
-        for (String step : List.of("3.0", "3.1")) {
-            JsonNode record = run.step(step);
-            assertTrue(record.get("step").isTextual(), "an inner step is a string");
-            assertEquals("result", record.get("outcome").asText(), run::describe);
-            replayed.add(record.at("/result/structuredContent/replayed").asBoolean());
-            effects.add(record.at("/result/structuredContent/effectId").asText());
-        }
-        assertEquals(Set.of(false, true), new HashSet<>(replayed), run::describe);
-        assertEquals(1, effects.size(), run::describe);
-        assertEquals(1, GuardedServer.issueRows(db));
     }
 }

@@ -66,29 +66,22 @@ class RecoverLostReplyExampleIT {
         assertEquals(1, GuardedServer.issueRows(db), "one issue, however the reply went");
     }
 
+    /**
+     * Without a lost reply the commit answers directly; then the same operation id with another answer is refused,
+     * thrown by the SDK (McpException) from the Java server, thrown by accepted() for the fixture's isError result.
+     */
     @ParameterizedTest
     @EnumSource(GuardedServer.class)
-    void withoutALostReplyTheCommitAnswersDirectly(GuardedServer kind) throws Exception {
-        Path db = dir.resolve("store.sqlite3");
-        ServerParameters server = server(kind, db, null);
-        Map<String, Object> arguments = Map.of("operation_id", "issue-43", "title", "Paper jam", "mode", "atomic");
-
-        Example.Recovered recovered = Example.createIssue(() -> connect(server), arguments, "alpha");
-
-        assertFalse(recovered.replyLost());
-        assertEquals(null, recovered.status());
-        assertEquals(false, recovered.issue().get("replayed"));
-        assertEquals(1, GuardedServer.issueRows(db));
-    }
-
-    /** Thrown by the SDK (McpException) from the Java server, thrown by accepted() for the fixture's isError result. */
-    @ParameterizedTest
-    @EnumSource(GuardedServer.class)
-    void aGuardRefusalReachesTheCallerAsAnException(GuardedServer kind) throws Exception {
+    void withoutALostReplyTheCommitAnswersDirectlyAndAGuardRefusalReachesTheCallerAsAnException(GuardedServer kind) throws Exception {
         Path db = dir.resolve("store.sqlite3");
         ServerParameters server = server(kind, db, null);
         Map<String, Object> arguments = Map.of("operation_id", "issue-44", "title", "Toner", "mode", "atomic");
-        Example.createIssue(() -> connect(server), arguments, "alpha");
+        Example.Recovered direct = Example.createIssue(() -> connect(server), arguments, "alpha");
+
+        assertFalse(direct.replyLost());
+        assertEquals(null, direct.status());
+        assertEquals(false, direct.issue().get("replayed"));
+        assertEquals(1, GuardedServer.issueRows(db));
 
         // The same operation id with another answer: the guard refuses it (operation_conflict).
         RuntimeException refused = assertThrows(RuntimeException.class, () -> Example.createIssue(() -> connect(server), arguments, "beta"));

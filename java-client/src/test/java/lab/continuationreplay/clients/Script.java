@@ -76,17 +76,6 @@ final class Script {
         return this;
     }
 
-    Script parallel(ObjectNode... inner) {
-        ArrayNode list = NODES.arrayNode();
-        for (ObjectNode step : inner) {
-            list.add(step);
-        }
-        ObjectNode parallel = NODES.objectNode().put("op", "parallel");
-        parallel.set("steps", list);
-        steps.add(parallel);
-        return this;
-    }
-
     Script close(String connection) {
         steps.add(step("close", connection));
         return this;

@@ -97,6 +97,41 @@ class LabClientsIT {
         }
     }
 
+    /**
+     * Case 08: one state continued on two connections at once. Each driver records each inner step of the parallel step
+     * under a textual id ("N.0", "N.1") and the parallel step itself not at all; both answers name one effect, one
+     * applied and one replayed.
+     */
+    @Test
+    void aParallelStepIsRecordedByItsInnerStepsAndBothNameOneEffect() throws Exception {
+        for (String cell : CELLS) {
+            Path records = out.resolve(cell).resolve(Layout.caseFolder("08")).resolve(Layout.CLIENT_RECORDS);
+            List<JsonNode> inner = new ArrayList<>();
+            java.util.Set<Object> steps = new java.util.HashSet<>();
+            for (String line : Files.readAllLines(records)) {
+                JsonNode record = ExactJson.parse(line);
+                steps.add(record.path("step").isTextual() ? record.path("step").asText() : record.path("step").asInt());
+                if (record.path("step").isTextual()) {
+                    inner.add(record);
+                }
+            }
+            assertEquals(2, inner.size(), cell + ": " + steps);
+            String parallel = inner.get(0).path("step").asText().split("\\.")[0];
+            assertEquals(List.of(parallel + ".0", parallel + ".1"), inner.stream().map(r -> r.path("step").asText()).sorted().toList(),
+                    cell + ": written as each ends, in either order");
+            assertFalse(steps.contains(Integer.parseInt(parallel)), cell + ": the parallel step itself has no record: " + steps);
+            java.util.Set<Boolean> replayed = new java.util.HashSet<>();
+            java.util.Set<String> effects = new java.util.HashSet<>();
+            for (JsonNode record : inner) {
+                assertEquals("result", record.path("outcome").asText(), cell + " " + record);
+                replayed.add(record.at("/result/structuredContent/replayed").asBoolean());
+                effects.add(record.at("/result/structuredContent/effectId").asText());
+            }
+            assertEquals(java.util.Set.of(false, true), replayed, cell);
+            assertEquals(1, effects.size(), cell + ": " + effects);
+        }
+    }
+
     @Test
     void theTypeScriptClientStartsItsServerTwicePerConnectionWhenItPinsTheVersion() throws Exception {
         assertEquals(2, record("client-typescript-server-java", "01").path("server_process_starts").path("server").asInt());
