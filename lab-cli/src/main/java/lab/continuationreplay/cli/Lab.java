@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "Lost-reply recovery for MCP multi-round tool calls, compared across the official Java, TypeScript, Python, Go and Rust SDKs.",
         subcommands = {MatrixCommand.class, ClientsCommand.class, VerifyCommand.class, DemoCommand.class, VectorsCommand.class, FingerprintCommand.class,
             BenchCommand.class, FaultsCommand.class, ConformanceCommand.class, ReplicasCommand.class,
-            ProbeCommand.class, ProxyCommand.class, ServerCommand.class, PictureCommand.class, CommandLine.HelpCommand.class})
+            ProbeCommand.class, ProxyCommand.class, ServerCommand.class, VersionsCommand.class, PictureCommand.class, CommandLine.HelpCommand.class})
 public final class Lab implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -23,13 +23,13 @@ import picocli.CommandLine.Parameters;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = {
-            "Derives a matrix run's (or a clients, replicas, faults, probe or proxy run's) verdicts again from its history alone (requested cases, hashes, databases read-only,"
+            "Derives a matrix run's (or a clients, replicas, faults, versions, probe or proxy run's) verdicts again from its history alone (requested cases, hashes, databases read-only,"
                     + " transcripts, exit statuses) and checks that the results, summaries and control witnesses the folder"
                     + " holds say the same. Prints a JSON report; exit 0 only if all agree and every case passes."
         })
 final class VerifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "A folder written by `lab matrix --out DIR` (with or without"
-            + " --in-container), lab clients, lab replicas, lab faults, lab probe or lab proxy.")
+            + " --in-container), lab clients, lab replicas, lab faults, lab versions, lab probe or lab proxy.")
     Path folder;
 
     @Override
@@ -43,6 +43,9 @@ final class VerifyCommand implements Callable<Integer> {
         }
         if (FaultHistory.in(folder)) {
             return faults();
+        }
+        if (lab.continuationreplay.checker.versions.VersionsCheck.handles(folder)) {
+            return versions();
         }
         boolean ok = true;
         Map<String, Verdict> verdicts = new LinkedHashMap<>(matrixFolder(folder, ""));
@@ -94,6 +97,17 @@ final class VerifyCommand implements Callable<Integer> {
         Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
         Streams.stdout().flush();
         return verified.ok() ? 0 : 1;
+    }
+
+    /** A lab versions run: each release's matrix judged again, and whether versions.json says the same. */
+    private Integer versions() throws Exception {
+        List<String> problems = lab.continuationreplay.checker.versions.VersionsCheck.verify(folder);
+        ObjectNode report = ExactJson.mapper().createObjectNode();
+        report.set("problems", ExactJson.mapper().valueToTree(problems));
+        report.put("ok", problems.isEmpty());
+        Streams.stdout().println(ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        Streams.stdout().flush();
+        return problems.isEmpty() ? 0 : 1;
     }
 
     /** A lab probe or lab proxy run: derived again, and whether probe.json or proxy.json says the same. */

@@ -1,0 +1,78 @@
+package lab.continuationreplay.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import lab.continuationreplay.checker.versions.VersionsCheck;
+import lab.continuationreplay.core.LabHome;
+import lab.continuationreplay.history.Sdk;
+import lab.continuationreplay.matrix.versions.Release;
+import lab.continuationreplay.matrix.versions.VersionsRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "versions",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The twelve cases on each served release of an SDK: each release's fixture is built in a lab home of its own"
+                    + " (target/versions/<sdk>-<release>/) from the lock committed in versions/<sdk>/<release>/, then"
+                    + " `lab matrix --sdk <sdk>` plays it there. TypeScript (@modelcontextprotocol/server 2.0.0 to 2.4.0)"
+                    + " so far; the other SDKs' releases are not built yet.",
+            "Writes OUT/versions-run.json and per release OUT/<sdk>-<release>/ (build.json, build.log, the matrix's folder),"
+                    + " then the checker's table: OUT/versions.json, OUT/VERSIONS.md, and the same table on stdout. Exit 0"
+                    + " when every release has its row (played to its end, or not built with its reason) and every history"
+                    + " agrees with its results; a case that fails on an older release is the table's content."
+        })
+final class VersionsCommand implements Callable<Integer> {
+    @Option(names = "--out", description = "Output folder (default: target/attempts/versions-<UTC time>); must be new or empty.")
+    Path out;
+
+    @Option(names = "--sdk", description = "typescript (default: typescript): whose releases play.")
+    String sdk = "typescript";
+
+    @Option(names = "--releases", split = ",", paramLabel = "RELEASE",
+            description = "Only these releases, e.g. 2.0.0,2.3.1 (default: every release with a lock in versions/<sdk>/).")
+    List<String> releases;
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = LabHome.resolve();
+        Sdk chosen = Sdk.fromLabel(sdk);
+        if (!Release.BUILT.contains(chosen)) {
+            throw new IllegalArgumentException("--sdk " + sdk + ": lab versions builds "
+                    + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far");
+        }
+        List<Release> served = Release.served(home, chosen);
+        List<Release> asked = new ArrayList<>();
+        if (releases == null) {
+            asked.addAll(served);
+        } else {
+            for (String version : releases) {
+                Release release = new Release(chosen, version);
+                if (!served.contains(release)) {
+                    throw new IllegalArgumentException("--releases " + version + ": no lock in versions/" + chosen.label() + "/ (served: "
+                            + String.join(", ", served.stream().map(Release::version).toList()) + ")");
+                }
+                if (asked.contains(release)) {
+                    throw new IllegalArgumentException("--releases names " + version + " twice");
+                }
+                asked.add(release);
+            }
+            asked.sort(null);
+        }
+        if (asked.isEmpty()) {
+            throw new IllegalArgumentException("no release of " + chosen.label() + " has a lock in versions/" + chosen.label() + "/");
+        }
+        Path folder = OutputFolder.of(out, home, "versions");
+        OutputFolder.requireNewOrEmpty(folder);
+        VersionsRunner.run(home, folder, asked, Streams.stderr());
+        VersionsCheck.Table table = VersionsCheck.deriveAndWrite(folder);
+        Streams.stdout().print(VersionsCheck.text(table, false));
+        table.rows().forEach(r -> r.problems().forEach(p -> Streams.stdout().println("problem  " + p)));
+        Streams.stdout().println("evidence " + folder);
+        Streams.stdout().flush();
+        return table.complete() ? 0 : 1;
+    }
+}

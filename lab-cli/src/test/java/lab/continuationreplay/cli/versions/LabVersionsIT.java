@@ -1,0 +1,103 @@
+package lab.continuationreplay.cli.versions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import lab.continuationreplay.cli.EvidenceCopies;
+import lab.continuationreplay.cli.LabProcess;
+import lab.continuationreplay.history.VersionsLayout;
+import lab.continuationreplay.vectors.ExactJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code lab versions} in its quick form, as the test command runs it: one older TypeScript release (2.3.1) built from
+ * its committed lock with an empty npm cache (a fresh machine has none), its twelve cases played in a lab home of its
+ * own, the table derived from the history, {@code lab verify} agreeing, and a forged table refused.
+ */
+class LabVersionsIT {
+    private static final String RELEASE = "2.3.1";
+
+    @TempDir
+    static Path dir;
+    static Path out;
+    static LabProcess.Result run;
+
+    @BeforeAll
+    static void playOneOlderRelease() throws Exception {
+        out = dir.resolve("versions");
+        run = LabProcess.run(List.of("versions", "--releases", RELEASE, "--out", out.toString()),
+                Map.of("npm_config_cache", dir.resolve("empty-npm-cache").toString()), new byte[0], Duration.ofMinutes(8));
+    }
+
+    @Test
+    void theReleaseIsBuiltFromItsLockAndItsTwelveCasesPlayInItsOwnHome() throws Exception {
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        JsonNode build = ExactJson.parse(Files.readString(out.resolve("typescript-" + RELEASE).resolve(VersionsLayout.BUILD_FILE)));
+        assertEquals(VersionsLayout.BUILD_FORMAT, build.path("format").asText());
+        assertEquals(RELEASE, build.path("installed").asText(), "the registry delivered the release the lock names: " + build);
+        assertEquals("versions/typescript/" + RELEASE + "/package-lock.json", build.path("lock").asText());
+        assertTrue(build.path("built").asBoolean(), build.toString());
+        JsonNode provenance = ExactJson.parse(Files.readString(out.resolve("typescript-" + RELEASE + "/matrix/typescript/provenance.json")));
+        assertEquals(RELEASE, provenance.path("typescript_sdk").asText(), "the matrix ran on the release's build: " + provenance);
+
+        JsonNode table = ExactJson.parse(Files.readString(out.resolve(VersionsLayout.TABLE_FILE)));
+        assertEquals(VersionsLayout.TABLE_FORMAT, table.path("format").asText());
+        assertEquals(12, table.path("cases").size(), table.toString());
+        JsonNode row = table.path("releases").get(0);
+        assertEquals(RELEASE, row.path("release").asText());
+        assertEquals(12, row.path("cases").size(), row.toString());
+        row.path("cases").forEach(verdict -> assertTrue(List.of("pass", "fail").contains(verdict.asText()), row.toString()));
+        assertTrue(run.stdout().contains("typescript " + RELEASE), run.stdout());
+        assertTrue(run.stdout().contains(row.path("passed").asInt() + "/12"), run.stdout());
+        assertTrue(Files.readString(out.resolve(VersionsLayout.TABLE_MD)).contains("| typescript " + RELEASE + " | " + RELEASE + " |"));
+    }
+
+    @Test
+    void verifyAgreesAndRefusesAForgedTable() throws Exception {
+        LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+        Path copy = dir.resolve("forged");
+        EvidenceCopies.copyTree(out, copy);
+        Path table = copy.resolve(VersionsLayout.TABLE_FILE);
+        String text = Files.readString(table);
+        String forged = text.contains("\"fail\"") ? text.replaceFirst("\"fail\"", "\"pass\"") : text.replaceFirst("\"pass\"", "\"fail\"");
+        Files.writeString(table, forged);
+        LabProcess.Result refused = LabProcess.run(List.of("verify", copy.toString()), Map.of(), "");
+        assertEquals(1, refused.exitCode(), refused.stdout());
+        assertTrue(refused.stdout().contains("versions.json does not say what the history does"), refused.stdout());
+    }
+
+    @Test
+    void badInputIsOneLineAndMakesNoFolder() throws Exception {
+        Map<List<String>, String> refusals = Map.of(
+                List.of("--sdk", "go"), "lab versions: --sdk go: lab versions builds typescript releases only so far",
+                List.of("--releases", "9.9.9"), "lab versions: --releases 9.9.9: no lock in versions/typescript/ (served: 2.0.0, 2.1.0,",
+                List.of("--releases", "2.x"), "lab versions: '2.x' is not a release number such as 2.3.1",
+                List.of("--releases", "2.3.1,2.3.1"), "lab versions: --releases names 2.3.1 twice",
+                List.of("--sdk", "cobol"), "lab versions: unknown SDK 'cobol'");
+        int i = 0;
+        for (Map.Entry<List<String>, String> refusal : refusals.entrySet()) {
+            Path folder = dir.resolve("bad-" + i++);
+            List<String> args = new java.util.ArrayList<>(List.of("versions"));
+            args.addAll(refusal.getKey());
+            args.addAll(List.of("--out", folder.toString()));
+            LabProcess.Result refused = LabProcess.run(args, Map.of(), "");
+            assertEquals(1, refused.exitCode(), refusal.getKey() + ": " + refused.stderr());
+            assertTrue(refused.stderr().startsWith(refusal.getValue()), refusal.getKey() + ": " + refused.stderr());
+            assertEquals(1, refused.stderr().lines().count(), refused.stderr());
+            assertFalse(Files.exists(folder), "no folder for " + refusal.getKey());
+        }
+        LabProcess.Result used = LabProcess.run(List.of("versions", "--releases", RELEASE, "--out", out.toString()), Map.of(), "");
+        assertEquals(1, used.exitCode());
+        assertEquals("lab versions: --out " + out + " is not empty; the lab never overwrites evidence\n", used.stderr());
+    }
+}

@@ -1,0 +1,182 @@
+package lab.continuationreplay.matrix.versions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.history.Sdk;
+import lab.continuationreplay.vectors.ExactJson;
+
+/**
+ * A lab home for one release: {@code <home>/target/versions/<sdk>-<version>/}, where every entry of the lab's home is
+ * a link to the real one except the SDK's fixture folder, which holds the fixture's own sources (linked) built
+ * against the release's committed lock, and {@code target/}, its own. The matrix then runs in that home unchanged, so
+ * a row measures the release, not another runner. A build is kept while its lock and the fixture's sources stay the
+ * same (a digest of both in {@link #STAMP}).
+ */
+public final class ReleaseHome {
+    /** The build's record, beside the built folder, and copied into the run's history as {@code build.json}. */
+    public static final String STAMP = "release-build.json";
+    private static final Duration STEP_LIMIT = Duration.ofMinutes(10);
+
+    private ReleaseHome() {}
+
+    /** What building one release did: its record (written as {@code build.json}) and the full output of its steps. */
+    public record Built(Path home, ObjectNode record, String log) {
+        public boolean playable() {
+            return record.path("built").asBoolean();
+        }
+    }
+
+    /** Builds {@code release} in its own home under {@code home}, or finds it built from the same lock and sources. */
+    public static Built prepare(Path home, Release release) throws IOException, InterruptedException {
+        if (release.sdk() != Sdk.TYPESCRIPT) {
+            throw new IllegalArgumentException("lab versions builds TypeScript releases only so far, not " + release.sdk().label());
+        }
+        Path lock = release.lockFolder(home);
+        if (!Files.isRegularFile(lock.resolve("package-lock.json")) || !Files.isRegularFile(lock.resolve("package.json"))) {
+            throw new IllegalArgumentException("no lock for " + release.label() + " in " + home.relativize(lock)
+                    + " (versions/lock-typescript.sh makes it)");
+        }
+        Path own = home.resolve("target").resolve("versions").resolve(release.label());
+        String digest = digest(home, lock);
+        Path stamp = own.resolve(STAMP);
+        if (Files.isRegularFile(stamp)) {
+            ObjectNode earlier = (ObjectNode) ExactJson.parse(Files.readString(stamp));
+            if (digest.equals(earlier.path("inputs_sha256").asText())
+                    && Files.isRegularFile(own.resolve("ts-fixture/dist/server.js")) == earlier.path("built").asBoolean()) {
+                earlier.put("reused", true);
+                return new Built(own, earlier, "");
+            }
+        }
+        deleteTree(own);
+        Files.createDirectories(own.resolve("target"));
+        try (Stream<Path> entries = Files.list(home)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (!List.of(".git", "target", "ts-fixture").contains(name)) {
+                    Files.createSymbolicLink(own.resolve(name), entry.toAbsolutePath());
+                }
+            }
+        }
+        Path fixture = Files.createDirectories(own.resolve("ts-fixture"));
+        Files.createSymbolicLink(fixture.resolve("src"), home.resolve("ts-fixture/src").toAbsolutePath());
+        Files.copy(home.resolve("ts-fixture/tsconfig.json"), fixture.resolve("tsconfig.json"));
+        Files.copy(lock.resolve("package.json"), fixture.resolve("package.json"));
+        Files.copy(lock.resolve("package-lock.json"), fixture.resolve("package-lock.json"));
+
+        ObjectNode record = ExactJson.mapper().createObjectNode();
+        record.put("format", lab.continuationreplay.history.VersionsLayout.BUILD_FORMAT);
+        record.put("sdk", release.sdk().label());
+        record.put("release", release.version());
+        record.put("lock", home.relativize(lock.resolve("package-lock.json")).toString());
+        record.put("lock_sha256", sha256(Files.readAllBytes(lock.resolve("package-lock.json"))));
+        record.put("inputs_sha256", digest);
+        ArrayNode steps = record.putArray("steps");
+        StringBuilder log = new StringBuilder();
+        boolean installed = step(steps, log, fixture, List.of(npm(), "ci", "--no-audit", "--no-fund"));
+        List<String> typeErrors = new ArrayList<>();
+        if (installed) {
+            // tsc emits JavaScript despite type errors; each is recorded, and the row says where they are.
+            Exec.Result compiled = Exec.command(List.of(fixture.resolve("node_modules/.bin/tsc").toString(), "-p", "tsconfig.json"))
+                    .withDirectory(fixture).withStderr(Exec.Io.INTO_STDOUT).run(STEP_LIMIT);
+            log.append("$ tsc -p tsconfig.json\n").append(compiled.output()).append("exit ").append(compiled.exitStatus()).append('\n');
+            compiled.output().lines().filter(l -> l.contains("error TS")).forEach(typeErrors::add);
+            ObjectNode tsc = steps.addObject();
+            tsc.put("command", "tsc -p tsconfig.json");
+            tsc.put("exit", compiled.exitStatus());
+            Path dist = fixture.resolve("dist");
+            if (Files.isDirectory(dist)) {
+                Files.copy(home.resolve("vectors/rules/tools.json"), dist.resolve("tools.json"));
+            }
+        }
+        ArrayNode errors = record.putArray("type_errors");
+        typeErrors.forEach(errors::add);
+        record.put("installed", installedVersion(fixture));
+        record.put("built", Files.isRegularFile(fixture.resolve("dist/server.js")));
+        record.put("reused", false);
+        Files.writeString(stamp, ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
+        return new Built(own, record, log.toString());
+    }
+
+    private static boolean step(ArrayNode steps, StringBuilder log, Path folder, List<String> command)
+            throws IOException, InterruptedException {
+        Exec.Result result = Exec.command(command).withDirectory(folder).withStderr(Exec.Io.INTO_STDOUT).run(STEP_LIMIT);
+        String shown = String.join(" ", command.subList(1, command.size()));
+        log.append("$ npm ").append(shown).append('\n').append(result.output()).append("exit ").append(result.exitStatus()).append('\n');
+        ObjectNode step = steps.addObject();
+        step.put("command", "npm " + shown);
+        step.put("exit", result.exitStatus());
+        return result.succeeded();
+    }
+
+    /** The version the registry delivered, as its package says; empty when nothing was installed. */
+    private static String installedVersion(Path fixture) throws IOException {
+        Path manifest = fixture.resolve("node_modules/@modelcontextprotocol/server/package.json");
+        if (!Files.isRegularFile(manifest)) {
+            return "";
+        }
+        JsonNode json = ExactJson.parse(Files.readString(manifest));
+        return json.path("version").asText("");
+    }
+
+    private static String npm() {
+        String configured = System.getenv("LAB_NPM");
+        return configured != null && !configured.isBlank() ? configured : "npm";
+    }
+
+    /** The lock and every source the fixture is built from, in name order. */
+    private static String digest(Path home, Path lock) throws IOException {
+        MessageDigest sha = sha();
+        List<Path> inputs = new ArrayList<>(List.of(lock.resolve("package.json"), lock.resolve("package-lock.json"),
+                home.resolve("ts-fixture/tsconfig.json"), home.resolve("vectors/rules/tools.json")));
+        try (Stream<Path> files = Files.walk(home.resolve("ts-fixture/src"))) {
+            files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
+        }
+        for (Path input : inputs) {
+            sha.update(home.relativize(input).toString().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            sha.update(Files.readAllBytes(input));
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(sha().digest(bytes));
+    }
+
+    private static MessageDigest sha() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Removes a folder the lab made earlier; links are removed, never followed. */
+    private static void deleteTree(Path folder) throws IOException {
+        if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> entries = Files.list(folder)) {
+                for (Path entry : (Iterable<Path>) entries::iterator) {
+                    deleteTree(entry);
+                }
+            }
+        }
+        Files.delete(folder);
+    }
+}
