@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Servers as replicas on separate container hosts: a PostgreSQL container (Debian's package) and replica"
-                    + " containers of the Java, TypeScript, Python and Go servers, each at its own address on an internal Docker"
+                    + " containers of the Java, TypeScript, Python, Go and Rust servers, each at its own address on an internal Docker"
                     + " network the run creates (10.231.7.0/24, no address on this host) and removes. Cells: a lost reply"
                     + " recovered on the other replica (r1), one continuation to both at once (r2), a replica whose clock"
                     + " runs 30 s ahead (r3), a replica cut off from the database mid-commit (r4), the database killed"

@@ -38,7 +38,7 @@ class LabReplicasArgumentsIT {
     void anSdkWithoutReplicasIsRefused() throws Exception {
         LabProcess.Result refused = replicas("--sdk", "unguarded", "--out", dir.resolve("b").toString());
         assertTrue(refused.exitCode() != 0, refused.stderr());
-        assertTrue(refused.stderr().contains("the replicas are of the guarded servers (java, typescript, python, go), not unguarded"),
+        assertTrue(refused.stderr().contains("the replicas are of the guarded servers (java, typescript, python, go, rust), not unguarded"),
                 refused.stderr());
         assertFalse(Files.exists(dir.resolve("b")), "no output folder was made");
         LabProcess.Result unknown = replicas("--sdk", "cobol", "--out", dir.resolve("b").toString());

@@ -35,7 +35,8 @@ public final class ReplicasRunner {
     /** The runtime cell whose runner image the replicas run: the lab's default JDK and Node.js. */
     public static final String RUNTIME = "jdk17-node20";
     /** The SDKs with replicas in this lab, and the two the cross cells pair. */
-    public static final List<ServerKind> SDKS = List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO);
+    public static final List<ServerKind> SDKS = List.of(ServerKind.JAVA, ServerKind.TYPESCRIPT, ServerKind.PYTHON, ServerKind.GO,
+            ServerKind.RUST);
     public static final String NETWORK_FILE = "network.json";
     public static final String DATABASE_LOG = "postgres.log";
 
