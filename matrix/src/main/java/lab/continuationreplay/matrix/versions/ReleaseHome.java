@@ -16,7 +16,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.exec.Exec;
-import lab.continuationreplay.history.Sdk;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -42,7 +41,7 @@ public final class ReleaseHome {
 
     /** Builds {@code release} in its own home under {@code home}, or finds it built from the same lock and sources. */
     public static Built prepare(Path home, Release release) throws IOException, InterruptedException {
-        if (release.sdk() != Sdk.TYPESCRIPT) {
+        if (!Release.BUILT.contains(release.sdk())) {
             throw new IllegalArgumentException("lab versions builds TypeScript releases only so far, not " + release.sdk().label());
         }
         Path lock = release.lockFolder(home);
