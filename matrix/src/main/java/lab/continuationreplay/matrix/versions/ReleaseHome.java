@@ -85,17 +85,14 @@ public final class ReleaseHome {
         record.put("inputs_sha256", digest);
         ArrayNode steps = record.putArray("steps");
         StringBuilder log = new StringBuilder();
-        boolean installed = step(steps, log, fixture, List.of(npm(), "ci", "--no-audit", "--no-fund"));
+        boolean installed = step(steps, log, fixture, "npm ci --no-audit --no-fund", List.of(npm(), "ci", "--no-audit", "--no-fund"))
+                .succeeded();
         List<String> typeErrors = new ArrayList<>();
         if (installed) {
             // tsc emits JavaScript despite type errors; each is recorded, and the row says where they are.
-            Exec.Result compiled = Exec.command(List.of(fixture.resolve("node_modules/.bin/tsc").toString(), "-p", "tsconfig.json"))
-                    .withDirectory(fixture).withStderr(Exec.Io.INTO_STDOUT).run(STEP_LIMIT);
-            log.append("$ tsc -p tsconfig.json\n").append(compiled.output()).append("exit ").append(compiled.exitStatus()).append('\n');
+            Exec.Result compiled = step(steps, log, fixture, "tsc -p tsconfig.json",
+                    List.of(fixture.resolve("node_modules/.bin/tsc").toString(), "-p", "tsconfig.json"));
             compiled.output().lines().filter(l -> l.contains("error TS")).forEach(typeErrors::add);
-            ObjectNode tsc = steps.addObject();
-            tsc.put("command", "tsc -p tsconfig.json");
-            tsc.put("exit", compiled.exitStatus());
             Path dist = fixture.resolve("dist");
             if (Files.isDirectory(dist)) {
                 Files.copy(home.resolve("vectors/rules/tools.json"), dist.resolve("tools.json"));
@@ -110,15 +107,15 @@ public final class ReleaseHome {
         return new Built(own, record, log.toString());
     }
 
-    private static boolean step(ArrayNode steps, StringBuilder log, Path folder, List<String> command)
+    /** Runs one build step in {@code folder}: its output to the log, its command (as {@code shown}) and exit to the record. */
+    private static Exec.Result step(ArrayNode steps, StringBuilder log, Path folder, String shown, List<String> command)
             throws IOException, InterruptedException {
         Exec.Result result = Exec.command(command).withDirectory(folder).withStderr(Exec.Io.INTO_STDOUT).run(STEP_LIMIT);
-        String shown = String.join(" ", command.subList(1, command.size()));
-        log.append("$ npm ").append(shown).append('\n').append(result.output()).append("exit ").append(result.exitStatus()).append('\n');
+        log.append("$ ").append(shown).append('\n').append(result.output()).append("exit ").append(result.exitStatus()).append('\n');
         ObjectNode step = steps.addObject();
-        step.put("command", "npm " + shown);
+        step.put("command", shown);
         step.put("exit", result.exitStatus());
-        return result.succeeded();
+        return result;
     }
 
     /** The version the registry delivered, as its package says; empty when nothing was installed. */
@@ -164,18 +161,15 @@ public final class ReleaseHome {
         }
     }
 
-    /** Removes a folder the lab made earlier; links are removed, never followed. */
+    /** Removes a folder the lab made earlier; the walk does not follow links, so a link is removed, not its target. */
     private static void deleteTree(Path folder) throws IOException {
         if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-            try (Stream<Path> entries = Files.list(folder)) {
-                for (Path entry : (Iterable<Path>) entries::iterator) {
-                    deleteTree(entry);
-                }
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
             }
         }
-        Files.delete(folder);
     }
 }
