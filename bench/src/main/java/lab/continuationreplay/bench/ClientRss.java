@@ -1,7 +1,6 @@
 package lab.continuationreplay.bench;
 
 import java.io.PrintStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,12 +54,18 @@ final class ClientRss {
         Map<String, Double> mib = new LinkedHashMap<>();
         // two clients at a time (each cell in its own folder): a driver's peak is its own, whatever runs beside it
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try (PrintStream quiet = new PrintStream(OutputStream.nullOutputStream())) {
+        // Each cell's progress lines are kept: when a driver left no sample, they say whether its cell was played.
+        Map<ClientKind, java.io.ByteArrayOutputStream> progress = new java.util.EnumMap<>(ClientKind.class);
+        try {
             List<java.util.concurrent.Future<?>> runs = new java.util.ArrayList<>();
             for (ClientKind client : MEASURED) {
+                java.io.ByteArrayOutputStream lines = new java.io.ByteArrayOutputStream();
+                progress.put(client, lines);
                 runs.add(pool.submit(() -> {
-                    ClientsRunner.run(List.of(ClientCases.all().get(0)), client, ServerKind.JAVA, Transport.STDIO, folder, plan.home(),
-                            null, null, quiet);
+                    try (PrintStream cell = new PrintStream(lines, true, StandardCharsets.UTF_8)) {
+                        ClientsRunner.run(List.of(ClientCases.all().get(0)), client, ServerKind.JAVA, Transport.STDIO, folder, plan.home(),
+                                null, null, cell);
+                    }
                     return null;
                 }));
             }
@@ -77,7 +82,8 @@ final class ClientRss {
             long kib = commandLines.entrySet().stream().filter(e -> e.getValue().contains(marker))
                     .mapToLong(e -> peakKib.getOrDefault(e.getKey(), 0L)).max().orElse(0);
             if (kib == 0) {
-                throw new IllegalStateException("no RSS sample of the " + client.label() + " client's driver (" + marker + ")");
+                throw new IllegalStateException("no RSS sample of the " + client.label() + " client's driver (" + marker + "); its cell: "
+                        + progress.get(client).toString(StandardCharsets.UTF_8).strip());
             }
             mib.put(client.label() + "_client_driver", kib / 1024.0);
         }

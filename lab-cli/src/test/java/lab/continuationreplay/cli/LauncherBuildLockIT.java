@@ -45,6 +45,31 @@ class LauncherBuildLockIT {
         assertFalse(Files.exists(dir.resolve("tree/.lab-build.lock")), "the lock folder is removed");
     }
 
+    /** Without flock: a folder naming a launcher that ended is broken; one that names no holder yet is waited for. */
+    @Test
+    void withoutFlockAFolderLeftByAnEndedLauncherIsBrokenAndAFreshOneIsNot(@TempDir Path dir) throws Exception {
+        StandInLabTree tree = StandInLabTree.stale(dir, false);
+        Path lock = Files.createDirectories(tree.root.resolve(".lab-build.lock"));
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Files.writeString(lock.resolve("pid"), Long.toString(ended.pid()));
+        StandInLabTree.Run broken = tree.launch();
+        assertEquals(0, broken.status(), broken.stderr());
+        assertEquals(1, tree.builds());
+        assertFalse(Files.exists(lock));
+
+        // A launcher between its mkdir and its pid file: the others wait, even past an earlier holder's end.
+        StandInLabTree again = StandInLabTree.stale(dir.resolve("again"), false);
+        Path fresh = Files.createDirectories(again.root.resolve(".lab-build.lock"));
+        Process waiting = again.start("server", "java");
+        assertFalse(waiting.waitFor(3, java.util.concurrent.TimeUnit.SECONDS), "it waits while the folder names no holder");
+        Files.delete(fresh);
+        StandInLabTree.Run after = StandInLabTree.finish(waiting);
+        assertEquals(0, after.status(), after.stderr());
+        assertTrue(after.stderr().contains("lab: waiting for the build in progress"), after.stderr());
+        assertEquals(1, again.builds());
+    }
+
     @Test
     void aFailedBuildIsNeverTakenAsCurrentAndTheNextLauncherBuildsAgain(@TempDir Path dir) throws Exception {
         StandInLabTree tree = StandInLabTree.stale(dir, true);

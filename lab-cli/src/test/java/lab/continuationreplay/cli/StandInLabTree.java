@@ -181,7 +181,7 @@ final class StandInLabTree {
         return JAVA_SAID + " " + REQUEST + "\n";
     }
 
-    private Process start(String... args) throws IOException {
+    Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(root.resolve("lab").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -192,7 +192,7 @@ final class StandInLabTree {
         return process;
     }
 
-    private static Run finish(Process process) throws Exception {
+    static Run finish(Process process) throws Exception {
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
             try {
                 return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
