@@ -54,6 +54,11 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
 
         /** The entry that applies to {@code cell}, by the order of {@link #forCell}; empty where the case's holds. */
         public java.util.Optional<Differs> differs(String cell) {
+            return differingKey(cell).map(byCell::get);
+        }
+
+        /** The key of the entry that applies to {@code cell} ({@link #differs}): a cell, a client over a transport, a transport or a pair. */
+        public java.util.Optional<String> differingKey(String cell) {
             List<String> keys = new ArrayList<>(List.of(cell));
             int transport = cell.indexOf('/', cell.indexOf('/') + 1);
             if (transport > 0) {
@@ -62,7 +67,7 @@ public record ClientCase(ClientCaseId id, Map<String, Server> servers, ArrayNode
                 keys.add(over);
                 keys.add(cell.substring(0, transport));
             }
-            return keys.stream().filter(byCell::containsKey).map(byCell::get).findFirst();
+            return keys.stream().filter(byCell::containsKey).findFirst();
         }
 
         Expectation with(String key, Seen there, String because) {

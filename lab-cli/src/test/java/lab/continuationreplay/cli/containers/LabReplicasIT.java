@@ -27,10 +27,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code lab replicas} end to end, in the quick form the test command runs: the network the run creates reaches
  * only its peers, the cells {@code QUICK} (a lost reply recovered on the other replica, a replica cut off from the
- * database mid-commit, the database killed between commit and reply, each on Java, Python and Go replicas, and Java
- * to TypeScript) pass on real replica containers and a real PostgreSQL container, judged by the checker alone; {@code lab verify} agrees and refuses a
+ * database mid-commit, the database killed between commit and reply, each on Java replicas (ledger in-process) and Go
+ * replicas (ledger in a bridge), and Java to TypeScript) pass on real replica containers and a real PostgreSQL container, judged by the checker alone; {@code lab verify} agrees and refuses a
  * forged isolation record; nothing of the run is left behind (containers, network, secrets). The whole set of cells
- * is {@code ./lab replicas}. Evidence stays in {@code lab-cli/target/replicas-it/<UTC time>/}.
+ * on every SDK is {@code ./lab replicas}. Evidence stays in {@code lab-cli/target/replicas-it/<UTC time>/}.
  */
 @ExtendWith(DockerEngine.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,7 +45,7 @@ class LabReplicasIT {
         out = LabHome.resolve().resolve("lab-cli/target/replicas-it")
                 .resolve(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'")));
         // HOME: the image cache the other container tests fill (build-images.sh keeps it under the user's home)
-        run = LabProcess.run(List.of("replicas", "--sdk", "java,python,go", "--cells", QUICK, "--out", out.toString()),
+        run = LabProcess.run(List.of("replicas", "--sdk", "java,go", "--cells", QUICK, "--out", out.toString()),
                 Map.of("HOME", System.getProperty("user.home")), new byte[0], Duration.ofMinutes(15));
     }
 
@@ -55,7 +55,7 @@ class LabReplicasIT {
         assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
         assertTrue(run.stdout().contains("network   isolated: the containers reached the database and nothing else"), run.stdout());
         for (String cell : QUICK.split(",")) {
-            for (String attempt : cell.startsWith("x") ? List.of("cross") : List.of("java", "python", "go")) {
+            for (String attempt : cell.startsWith("x") ? List.of("cross") : List.of("java", "go")) {
                 assertTrue(run.stdout().lines().anyMatch(line -> line.matches("replicas-" + attempt + " +" + cell + " .* pass .*")),
                         attempt + " " + cell + " passes: " + run.stdout());
             }

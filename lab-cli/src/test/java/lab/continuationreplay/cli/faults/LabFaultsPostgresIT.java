@@ -21,13 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lab faults --quick --ledger postgres} as a user runs it, on the PostgreSQL the lab starts for the run (as an
  * unprivileged account when the tests run as root): every stdio experiment whose outcome rests on the ledger (cut points,
  * the kill soak with the database itself killed and restarted, the stdio proxy, the storage faults of a database
- * server, the secrets scan with the ledger's password) on the Java server (ledger in-process) and the
- * TypeScript fixture (ledger in its bridge), every invariant read back from {@code faults.json}.
+ * server, the secrets scan with the ledger's password) on the TypeScript fixture, whose ledger is in its bridge: the
+ * ledger's code of the Java server's own (in-process) run, behind one more process boundary. Every invariant is read
+ * back from {@code faults.json}; {@code lab faults --quick --ledger postgres} plays the Java server and the others too.
  */
 class LabFaultsPostgresIT {
     /**
      * The experiments whose outcome rests on the ledger. The wire fuzzer and the requestState attacks are refused
-     * before any ledger is read (one valid control commits); they run against the same two servers on SQLite in
+     * before any ledger is read (one valid control commits); they run against the same server on SQLite in
      * {@link LabFaultsCommandIT}, and {@code lab faults --quick --ledger postgres} still plays them.
      */
     private static final List<String> EXPERIMENTS = List.of("cut-points", "kill-soak", "stdio-proxy", "storage", "secrets");
@@ -38,7 +39,7 @@ class LabFaultsPostgresIT {
     @Test
     void theQuickFaultLabOnPostgresHoldsEveryInvariantAndKillsTheDatabaseToo() throws Exception {
         Path out = dir.resolve("faults");
-        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--ledger", "postgres", "--sdk", "java,typescript",
+        LabProcess.Result result = LabProcess.run(List.of("faults", "--quick", "--ledger", "postgres", "--sdk", "typescript",
                 "--only", String.join(",", EXPERIMENTS), "--out", out.toString()), Map.of(), new byte[0], Duration.ofMinutes(8));
         assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
         assertTrue(result.stdout().contains("faults     every invariant holds"), result.stdout());
@@ -52,7 +53,7 @@ class LabFaultsPostgresIT {
             assertTrue(experiment.path("passed").asBoolean(), experiment.toString());
             assertEquals(0, experiment.path("findings").size(), experiment.toString());
         }
-        for (String sdk : List.of("java", "typescript")) {
+        for (String sdk : List.of("typescript")) {
             JsonNode cuts = experiment(json, "cut-points").path("figures").path(sdk);
             assertEquals(4, cuts.path("runs").asInt(), sdk + " " + cuts);
 
@@ -84,11 +85,11 @@ class LabFaultsPostgresIT {
         try (Stream<Path> files = Files.walk(out)) {
             List<Path> all = files.toList();
             assertEquals(List.of(), all.stream().filter(p -> p.getFileName().toString().contains(".sqlite3")).toList());
-            assertTrue(all.contains(out.resolve("cut-points/java/exit-after-issue-insert-1/store.rows.json")), all.toString());
+            assertTrue(all.contains(out.resolve("cut-points/typescript/exit-after-issue-insert-1/store.rows.json")), all.toString());
             assertTrue(all.contains(out.resolve("kill-soak/typescript/store.rows.json")), all.toString());
         }
-        JsonNode dump = ExactJson.parse(Files.readString(out.resolve("kill-soak/java/store.rows.json")));
-        assertEquals(experiment(json, "kill-soak").path("figures").path("java").path("reported_applied").asInt(),
+        JsonNode dump = ExactJson.parse(Files.readString(out.resolve("kill-soak/typescript/store.rows.json")));
+        assertEquals(experiment(json, "kill-soak").path("figures").path("typescript").path("reported_applied").asInt(),
                 dump.path("tables").path("issues").path("rows").size(), "the dump holds one issue per operation the soak learnt applied");
         // the checker read the dumps: lab verify derives the same verdicts from them again
         LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
