@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import lab.continuationreplay.checker.ControlsCheck;
 import lab.continuationreplay.checker.FolderCheck;
 import lab.continuationreplay.checker.faults.FaultsCheck;
+import lab.continuationreplay.checker.versions.VersionsCheck;
 import lab.continuationreplay.history.FaultHistory;
 import lab.continuationreplay.checker.NetworkCheck;
 import lab.continuationreplay.checker.Verdict;
@@ -44,7 +45,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (FaultHistory.in(folder)) {
             return faults();
         }
-        if (lab.continuationreplay.checker.versions.VersionsCheck.handles(folder)) {
+        if (VersionsCheck.handles(folder)) {
             return versions();
         }
         boolean ok = true;
@@ -101,7 +102,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     /** A lab versions run: each release's matrix judged again, and whether versions.json says the same. */
     private Integer versions() throws Exception {
-        List<String> problems = lab.continuationreplay.checker.versions.VersionsCheck.verify(folder);
+        List<String> problems = VersionsCheck.verify(folder);
         ObjectNode report = ExactJson.mapper().createObjectNode();
         report.set("problems", ExactJson.mapper().valueToTree(problems));
         report.put("ok", problems.isEmpty());

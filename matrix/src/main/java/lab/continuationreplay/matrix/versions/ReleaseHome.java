@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.history.ArtifactHashes;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
@@ -81,7 +82,7 @@ public final class ReleaseHome {
         record.put("sdk", release.sdk().label());
         record.put("release", release.version());
         record.put("lock", home.relativize(lock.resolve("package-lock.json")).toString());
-        record.put("lock_sha256", sha256(Files.readAllBytes(lock.resolve("package-lock.json"))));
+        record.put("lock_sha256", ArtifactHashes.sha256(lock.resolve("package-lock.json")));
         record.put("inputs_sha256", digest);
         ArrayNode steps = record.putArray("steps");
         StringBuilder log = new StringBuilder();
@@ -147,10 +148,6 @@ public final class ReleaseHome {
             sha.update(Files.readAllBytes(input));
         }
         return HexFormat.of().formatHex(sha.digest());
-    }
-
-    private static String sha256(byte[] bytes) {
-        return HexFormat.of().formatHex(sha().digest(bytes));
     }
 
     private static MessageDigest sha() {
