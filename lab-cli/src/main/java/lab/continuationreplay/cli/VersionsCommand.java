@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
             "The twelve cases on each served release of an SDK: each release's fixture is built in a lab home of its own"
                     + " (target/versions/<sdk>-<release>/) from the lock committed in versions/<sdk>/<release>/, then"
                     + " `lab matrix --sdk <sdk>` plays it there. TypeScript (@modelcontextprotocol/server 2.0.0 to 2.4.0)"
-                    + " so far; the other SDKs' releases are not built yet.",
+                    + " and Python (mcp 2.0.0 to 2.3.0) so far; the other SDKs' releases are not built yet.",
             "Writes OUT/versions-run.json and per release OUT/<sdk>-<release>/ (build.json, build.log, the matrix's folder),"
                     + " then the checker's table: OUT/versions.json, OUT/VERSIONS.md, and the same table on stdout. Exit 0"
                     + " when every release has its row (played to its end, or not built with its reason) and every history"
@@ -29,42 +29,38 @@ final class VersionsCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Output folder (default: target/attempts/versions-<UTC time>); must be new or empty.")
     Path out;
 
-    @Option(names = "--sdk", description = "typescript (default: typescript): whose releases play.")
-    String sdk = "typescript";
+    @Option(names = "--sdk", split = ",", paramLabel = "SDK",
+            description = "typescript, python or both (default: both): whose releases play, each SDK's oldest first.")
+    List<String> sdks;
 
     @Option(names = "--releases", split = ",", paramLabel = "RELEASE",
-            description = "Only these releases, e.g. 2.0.0,2.3.1 (default: every release with a lock in versions/<sdk>/).")
+            description = "Only these releases, e.g. 2.0.0,2.3.1 (default: every release with a lock in versions/<sdk>/); with"
+                    + " one --sdk only.")
     List<String> releases;
 
     @Override
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
-        Sdk chosen = Sdk.fromLabel(sdk);
-        if (!Release.BUILT.contains(chosen)) {
-            throw new IllegalArgumentException("--sdk " + sdk + ": lab versions builds "
-                    + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far");
-        }
-        List<Release> served = Release.served(home, chosen);
-        List<Release> asked = new ArrayList<>();
-        if (releases == null) {
-            asked.addAll(served);
-        } else {
-            for (String version : releases) {
-                Release release = new Release(chosen, version);
-                if (!served.contains(release)) {
-                    throw new IllegalArgumentException("--releases " + version + ": no lock in versions/" + chosen.label() + "/ (served: "
-                            + String.join(", ", served.stream().map(Release::version).toList()) + ")");
-                }
-                if (asked.contains(release)) {
-                    throw new IllegalArgumentException("--releases names " + version + " twice");
-                }
-                asked.add(release);
+        List<Sdk> chosen = new ArrayList<>();
+        for (String label : sdks == null ? Release.BUILT.stream().map(Sdk::label).toList() : sdks) {
+            Sdk sdk = Sdk.fromLabel(label);
+            if (!Release.BUILT.contains(sdk)) {
+                throw new IllegalArgumentException("--sdk " + label + ": lab versions builds "
+                        + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far");
             }
-            asked.sort(null);
+            if (chosen.contains(sdk)) {
+                throw new IllegalArgumentException("--sdk names " + label + " twice");
+            }
+            chosen.add(sdk);
         }
-        if (asked.isEmpty()) {
-            throw new IllegalArgumentException("no release of " + chosen.label() + " has a lock in versions/" + chosen.label() + "/");
+        if (releases != null && chosen.size() != 1) {
+            throw new IllegalArgumentException("--releases needs one --sdk (release numbers are each SDK's own)");
         }
+        List<Release> asked = new ArrayList<>();
+        for (Sdk sdk : chosen) {
+            asked.addAll(asked(home, sdk));
+        }
+        asked.sort(null);
         Path folder = OutputFolder.of(out, home, "versions");
         OutputFolder.requireNewOrEmpty(folder);
         VersionsRunner.run(home, folder, asked, Streams.stderr());
@@ -74,5 +70,29 @@ final class VersionsCommand implements Callable<Integer> {
         Streams.stdout().println("evidence " + folder);
         Streams.stdout().flush();
         return table.complete() ? 0 : 1;
+    }
+
+    /** The releases of {@code sdk} this run plays: those named by {@code --releases}, else every one with a lock. */
+    private List<Release> asked(Path home, Sdk sdk) throws java.io.IOException {
+        List<Release> served = Release.served(home, sdk);
+        if (releases == null) {
+            if (served.isEmpty()) {
+                throw new IllegalArgumentException("no release of " + sdk.label() + " has a lock in versions/" + sdk.label() + "/");
+            }
+            return served;
+        }
+        List<Release> asked = new ArrayList<>();
+        for (String version : releases) {
+            Release release = new Release(sdk, version);
+            if (!served.contains(release)) {
+                throw new IllegalArgumentException("--releases " + version + ": no lock in versions/" + sdk.label() + "/ (served: "
+                        + String.join(", ", served.stream().map(Release::version).toList()) + ")");
+            }
+            if (asked.contains(release)) {
+                throw new IllegalArgumentException("--releases names " + version + " twice");
+            }
+            asked.add(release);
+        }
+        return asked;
     }
 }

@@ -20,22 +20,29 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code lab versions} in its quick form, as the test command runs it: one older TypeScript release (2.3.1) built from
- * its committed lock with an empty npm cache (a fresh machine has none), its twelve cases played in a lab home of its
- * own, the table derived from the history, {@code lab verify} agreeing, and a forged table refused.
+ * its committed lock with an empty npm cache, and the oldest Python release (2.0.0) with an empty pip cache (a fresh
+ * machine has neither), each release's twelve cases played in a lab home of its own, the table derived from the
+ * history, {@code lab verify} agreeing, and a forged table refused.
  */
 class LabVersionsIT {
     private static final String RELEASE = "2.3.1";
+    private static final String PYTHON_RELEASE = "2.0.0";
 
     @TempDir
     static Path dir;
     static Path out;
+    static Path pythonOut;
     static LabProcess.Result run;
+    static LabProcess.Result pythonRun;
 
     @BeforeAll
-    static void playOneOlderRelease() throws Exception {
+    static void playOneOlderReleaseOfEach() throws Exception {
         out = dir.resolve("versions");
-        run = LabProcess.run(List.of("versions", "--releases", RELEASE, "--out", out.toString()),
+        run = LabProcess.run(List.of("versions", "--sdk", "typescript", "--releases", RELEASE, "--out", out.toString()),
                 Map.of("npm_config_cache", dir.resolve("empty-npm-cache").toString()), new byte[0], Duration.ofMinutes(8));
+        pythonOut = dir.resolve("versions-python");
+        pythonRun = LabProcess.run(List.of("versions", "--sdk", "python", "--releases", PYTHON_RELEASE, "--out", pythonOut.toString()),
+                Map.of("PIP_CACHE_DIR", dir.resolve("empty-pip-cache").toString()), new byte[0], Duration.ofMinutes(8));
     }
 
     @Test
@@ -62,6 +69,25 @@ class LabVersionsIT {
     }
 
     @Test
+    void thePythonReleaseIsInstalledFromItsHashedLockAndItsTwelveCasesPlay() throws Exception {
+        assertEquals(0, pythonRun.exitCode(), pythonRun.stdout() + pythonRun.stderr());
+        JsonNode build = ExactJson.parse(Files.readString(pythonOut.resolve("python-" + PYTHON_RELEASE).resolve(VersionsLayout.BUILD_FILE)));
+        assertEquals(PYTHON_RELEASE, build.path("installed").asText(), "pip installed the release the lock names: " + build);
+        assertEquals("versions/python/" + PYTHON_RELEASE + "/requirements.lock", build.path("lock").asText());
+        assertTrue(build.path("built").asBoolean(), build.toString());
+        assertTrue(Files.readString(pythonOut.resolve("python-" + PYTHON_RELEASE).resolve(VersionsLayout.BUILD_LOG))
+                .contains("$ python3 build_venv.py"), "the fixture's own venv builder ran");
+        JsonNode provenance = ExactJson.parse(Files.readString(pythonOut.resolve("python-" + PYTHON_RELEASE + "/matrix/python/provenance.json")));
+        assertEquals(PYTHON_RELEASE, provenance.path("python_sdk").asText(), "the matrix ran on the release's venv: " + provenance);
+        JsonNode row = ExactJson.parse(Files.readString(pythonOut.resolve(VersionsLayout.TABLE_FILE))).path("releases").get(0);
+        assertEquals("python", row.path("sdk").asText(), row.toString());
+        assertEquals(12, row.path("cases").size(), row.toString());
+        assertTrue(pythonRun.stdout().contains("python " + PYTHON_RELEASE), pythonRun.stdout());
+        LabProcess.Result verified = LabProcess.run(List.of("verify", pythonOut.toString()), Map.of(), "");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+    }
+
+    @Test
     void verifyAgreesAndRefusesAForgedTable() throws Exception {
         LabProcess.Result verified = LabProcess.run(List.of("verify", out.toString()), Map.of(), "");
         assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
@@ -79,10 +105,15 @@ class LabVersionsIT {
     @Test
     void badInputIsOneLineAndMakesNoFolder() throws Exception {
         Map<List<String>, String> refusals = Map.of(
-                List.of("--sdk", "go"), "lab versions: --sdk go: lab versions builds typescript releases only so far",
-                List.of("--releases", "9.9.9"), "lab versions: --releases 9.9.9: no lock in versions/typescript/ (served: 2.0.0, 2.1.0,",
-                List.of("--releases", "2.x"), "lab versions: '2.x' is not a release number such as 2.3.1",
-                List.of("--releases", "2.3.1,2.3.1"), "lab versions: --releases names 2.3.1 twice",
+                List.of("--sdk", "go"), "lab versions: --sdk go: lab versions builds typescript, python releases only so far",
+                List.of("--sdk", "typescript", "--releases", "9.9.9"),
+                "lab versions: --releases 9.9.9: no lock in versions/typescript/ (served: 2.0.0, 2.1.0,",
+                List.of("--sdk", "python", "--releases", "2.3.1"),
+                "lab versions: --releases 2.3.1: no lock in versions/python/ (served: 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.2.0, 2.3.0)",
+                List.of("--sdk", "typescript", "--releases", "2.x"), "lab versions: '2.x' is not a release number such as 2.3.1",
+                List.of("--sdk", "typescript", "--releases", "2.3.1,2.3.1"), "lab versions: --releases names 2.3.1 twice",
+                List.of("--sdk", "python,python"), "lab versions: --sdk names python twice",
+                List.of("--releases", "2.3.1"), "lab versions: --releases needs one --sdk (release numbers are each SDK's own)",
                 List.of("--sdk", "cobol"), "lab versions: unknown SDK 'cobol'");
         int i = 0;
         for (Map.Entry<List<String>, String> refusal : refusals.entrySet()) {
@@ -96,7 +127,8 @@ class LabVersionsIT {
             assertEquals(1, refused.stderr().lines().count(), refused.stderr());
             assertFalse(Files.exists(folder), "no folder for " + refusal.getKey());
         }
-        LabProcess.Result used = LabProcess.run(List.of("versions", "--releases", RELEASE, "--out", out.toString()), Map.of(), "");
+        LabProcess.Result used = LabProcess.run(List.of("versions", "--sdk", "typescript", "--releases", RELEASE, "--out", out.toString()),
+                Map.of(), "");
         assertEquals(1, used.exitCode());
         assertEquals("lab versions: --out " + out + " is not empty; the lab never overwrites evidence\n", used.stderr());
     }

@@ -28,6 +28,8 @@ public final class Provenance {
         p.put("node_version", nodeVersion());
         p.put("java_sdk", jarVersion(home.resolve("java-server/target/lib"), "mcp-core-"));
         p.put("typescript_sdk", packageVersion(home.resolve("ts-fixture/node_modules/@modelcontextprotocol/server/package.json")));
+        String python = pythonDistribution(home.resolve("py-fixture/.venv"), "mcp");
+        p.put("python_sdk", python.isEmpty() ? "unavailable" : python);
         ObjectNode hashes = p.putObject("source_hashes");
         for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
                 LabHome.LAB_JAR, "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
@@ -63,8 +65,27 @@ public final class Provenance {
         }
     }
 
-    static String packageVersion(Path packageJson) throws IOException {
+    /** The version in an npm package's {@code package.json}, or {@code unavailable}. */
+    public static String packageVersion(Path packageJson) throws IOException {
         return Files.exists(packageJson) ? ExactJson.parse(Files.readString(packageJson)).path("version").asText("unavailable")
                 : "unavailable";
+    }
+
+    /**
+     * The version of distribution {@code name} installed in virtual environment {@code venv}, read from its
+     * {@code <name>-<version>.dist-info} folder (what pip installed, not what a lock asked for); empty when absent.
+     */
+    public static String pythonDistribution(Path venv, String name) throws IOException {
+        Path lib = venv.resolve("lib");
+        if (!Files.isDirectory(lib)) {
+            return "";
+        }
+        String prefix = name + "-";
+        try (Stream<Path> found = Files.find(lib, 3, (path, attributes) -> attributes.isDirectory()
+                && path.getParent().getFileName().toString().equals("site-packages")
+                && path.getFileName().toString().startsWith(prefix) && path.getFileName().toString().endsWith(".dist-info"))) {
+            return found.map(p -> p.getFileName().toString()).map(n -> n.substring(prefix.length(), n.length() - ".dist-info".length()))
+                    .filter(v -> !v.contains("-")).findFirst().orElse("");
+        }
     }
 }

@@ -1,6 +1,5 @@
 package lab.continuationreplay.matrix.versions;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -17,14 +16,15 @@ import java.util.List;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.history.ArtifactHashes;
+import lab.continuationreplay.history.VersionsLayout;
 import lab.continuationreplay.vectors.ExactJson;
 
 /**
  * A lab home for one release: {@code <home>/target/versions/<sdk>-<version>/}, where every entry of the lab's home is
  * a link to the real one except the SDK's fixture folder, which holds the fixture's own sources (linked) built
- * against the release's committed lock, and {@code target/}, its own. The matrix then runs in that home unchanged, so
- * a row measures the release, not another runner. A build is kept while its lock and the fixture's sources stay the
- * same (a digest of both in {@link #STAMP}).
+ * against the release's committed lock ({@link FixtureRecipe}), and {@code target/}, its own. The matrix then runs in
+ * that home unchanged, so a row measures the release, not another runner. A build is kept while its lock and the
+ * fixture's sources stay the same (a digest of both in {@link #STAMP}).
  */
 public final class ReleaseHome {
     /** The build's record, beside the built folder, and copied into the run's history as {@code build.json}. */
@@ -42,21 +42,22 @@ public final class ReleaseHome {
 
     /** Builds {@code release} in its own home under {@code home}, or finds it built from the same lock and sources. */
     public static Built prepare(Path home, Release release) throws IOException, InterruptedException {
-        if (!Release.BUILT.contains(release.sdk())) {
-            throw new IllegalArgumentException("lab versions builds TypeScript releases only so far, not " + release.sdk().label());
-        }
+        FixtureRecipe recipe = FixtureRecipe.of(release.sdk());
         Path lock = release.lockFolder(home);
-        if (!Files.isRegularFile(lock.resolve("package-lock.json")) || !Files.isRegularFile(lock.resolve("package.json"))) {
-            throw new IllegalArgumentException("no lock for " + release.label() + " in " + home.relativize(lock)
-                    + " (versions/lock-typescript.sh makes it)");
+        for (String file : recipe.lockFiles()) {
+            if (!Files.isRegularFile(lock.resolve(file))) {
+                throw new IllegalArgumentException("no lock for " + release.label() + " in " + home.relativize(lock)
+                        + " (" + recipe.lockScript() + " makes it)");
+            }
         }
+        String folderName = release.sdk().serverFolder();
         Path own = home.resolve("target").resolve("versions").resolve(release.label());
-        String digest = digest(home, lock);
+        String digest = digest(home, lock, recipe);
         Path stamp = own.resolve(STAMP);
         if (Files.isRegularFile(stamp)) {
             ObjectNode earlier = (ObjectNode) ExactJson.parse(Files.readString(stamp));
             if (digest.equals(earlier.path("inputs_sha256").asText())
-                    && Files.isRegularFile(own.resolve("ts-fixture/dist/server.js")) == earlier.path("built").asBoolean()) {
+                    && recipe.built(own.resolve(folderName)) == earlier.path("built").asBoolean()) {
                 earlier.put("reused", true);
                 return new Built(own, earlier, "");
             }
@@ -66,43 +67,29 @@ public final class ReleaseHome {
         try (Stream<Path> entries = Files.list(home)) {
             for (Path entry : (Iterable<Path>) entries::iterator) {
                 String name = entry.getFileName().toString();
-                if (!List.of(".git", "target", "ts-fixture").contains(name)) {
+                if (!List.of(".git", "target", folderName).contains(name)) {
                     Files.createSymbolicLink(own.resolve(name), entry.toAbsolutePath());
                 }
             }
         }
-        Path fixture = Files.createDirectories(own.resolve("ts-fixture"));
-        Files.createSymbolicLink(fixture.resolve("src"), home.resolve("ts-fixture/src").toAbsolutePath());
-        Files.copy(home.resolve("ts-fixture/tsconfig.json"), fixture.resolve("tsconfig.json"));
-        Files.copy(lock.resolve("package.json"), fixture.resolve("package.json"));
-        Files.copy(lock.resolve("package-lock.json"), fixture.resolve("package-lock.json"));
+        Path fixture = Files.createDirectories(own.resolve(folderName));
+        recipe.lay(home, lock, fixture);
 
+        Path lockFile = lock.resolve(recipe.lockFiles().get(recipe.lockFiles().size() - 1));
         ObjectNode record = ExactJson.mapper().createObjectNode();
-        record.put("format", lab.continuationreplay.history.VersionsLayout.BUILD_FORMAT);
+        record.put("format", VersionsLayout.BUILD_FORMAT);
         record.put("sdk", release.sdk().label());
         record.put("release", release.version());
-        record.put("lock", home.relativize(lock.resolve("package-lock.json")).toString());
-        record.put("lock_sha256", ArtifactHashes.sha256(lock.resolve("package-lock.json")));
+        record.put("lock", home.relativize(lockFile).toString());
+        record.put("lock_sha256", ArtifactHashes.sha256(lockFile));
         record.put("inputs_sha256", digest);
         ArrayNode steps = record.putArray("steps");
         StringBuilder log = new StringBuilder();
-        boolean installed = step(steps, log, fixture, "npm ci --no-audit --no-fund", List.of(npm(), "ci", "--no-audit", "--no-fund"))
-                .succeeded();
-        List<String> typeErrors = new ArrayList<>();
-        if (installed) {
-            // tsc emits JavaScript despite type errors; each is recorded, and the row says where they are.
-            Exec.Result compiled = step(steps, log, fixture, "tsc -p tsconfig.json",
-                    List.of(fixture.resolve("node_modules/.bin/tsc").toString(), "-p", "tsconfig.json"));
-            compiled.output().lines().filter(l -> l.contains("error TS")).forEach(typeErrors::add);
-            Path dist = fixture.resolve("dist");
-            if (Files.isDirectory(dist)) {
-                Files.copy(home.resolve("vectors/rules/tools.json"), dist.resolve("tools.json"));
-            }
-        }
+        List<String> typeErrors = recipe.build(home, fixture, (folder, shown, command) -> step(steps, log, folder, shown, command));
         ArrayNode errors = record.putArray("type_errors");
         typeErrors.forEach(errors::add);
-        record.put("installed", installedVersion(fixture));
-        record.put("built", Files.isRegularFile(fixture.resolve("dist/server.js")));
+        record.put("installed", recipe.installed(fixture));
+        record.put("built", recipe.built(fixture));
         record.put("reused", false);
         Files.writeString(stamp, ExactJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(record) + "\n");
         return new Built(own, record, log.toString());
@@ -119,29 +106,12 @@ public final class ReleaseHome {
         return result;
     }
 
-    /** The version the registry delivered, as its package says; empty when nothing was installed. */
-    private static String installedVersion(Path fixture) throws IOException {
-        Path manifest = fixture.resolve("node_modules/@modelcontextprotocol/server/package.json");
-        if (!Files.isRegularFile(manifest)) {
-            return "";
-        }
-        JsonNode json = ExactJson.parse(Files.readString(manifest));
-        return json.path("version").asText("");
-    }
-
-    private static String npm() {
-        String configured = System.getenv("LAB_NPM");
-        return configured != null && !configured.isBlank() ? configured : "npm";
-    }
-
     /** The lock and every source the fixture is built from, in name order. */
-    private static String digest(Path home, Path lock) throws IOException {
+    private static String digest(Path home, Path lock, FixtureRecipe recipe) throws IOException {
         MessageDigest sha = sha();
-        List<Path> inputs = new ArrayList<>(List.of(lock.resolve("package.json"), lock.resolve("package-lock.json"),
-                home.resolve("ts-fixture/tsconfig.json"), home.resolve("vectors/rules/tools.json")));
-        try (Stream<Path> files = Files.walk(home.resolve("ts-fixture/src"))) {
-            files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
-        }
+        List<Path> inputs = new ArrayList<>();
+        recipe.lockFiles().forEach(file -> inputs.add(lock.resolve(file)));
+        inputs.addAll(recipe.sources(home));
         for (Path input : inputs) {
             sha.update(home.relativize(input).toString().getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);

@@ -1,0 +1,167 @@
+package lab.continuationreplay.matrix.versions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import lab.continuationreplay.core.exec.Exec;
+import lab.continuationreplay.history.Sdk;
+import lab.continuationreplay.matrix.run.Provenance;
+
+/**
+ * How one SDK's fixture is laid out and built against a release's committed lock, in that release's own home. The
+ * fixture's sources are linked, never copied, so a row differs from the default column only in what the lock
+ * installs.
+ */
+sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.Python {
+
+    /** The recipe of {@code sdk}; an SDK whose releases are not built yet is refused. */
+    static FixtureRecipe of(Sdk sdk) {
+        return switch (sdk) {
+            case TYPESCRIPT -> new TypeScript();
+            case PYTHON -> new Python();
+            default -> throw new IllegalArgumentException("lab versions builds "
+                    + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far, not " + sdk.label());
+        };
+    }
+
+    /** The files committed in {@code versions/<sdk>/<release>/}; the last is the lock the record names. */
+    List<String> lockFiles();
+
+    /** The script that makes those files. */
+    String lockScript();
+
+    /** The fixture's own files the build reads besides the lock (for the digest that keeps a build). */
+    List<Path> sources(Path home) throws IOException;
+
+    /** Fills the release's fixture folder: links to the sources, copies of the lock and of what the build writes beside. */
+    void lay(Path home, Path lock, Path fixture) throws IOException;
+
+    /** Runs the build's steps; returns the type errors a compiler reported while still emitting code. */
+    List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException;
+
+    /** Whether the build left a fixture the matrix can start. */
+    boolean built(Path fixture);
+
+    /** The SDK version the registry delivered, read from what was installed; empty when nothing was. */
+    String installed(Path fixture) throws IOException;
+
+    /** Runs one build step and records it. */
+    @FunctionalInterface
+    interface Steps {
+        Exec.Result run(Path folder, String shown, List<String> command) throws IOException, InterruptedException;
+    }
+
+    /** {@code @modelcontextprotocol/server}: {@code npm ci} from the release's lock, then {@code tsc}. */
+    record TypeScript() implements FixtureRecipe {
+        @Override
+        public List<String> lockFiles() {
+            return List.of("package.json", "package-lock.json");
+        }
+
+        @Override
+        public String lockScript() {
+            return "versions/lock-typescript.sh";
+        }
+
+        @Override
+        public List<Path> sources(Path home) throws IOException {
+            List<Path> inputs = new ArrayList<>(List.of(home.resolve("ts-fixture/tsconfig.json"), home.resolve("vectors/rules/tools.json")));
+            try (Stream<Path> files = Files.walk(home.resolve("ts-fixture/src"))) {
+                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
+            }
+            return inputs;
+        }
+
+        @Override
+        public void lay(Path home, Path lock, Path fixture) throws IOException {
+            Files.createSymbolicLink(fixture.resolve("src"), home.resolve("ts-fixture/src").toAbsolutePath());
+            Files.copy(home.resolve("ts-fixture/tsconfig.json"), fixture.resolve("tsconfig.json"));
+            for (String file : lockFiles()) {
+                Files.copy(lock.resolve(file), fixture.resolve(file));
+            }
+        }
+
+        @Override
+        public List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException {
+            if (!steps.run(fixture, "npm ci --no-audit --no-fund", List.of(npm(), "ci", "--no-audit", "--no-fund")).succeeded()) {
+                return List.of();
+            }
+            // tsc emits JavaScript despite type errors; each is recorded, and the row says where they are.
+            Exec.Result compiled = steps.run(fixture, "tsc -p tsconfig.json",
+                    List.of(fixture.resolve("node_modules/.bin/tsc").toString(), "-p", "tsconfig.json"));
+            Path dist = fixture.resolve("dist");
+            if (Files.isDirectory(dist)) {
+                Files.copy(home.resolve("vectors/rules/tools.json"), dist.resolve("tools.json"));
+            }
+            return compiled.output().lines().filter(l -> l.contains("error TS")).toList();
+        }
+
+        @Override
+        public boolean built(Path fixture) {
+            return Files.isRegularFile(fixture.resolve("dist/server.js"));
+        }
+
+        @Override
+        public String installed(Path fixture) throws IOException {
+            Path manifest = fixture.resolve("node_modules/@modelcontextprotocol/server/package.json");
+            return Files.isRegularFile(manifest) ? Provenance.packageVersion(manifest) : "";
+        }
+
+        private static String npm() {
+            String configured = System.getenv("LAB_NPM");
+            return configured != null && !configured.isBlank() ? configured : "npm";
+        }
+    }
+
+    /**
+     * {@code mcp} on PyPI: the fixture's own {@code build_venv.py} (copied, so that it builds beside itself) makes the
+     * release's virtual environment from its hashed lock, exactly as the default column's build does.
+     */
+    record Python() implements FixtureRecipe {
+        @Override
+        public List<String> lockFiles() {
+            return List.of("requirements.lock");
+        }
+
+        @Override
+        public String lockScript() {
+            return "versions/lock-python.sh";
+        }
+
+        @Override
+        public List<Path> sources(Path home) throws IOException {
+            List<Path> inputs = new ArrayList<>(List.of(home.resolve("py-fixture/build_venv.py")));
+            try (Stream<Path> files = Files.walk(home.resolve("py-fixture/src"))) {
+                files.filter(Files::isRegularFile).filter(f -> !f.toString().contains("__pycache__")).sorted().forEach(inputs::add);
+            }
+            return inputs;
+        }
+
+        @Override
+        public void lay(Path home, Path lock, Path fixture) throws IOException {
+            Files.createSymbolicLink(fixture.resolve("src"), home.resolve("py-fixture/src").toAbsolutePath());
+            Files.copy(home.resolve("py-fixture/build_venv.py"), fixture.resolve("build_venv.py"));
+            Files.copy(lock.resolve("requirements.lock"), fixture.resolve("requirements.lock"));
+        }
+
+        @Override
+        public List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException {
+            steps.run(fixture, "python3 build_venv.py", List.of("python3", "build_venv.py"));
+            return List.of();
+        }
+
+        @Override
+        public boolean built(Path fixture) {
+            // build_venv.py writes its stamp last, after pip check: a venv without it was not finished
+            return Files.isRegularFile(fixture.resolve(".venv/lab-lock.sha256")) && Files.exists(fixture.resolve(".venv/bin/python"));
+        }
+
+        @Override
+        public String installed(Path fixture) throws IOException {
+            return Provenance.pythonDistribution(fixture.resolve(".venv"), "mcp");
+        }
+    }
+}
