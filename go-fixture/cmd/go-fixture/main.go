@@ -139,12 +139,9 @@ func newCodec(cfg config.Config) *requeststate.Codec {
 var sdkLogger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
 func newServer(capabilities *mcp.ServerCapabilities, complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)) *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, &mcp.ServerOptions{
-		SupportedProtocolVersions: []string{frames.ProtocolVersion},
-		Capabilities:              capabilities,
-		CompletionHandler:         complete,
-		Logger:                    sdkLogger,
-	})
+	options := &mcp.ServerOptions{Capabilities: capabilities, CompletionHandler: complete, Logger: sdkLogger}
+	restrictProtocolVersions(options)
+	return mcp.NewServer(&mcp.Implementation{Name: server.Name, Version: server.Version}, options)
 }
 
 func main() {
@@ -182,7 +179,7 @@ func main() {
 		}
 	}()
 	transport := &server.ParamsTransport{
-		Inner:     &mcp.IOTransport{Reader: toSDK, Writer: stdout, MaxLineLength: frames.MaxLineBytes + 1},
+		Inner:     stdioTransport(toSDK, stdout),
 		Principal: cfg.Principal,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)

@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
             "The twelve cases on each served release of an SDK: each release's fixture is built in a lab home of its own"
                     + " (target/versions/<sdk>-<release>/) from the lock committed in versions/<sdk>/<release>/, then"
                     + " `lab matrix --sdk <sdk>` plays it there. TypeScript (@modelcontextprotocol/server 2.0.0 to 2.4.0)"
-                    + " and Python (mcp 2.0.0 to 2.3.0) so far; the other SDKs' releases are not built yet.",
+                    + ", Python (mcp 2.0.0 to 2.3.0) and Go (go-sdk 1.2.0 to 1.8.0) so far; the Java and Rust releases are not"
+                    + " built yet.",
             "Writes OUT/versions-run.json and per release OUT/<sdk>-<release>/ (build.json, build.log, the matrix's folder),"
                     + " then the checker's table: OUT/versions.json, OUT/VERSIONS.md, and the same table on stdout. Exit 0"
                     + " when every release has its row (played to its end, or not built with its reason) and every history"
@@ -30,7 +31,8 @@ final class VersionsCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--sdk", split = ",", paramLabel = "SDK",
-            description = "typescript, python or both (default: both): whose releases play, each SDK's oldest first.")
+            description = "typescript, python, go, or a list of them (default: all three): whose releases play, each SDK's"
+                    + " oldest first.")
     List<String> sdks;
 
     @Option(names = "--releases", split = ",", paramLabel = "RELEASE",

@@ -39,11 +39,11 @@ public final class VersionsCheck {
 
     /**
      * One release's row: its build, each case's verdict ("pass", "fail" or "not played"), why each failed case failed
-     * (the checker's violations), and every problem with the run itself (a history that disagrees, a case the lab
-     * could not play to its end).
+     * (the checker's violations), why a release was not built (the first error its build reported; empty when built),
+     * and every problem with the run itself (a history that disagrees, a case the lab could not play to its end).
      */
     public record Row(String sdk, String release, String installed, Build build, int typeErrors, Map<String, String> cases,
-            Map<String, String> why, List<String> problems) {
+            Map<String, String> why, String notBuilt, List<String> problems) {
         public long passed() {
             return cases.values().stream().filter("pass"::equals).count();
         }
@@ -86,7 +86,8 @@ public final class VersionsCheck {
         for (Row row : rows) {
             Map<String, String> cases = new LinkedHashMap<>();
             caseIds.forEach(id -> cases.put(id, row.cases().getOrDefault(id, "not played")));
-            filled.add(new Row(row.sdk(), row.release(), row.installed(), row.build(), row.typeErrors(), cases, row.why(), row.problems()));
+            filled.add(new Row(row.sdk(), row.release(), row.installed(), row.build(), row.typeErrors(), cases, row.why(), row.notBuilt(),
+                    row.problems()));
         }
         List<Change> changes = new ArrayList<>();
         for (int i = 1; i < filled.size(); i++) {
@@ -112,7 +113,7 @@ public final class VersionsCheck {
         Path buildFile = folder.resolve(VersionsLayout.BUILD_FILE);
         if (!Files.isRegularFile(buildFile)) {
             problems.add(sdk + "-" + release + ": no " + VersionsLayout.BUILD_FILE);
-            return new Row(sdk, release, "", Build.NOT_BUILT, 0, Map.of(), Map.of(), problems);
+            return new Row(sdk, release, "", Build.NOT_BUILT, 0, Map.of(), Map.of(), "", problems);
         }
         JsonNode build = ExactJson.parse(Files.readString(buildFile));
         if (!VersionsLayout.BUILD_FORMAT.equals(build.path("format").asText())) {
@@ -144,7 +145,13 @@ public final class VersionsCheck {
                 verdict.problems().stream().filter(p -> !caseFailures.contains(p)).forEach(p -> problems.add(sdk + "-" + release + ": " + p));
             }
         }
-        return new Row(sdk, release, build.path("installed").asText(""), built, typeErrors, cases, why, problems);
+        String notBuilt = "";
+        if (built == Build.NOT_BUILT) {
+            JsonNode errors = build.path("build_errors");
+            notBuilt = errors.isEmpty() ? "see build.log" : errors.get(0).asText()
+                    + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more in build.log)" : "");
+        }
+        return new Row(sdk, release, build.path("installed").asText(""), built, typeErrors, cases, why, notBuilt, problems);
     }
 
     /** versions.json: the table as JSON, with the format. */
@@ -165,6 +172,9 @@ public final class VersionsCheck {
             row.cases().forEach(cases::put);
             ObjectNode why = node.putObject("why");
             row.why().forEach(why::put);
+            if (row.build() == Build.NOT_BUILT) {
+                node.put("not_built", row.notBuilt());
+            }
             node.put("passed", row.passed());
             ArrayNode problems = node.putArray("problems");
             row.problems().forEach(problems::add);
@@ -215,6 +225,10 @@ public final class VersionsCheck {
             }
         }
         for (Row row : table.rows()) {
+            if (row.build() == Build.NOT_BUILT) {
+                s.append(markdown ? "- " : "why      ").append(row.sdk()).append(' ').append(row.release()).append(" not built: ")
+                        .append(markdown ? "`" + row.notBuilt() + "`" : row.notBuilt()).append('\n');
+            }
             // one line per distinct reason: a release that fails every case for one reason says it once
             Map<String, List<String>> byReason = new LinkedHashMap<>();
             row.why().forEach((id, reason) -> byReason.computeIfAbsent(reason, r -> new ArrayList<>()).add(id));

@@ -30,6 +30,7 @@ public final class Provenance {
         p.put("typescript_sdk", packageVersion(home.resolve("ts-fixture/node_modules/@modelcontextprotocol/server/package.json")));
         String python = pythonDistribution(home.resolve("py-fixture/.venv"), "mcp");
         p.put("python_sdk", python.isEmpty() ? "unavailable" : python);
+        p.put("go_sdk", goRequirement(home.resolve("go-fixture/go.mod"), "github.com/modelcontextprotocol/go-sdk"));
         ObjectNode hashes = p.putObject("source_hashes");
         for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
                 LabHome.LAB_JAR, "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
@@ -87,5 +88,16 @@ public final class Provenance {
             return found.map(p -> p.getFileName().toString()).map(n -> n.substring(prefix.length(), n.length() - ".dist-info".length()))
                     .filter(v -> !v.contains("-")).findFirst().orElse("");
         }
+    }
+
+    /** The version {@code go.mod} requires of {@code module} (go.sum pins what it resolves to), or {@code unavailable}. */
+    static String goRequirement(Path goMod, String module) throws IOException {
+        if (!Files.isRegularFile(goMod)) {
+            return "unavailable";
+        }
+        return Files.readAllLines(goMod).stream().map(String::strip)
+                .map(l -> l.startsWith("require ") ? l.substring("require ".length()).strip() : l)
+                .filter(l -> l.startsWith(module + " v")).map(l -> l.substring(module.length() + 2).split("\\s")[0])
+                .findFirst().orElse("unavailable");
     }
 }

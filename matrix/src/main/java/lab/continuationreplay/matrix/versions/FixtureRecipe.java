@@ -15,13 +15,14 @@ import lab.continuationreplay.matrix.run.Provenance;
  * fixture's sources are linked, never copied, so a row differs from the default column only in what the lock
  * installs.
  */
-sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.Python {
+sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.Python, FixtureRecipe.Go {
 
     /** The recipe of {@code sdk}; an SDK whose releases are not built yet is refused. */
     static FixtureRecipe of(Sdk sdk) {
         return switch (sdk) {
             case TYPESCRIPT -> new TypeScript();
             case PYTHON -> new Python();
+            case GO -> new Go();
             default -> throw new IllegalArgumentException("lab versions builds "
                     + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far, not " + sdk.label());
         };
@@ -39,8 +40,23 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
     /** Fills the release's fixture folder: links to the sources, copies of the lock and of what the build writes beside. */
     void lay(Path home, Path lock, Path fixture) throws IOException;
 
-    /** Runs the build's steps; returns the type errors a compiler reported while still emitting code. */
-    List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException;
+    /** Runs the build's steps for release {@code version}. */
+    Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException;
+
+    /**
+     * What a build reported: type errors a compiler gave while still emitting code (the row is played), and the errors
+     * that stopped it (the row is not built, and the first says why).
+     */
+    record Outcome(List<String> typeErrors, List<String> errors) {
+        static Outcome clean() {
+            return new Outcome(List.of(), List.of());
+        }
+
+        static Outcome failed(Exec.Result step, java.util.function.Predicate<String> errorLine) {
+            List<String> errors = step.output().lines().filter(errorLine).toList();
+            return new Outcome(List.of(), errors.isEmpty() ? List.of("exit " + step.exitStatus() + " without an error line") : errors);
+        }
+    }
 
     /** Whether the build left a fixture the matrix can start. */
     boolean built(Path fixture);
@@ -85,9 +101,10 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
         }
 
         @Override
-        public List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException {
-            if (!steps.run(fixture, "npm ci --no-audit --no-fund", List.of(npm(), "ci", "--no-audit", "--no-fund")).succeeded()) {
-                return List.of();
+        public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
+            Exec.Result installed = steps.run(fixture, "npm ci --no-audit --no-fund", List.of(npm(), "ci", "--no-audit", "--no-fund"));
+            if (!installed.succeeded()) {
+                return Outcome.failed(installed, l -> l.startsWith("npm error") || l.startsWith("npm ERR!"));
             }
             // tsc emits JavaScript despite type errors; each is recorded, and the row says where they are.
             Exec.Result compiled = steps.run(fixture, "tsc -p tsconfig.json",
@@ -96,7 +113,8 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
             if (Files.isDirectory(dist)) {
                 Files.copy(home.resolve("vectors/rules/tools.json"), dist.resolve("tools.json"));
             }
-            return compiled.output().lines().filter(l -> l.contains("error TS")).toList();
+            List<String> typeErrors = compiled.output().lines().filter(l -> l.contains("error TS")).toList();
+            return new Outcome(typeErrors, built(fixture) ? List.of() : List.of("tsc emitted no dist/server.js"));
         }
 
         @Override
@@ -148,9 +166,9 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
         }
 
         @Override
-        public List<String> build(Path home, Path fixture, Steps steps) throws IOException, InterruptedException {
-            steps.run(fixture, "python3 build_venv.py", List.of("python3", "build_venv.py"));
-            return List.of();
+        public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
+            Exec.Result venv = steps.run(fixture, "python3 build_venv.py", List.of("python3", "build_venv.py"));
+            return venv.succeeded() ? Outcome.clean() : Outcome.failed(venv, l -> l.startsWith("ERROR") || l.contains("DO NOT MATCH"));
         }
 
         @Override
@@ -162,6 +180,92 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
         @Override
         public String installed(Path fixture) throws IOException {
             return Provenance.pythonDistribution(fixture.resolve(".venv"), "mcp");
+        }
+    }
+
+    /**
+     * {@code github.com/modelcontextprotocol/go-sdk}: {@code go build} of the fixture's commands against the release's
+     * {@code go.mod} and {@code go.sum}. The sources are copied, not linked: Go's package patterns do not follow links.
+     * Releases before v1.8.0 build with the tag {@code gosdk_before_v1_8}, which picks the fixture's adapter for the
+     * two server options v1.8.0 added ({@code go-fixture/cmd/go-fixture/sdk_options_before_v1_8.go}).
+     */
+    record Go() implements FixtureRecipe {
+        static final String MODULE = "github.com/modelcontextprotocol/go-sdk";
+        static final String ADAPTER_TAG = "gosdk_before_v1_8";
+
+        @Override
+        public List<String> lockFiles() {
+            return List.of("go.mod", "go.sum");
+        }
+
+        @Override
+        public String lockScript() {
+            return "versions/lock-go.sh";
+        }
+
+        @Override
+        public List<Path> sources(Path home) throws IOException {
+            List<Path> inputs = new ArrayList<>();
+            for (String tree : List.of("cmd", "internal")) {
+                try (Stream<Path> files = Files.walk(home.resolve("go-fixture").resolve(tree))) {
+                    files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
+                }
+            }
+            return inputs;
+        }
+
+        @Override
+        public void lay(Path home, Path lock, Path fixture) throws IOException {
+            for (String tree : List.of("cmd", "internal")) {
+                Path from = home.resolve("go-fixture").resolve(tree);
+                try (Stream<Path> files = Files.walk(from)) {
+                    for (Path file : (Iterable<Path>) files.sorted()::iterator) {
+                        Path to = fixture.resolve(tree).resolve(from.relativize(file).toString());
+                        if (Files.isDirectory(file)) {
+                            Files.createDirectories(to);
+                        } else {
+                            Files.copy(file, to);
+                        }
+                    }
+                }
+            }
+            for (String file : lockFiles()) {
+                Files.copy(lock.resolve(file), fixture.resolve(file));
+            }
+        }
+
+        @Override
+        public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>(List.of("go", "build"));
+            if (Release.compareVersions(version, "1.8.0") < 0) {
+                command.addAll(List.of("-tags", ADAPTER_TAG));
+            }
+            command.addAll(List.of("-o", "target/bin/", "./cmd/..."));
+            Exec.Result built = steps.run(fixture, String.join(" ", command), command);
+            return built.succeeded() ? Outcome.clean() : Outcome.failed(built, l -> l.matches("[^\\s:]+\\.go:[0-9]+:[0-9]+: .*")
+                    || l.startsWith("go: "));
+        }
+
+        @Override
+        public boolean built(Path fixture) {
+            return Files.isRegularFile(fixture.resolve("target/bin/go-fixture"));
+        }
+
+        @Override
+        public String installed(Path fixture) throws IOException {
+            // the module proxy's copy, checked against go.sum: what a build of this release compiles, built or not
+            try {
+                Exec.Result found = Exec.command("go", "mod", "download", "-json", MODULE).withDirectory(fixture)
+                        .withStderr(Exec.Io.DISCARD).run(java.time.Duration.ofMinutes(5));
+                if (!found.succeeded()) {
+                    return "";
+                }
+                String version = lab.continuationreplay.vectors.ExactJson.parse(found.output()).path("Version").asText("");
+                return version.startsWith("v") ? version.substring(1) : version;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "";
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ public record Release(Sdk sdk, String version) implements Comparable<Release> {
     private static final Pattern VERSION = Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){2}");
 
     /** The SDKs whose releases {@code lab versions} can build so far. */
-    public static final List<Sdk> BUILT = List.of(Sdk.TYPESCRIPT, Sdk.PYTHON);
+    public static final List<Sdk> BUILT = List.of(Sdk.TYPESCRIPT, Sdk.PYTHON, Sdk.GO);
 
     public Release {
         if (!VERSION.matcher(version).matches()) {
@@ -50,9 +50,12 @@ public record Release(Sdk sdk, String version) implements Comparable<Release> {
         if (bySdk != 0) {
             return bySdk;
         }
-        int[] mine = parts(version);
-        int[] theirs = parts(other.version);
-        return Arrays.compare(mine, theirs);
+        return compareVersions(version, other.version);
+    }
+
+    /** Orders two release numbers by their parts: 1.10.0 comes after 1.9.0. */
+    public static int compareVersions(String one, String other) {
+        return Arrays.compare(parts(one), parts(other));
     }
 
     private static int[] parts(String version) {

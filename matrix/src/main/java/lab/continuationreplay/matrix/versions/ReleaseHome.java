@@ -85,9 +85,12 @@ public final class ReleaseHome {
         record.put("inputs_sha256", digest);
         ArrayNode steps = record.putArray("steps");
         StringBuilder log = new StringBuilder();
-        List<String> typeErrors = recipe.build(home, fixture, (folder, shown, command) -> step(steps, log, folder, shown, command));
-        ArrayNode errors = record.putArray("type_errors");
-        typeErrors.forEach(errors::add);
+        FixtureRecipe.Outcome outcome = recipe.build(home, fixture, release.version(),
+                (folder, shown, command) -> step(steps, log, folder, shown, command));
+        ArrayNode typeErrors = record.putArray("type_errors");
+        outcome.typeErrors().forEach(typeErrors::add);
+        ArrayNode errors = record.putArray("build_errors");
+        outcome.errors().forEach(errors::add);
         record.put("installed", recipe.installed(fixture));
         record.put("built", recipe.built(fixture));
         record.put("reused", false);

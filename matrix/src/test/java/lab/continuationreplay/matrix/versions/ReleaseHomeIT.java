@@ -55,14 +55,35 @@ class ReleaseHomeIT {
         assertNotEquals(failed.record().path("lock_sha256").asText(), changed.record().path("lock_sha256").asText());
     }
 
+    /**
+     * A Go release without MRTR (v1.6.1), from its committed lock: the compiler's first error is the row's reason, and
+     * the SDK release the module proxy delivered is still recorded.
+     */
+    @Test
+    void aGoReleaseWithoutMrtrIsNotBuiltAndItsCompilerSaysWhy() throws Exception {
+        Path real = LabHome.resolve();
+        Files.createSymbolicLink(home.resolve("go-fixture"), real.resolve("go-fixture").toAbsolutePath());
+        Path lock = Files.createDirectories(home.resolve("versions/go/1.6.1"));
+        for (String file : new String[] {"go.mod", "go.sum"}) {
+            Files.copy(real.resolve("versions/go/1.6.1").resolve(file), lock.resolve(file));
+        }
+        ReleaseHome.Built failed = ReleaseHome.prepare(home, new Release(Sdk.GO, "1.6.1"));
+        assertFalse(failed.playable(), failed.record().toString());
+        assertEquals("1.6.1", failed.record().path("installed").asText(), failed.record().toString());
+        assertEquals("go build -tags gosdk_before_v1_8 -o target/bin/ ./cmd/...", failed.record().path("steps").get(0).path("command").asText());
+        String first = failed.record().path("build_errors").get(0).asText();
+        assertTrue(first.matches(".*\\.go:[0-9]+:[0-9]+: .*InputRequest.*"), "the missing MRTR field is named: " + failed.record());
+        assertTrue(failed.log().contains(first), failed.log());
+    }
+
     @Test
     void aMissingLockAndAnSdkWithoutARecipeAreRefusedBeforeAnythingIsMade() {
         IllegalArgumentException noLock = assertThrows(IllegalArgumentException.class,
                 () -> ReleaseHome.prepare(home, new Release(Sdk.PYTHON, "2.0.0")));
         assertEquals("no lock for python-2.0.0 in versions/python/2.0.0 (versions/lock-python.sh makes it)", noLock.getMessage());
         IllegalArgumentException noRecipe = assertThrows(IllegalArgumentException.class,
-                () -> ReleaseHome.prepare(home, new Release(Sdk.GO, "1.8.0")));
-        assertEquals("lab versions builds typescript, python releases only so far, not go", noRecipe.getMessage());
+                () -> ReleaseHome.prepare(home, new Release(Sdk.RUST, "3.11.0")));
+        assertEquals("lab versions builds typescript, python, go releases only so far, not rust", noRecipe.getMessage());
         assertFalse(Files.exists(home.resolve("target")), "nothing is made for a refused release");
     }
 }
