@@ -18,9 +18,9 @@ import picocli.CommandLine.Option;
         description = {
             "The twelve cases on each served release of an SDK: each release's fixture is built in a lab home of its own"
                     + " (target/versions/<sdk>-<release>/) from the lock committed in versions/<sdk>/<release>/, then"
-                    + " `lab matrix --sdk <sdk>` plays it there. TypeScript (@modelcontextprotocol/server 2.0.0 to 2.4.0)"
-                    + ", Python (mcp 2.0.0 to 2.3.0) and Go (go-sdk 1.2.0 to 1.8.0) so far; the Java and Rust releases are not"
-                    + " built yet.",
+                    + " `lab matrix --sdk <sdk>` plays it there. Java (mcp-core 2.0.0 to 2.2.0), TypeScript"
+                    + " (@modelcontextprotocol/server 2.0.0 to 2.4.0), Python (mcp 2.0.0 to 2.3.0) and Go (go-sdk 1.2.0 to"
+                    + " 1.8.0) so far; the Rust releases are not built yet.",
             "Writes OUT/versions-run.json and per release OUT/<sdk>-<release>/ (build.json, build.log, the matrix's folder),"
                     + " then the checker's table: OUT/versions.json, OUT/VERSIONS.md, and the same table on stdout. Exit 0"
                     + " when every release has its row (played to its end, or not built with its reason) and every history"
@@ -31,8 +31,8 @@ final class VersionsCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--sdk", split = ",", paramLabel = "SDK",
-            description = "typescript, python, go, or a list of them (default: all three): whose releases play, each SDK's"
-                    + " oldest first.")
+            description = "java, typescript, python, go, or a list of them (default: all four): whose releases play, each"
+                    + " SDK's oldest first.")
     List<String> sdks;
 
     @Option(names = "--releases", split = ",", paramLabel = "RELEASE",

@@ -56,7 +56,8 @@ public final class Provenance {
         }
     }
 
-    static String jarVersion(Path lib, String prefix) throws IOException {
+    /** The version in the name of the first jar in {@code lib} named {@code <prefix><version>.jar}, or {@code unavailable}. */
+    public static String jarVersion(Path lib, String prefix) throws IOException {
         if (!Files.isDirectory(lib)) {
             return "unavailable";
         }

@@ -5,6 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lab.continuationreplay.core.exec.Exec;
 import lab.continuationreplay.history.Sdk;
@@ -15,11 +21,12 @@ import lab.continuationreplay.matrix.run.Provenance;
  * fixture's sources are linked, never copied, so a row differs from the default column only in what the lock
  * installs.
  */
-sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.Python, FixtureRecipe.Go {
+sealed interface FixtureRecipe permits FixtureRecipe.Java, FixtureRecipe.TypeScript, FixtureRecipe.Python, FixtureRecipe.Go {
 
     /** The recipe of {@code sdk}; an SDK whose releases are not built yet is refused. */
     static FixtureRecipe of(Sdk sdk) {
         return switch (sdk) {
+            case JAVA -> new Java();
             case TYPESCRIPT -> new TypeScript();
             case PYTHON -> new Python();
             case GO -> new Go();
@@ -68,6 +75,165 @@ sealed interface FixtureRecipe permits FixtureRecipe.TypeScript, FixtureRecipe.P
     @FunctionalInterface
     interface Steps {
         Exec.Result run(Path folder, String shown, List<String> command) throws IOException, InterruptedException;
+    }
+
+    /**
+     * {@code io.modelcontextprotocol.sdk} ({@code mcp-core} and {@code mcp-json-jackson2}): Maven resolves the two at
+     * the release with their own transitive versions (the committed {@code pom.xml}, checked against
+     * {@code resolved.txt}); the server's other runtime jars are the lab's own ({@code java-server/target/lib}); then
+     * {@code javac} compiles the server's sources against them and the jar is written as the lab's build writes it
+     * (its manifest's {@code Class-Path} names {@code lib/}).
+     */
+    record Java() implements FixtureRecipe {
+        private static final Pattern JAR = Pattern.compile("(.+?)-([0-9].*)\\.jar");
+        private static final String MAIN = "lab.continuationreplay.server.GuardedServerMain";
+
+        @Override
+        public List<String> lockFiles() {
+            return List.of("pom.xml", "resolved.txt");
+        }
+
+        @Override
+        public String lockScript() {
+            return "versions/lock-java.sh";
+        }
+
+        @Override
+        public List<Path> sources(Path home) throws IOException {
+            List<Path> inputs = new ArrayList<>(List.of(home.resolve("vectors/rules/tools.json")));
+            try (Stream<Path> files = Files.walk(home.resolve("java-server/src/main"))) {
+                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
+            }
+            // the lab's own jars the server runs with (the shared store among them) change with the lab
+            try (Stream<Path> jars = Files.list(labLib(home))) {
+                jars.filter(j -> !sdkArtifact(j.getFileName().toString())).sorted().forEach(inputs::add);
+            }
+            return inputs;
+        }
+
+        @Override
+        public void lay(Path home, Path lock, Path fixture) throws IOException {
+            Files.createSymbolicLink(fixture.resolve("src"), home.resolve("java-server/src").toAbsolutePath());
+            Files.copy(lock.resolve("pom.xml"), fixture.resolve("sdk-pom.xml"));
+            Files.createDirectories(fixture.resolve("target/lib"));
+        }
+
+        @Override
+        public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
+            Exec.Result resolved = steps.run(fixture, "mvn -f sdk-pom.xml dependency:copy-dependencies",
+                    List.of(mvn(), "-q", "-B", "-f", "sdk-pom.xml", "dependency:copy-dependencies", "-DincludeScope=runtime",
+                            "-DoutputDirectory=target/sdk-lib"));
+            if (!resolved.succeeded()) {
+                return Outcome.failed(resolved, l -> l.contains("[ERROR]"));
+            }
+            Path sdkLib = fixture.resolve("target/sdk-lib");
+            List<String> got;
+            try (Stream<Path> jars = Files.list(sdkLib)) {
+                got = jars.map(j -> j.getFileName().toString()).filter(n -> n.endsWith(".jar")).sorted().toList();
+            }
+            List<String> locked = Files.readAllLines(home.resolve("versions/java").resolve(version).resolve("resolved.txt")).stream()
+                    .filter(l -> !l.isBlank()).sorted().toList();
+            if (!got.equals(locked)) {
+                return new Outcome(List.of(), List.of("Maven resolved " + got + ", not resolved.txt's " + locked));
+            }
+            Path lib = fixture.resolve("target/lib");
+            List<String> artifacts = got.stream().map(Java::artifact).toList();
+            for (String jar : got) {
+                Files.copy(sdkLib.resolve(jar), lib.resolve(jar));
+            }
+            try (Stream<Path> jars = Files.list(labLib(home))) {
+                for (Path jar : jars.sorted().toList()) {
+                    if (!artifacts.contains(artifact(jar.getFileName().toString()))) {
+                        Files.copy(jar, lib.resolve(jar.getFileName()));
+                    }
+                }
+            }
+            List<String> classPath;
+            try (Stream<Path> jars = Files.list(lib)) {
+                classPath = jars.map(j -> "lib/" + j.getFileName()).sorted().toList();
+            }
+            Path sourcesFile = fixture.resolve("target/sources.txt");
+            // named from the release's folder (its src/ links to the lab's), so that the errors name no machine's path
+            try (Stream<Path> files = Files.walk(fixture.resolve("src/main/java"))) {
+                Files.write(sourcesFile, files.filter(f -> f.toString().endsWith(".java")).map(f -> fixture.relativize(f).toString())
+                        .sorted().toList());
+            }
+            Path classes = Files.createDirectories(fixture.resolve("target/classes"));
+            Exec.Result compiled = steps.run(fixture, "javac --release 17 -d target/classes (java-server/src/main/java)",
+                    List.of(javac(), "--release", "17", "-nowarn", "-encoding", "UTF-8", "-d", "target/classes", "-cp",
+                            String.join(java.io.File.pathSeparator, classPath.stream().map(c -> "target/" + c).toList()),
+                            "@target/sources.txt"));
+            if (!compiled.succeeded()) {
+                return Outcome.failed(compiled, l -> l.matches(".*\\.java:[0-9]+: error: .*"));
+            }
+            copyTree(home.resolve("java-server/src/main/resources"), classes);
+            Path tools = Files.createDirectories(classes.resolve("lab/continuationreplay/server/tools"));
+            Files.copy(home.resolve("vectors/rules/tools.json"), tools.resolve("tools.json"));
+            writeJar(classes, fixture.resolve("target/java-server.jar"), classPath);
+            return Outcome.clean();
+        }
+
+        @Override
+        public boolean built(Path fixture) {
+            return Files.isRegularFile(fixture.resolve("target/java-server.jar"));
+        }
+
+        @Override
+        public String installed(Path fixture) throws IOException {
+            String found = Provenance.jarVersion(fixture.resolve("target/sdk-lib"), "mcp-core-");
+            return "unavailable".equals(found) ? "" : found;
+        }
+
+        private static Path labLib(Path home) {
+            return home.resolve("java-server/target/lib");
+        }
+
+        /** {@code reactor-core-3.9.0-RC1.jar} is artifact {@code reactor-core}. */
+        static String artifact(String jar) {
+            Matcher m = JAR.matcher(jar);
+            return m.matches() ? m.group(1) : jar;
+        }
+
+        private static boolean sdkArtifact(String jar) {
+            return artifact(jar).equals("mcp-core") || artifact(jar).equals("mcp-json-jackson2");
+        }
+
+        private static void writeJar(Path classes, Path jar, List<String> classPath) throws IOException {
+            Manifest manifest = new Manifest();
+            manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+            manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, MAIN);
+            manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", classPath));
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                    Stream<Path> files = Files.walk(classes)) {
+                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                    out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace(java.io.File.separatorChar, '/')));
+                    Files.copy(file, out);
+                    out.closeEntry();
+                }
+            }
+        }
+
+        private static void copyTree(Path from, Path to) throws IOException {
+            if (!Files.isDirectory(from)) {
+                return;
+            }
+            try (Stream<Path> files = Files.walk(from)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    Path target = to.resolve(from.relativize(file).toString());
+                    Files.createDirectories(target.getParent());
+                    Files.copy(file, target);
+                }
+            }
+        }
+
+        private static String mvn() {
+            return "mvn";
+        }
+
+        /** The JDK that runs the lab compiles the server, as it builds the lab. */
+        private static String javac() {
+            return Path.of(System.getProperty("java.home"), "bin", "javac").toString();
+        }
     }
 
     /** {@code @modelcontextprotocol/server}: {@code npm ci} from the release's lock, then {@code tsc}. */

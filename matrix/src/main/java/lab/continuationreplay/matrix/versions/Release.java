@@ -14,7 +14,7 @@ public record Release(Sdk sdk, String version) implements Comparable<Release> {
     private static final Pattern VERSION = Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){2}");
 
     /** The SDKs whose releases {@code lab versions} can build so far. */
-    public static final List<Sdk> BUILT = List.of(Sdk.TYPESCRIPT, Sdk.PYTHON, Sdk.GO);
+    public static final List<Sdk> BUILT = List.of(Sdk.JAVA, Sdk.TYPESCRIPT, Sdk.PYTHON, Sdk.GO);
 
     public Release {
         if (!VERSION.matcher(version).matches()) {

@@ -76,6 +76,37 @@ class ReleaseHomeIT {
         assertTrue(failed.log().contains(first), failed.log());
     }
 
+    /**
+     * A Java release without the SDK's modern stack (2.1.0): first with a {@code resolved.txt} that does not match what
+     * Maven resolves (refused before compiling), then with the committed one, where javac's first error is the reason.
+     */
+    @Test
+    void aJavaReleaseIsCheckedAgainstItsResolvedJarsAndWithoutMrtrIsNotBuilt() throws Exception {
+        Path real = LabHome.resolve();
+        Files.createSymbolicLink(home.resolve("java-server"), real.resolve("java-server").toAbsolutePath());
+        Files.createSymbolicLink(home.resolve("vectors"), real.resolve("vectors").toAbsolutePath());
+        Path lock = Files.createDirectories(home.resolve("versions/java/2.1.0"));
+        Files.copy(real.resolve("versions/java/2.1.0/pom.xml"), lock.resolve("pom.xml"));
+        Files.writeString(lock.resolve("resolved.txt"), Files.readString(real.resolve("versions/java/2.1.0/resolved.txt"))
+                .replace("reactor-core-3.7.0.jar", "reactor-core-3.6.0.jar"));
+        Release release = new Release(Sdk.JAVA, "2.1.0");
+
+        ReleaseHome.Built drifted = ReleaseHome.prepare(home, release);
+        assertFalse(drifted.playable(), drifted.record().toString());
+        String why = drifted.record().path("build_errors").get(0).asText();
+        assertTrue(why.startsWith("Maven resolved [") && why.contains("reactor-core-3.7.0.jar") && why.contains("reactor-core-3.6.0.jar"), why);
+        assertEquals(1, drifted.record().path("steps").size(), "nothing is compiled from jars the lock does not name");
+
+        Files.copy(real.resolve("versions/java/2.1.0/resolved.txt"), lock.resolve("resolved.txt"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        ReleaseHome.Built failed = ReleaseHome.prepare(home, release);
+        assertFalse(failed.playable(), failed.record().toString());
+        assertEquals("2.1.0", failed.record().path("installed").asText(), failed.record().toString());
+        String first = failed.record().path("build_errors").get(0).asText();
+        assertTrue(first.matches("src/main/java/.*\\.java:[0-9]+: error: package io\\.modelcontextprotocol\\.modern.* does not exist"),
+                "the missing modern stack is named, from the release's folder: " + first);
+    }
+
     @Test
     void aMissingLockAndAnSdkWithoutARecipeAreRefusedBeforeAnythingIsMade() {
         IllegalArgumentException noLock = assertThrows(IllegalArgumentException.class,
@@ -83,7 +114,7 @@ class ReleaseHomeIT {
         assertEquals("no lock for python-2.0.0 in versions/python/2.0.0 (versions/lock-python.sh makes it)", noLock.getMessage());
         IllegalArgumentException noRecipe = assertThrows(IllegalArgumentException.class,
                 () -> ReleaseHome.prepare(home, new Release(Sdk.RUST, "3.11.0")));
-        assertEquals("lab versions builds typescript, python, go releases only so far, not rust", noRecipe.getMessage());
+        assertEquals("lab versions builds java, typescript, python, go releases only so far, not rust", noRecipe.getMessage());
         assertFalse(Files.exists(home.resolve("target")), "nothing is made for a refused release");
     }
 }
