@@ -96,14 +96,25 @@ pub struct Codec {
     now: i64,
 }
 
+/// The SDK's codec for `key`, its own length check included (rmcp 3.2.0 and later).
+#[cfg(not(feature = "rmcp-before-3-2"))]
+fn sdk_codec(key: &[u8]) -> Result<RequestStateCodec, String> {
+    RequestStateCodec::try_new(key.to_vec()).map_err(|e| e.to_string())
+}
+
+/// Before 3.2.0 rmcp has no checked constructor; the caller has already refused a key under 32 bytes.
+#[cfg(feature = "rmcp-before-3-2")]
+fn sdk_codec(key: &[u8]) -> Result<RequestStateCodec, String> {
+    Ok(RequestStateCodec::new(key.to_vec()))
+}
+
 impl Codec {
     /// `key` of at least 32 bytes; `ttl` in seconds; `now` is the injected clock, fixed for the process.
     pub fn new(key: &[u8], ttl: i64, now: i64) -> Result<Self, String> {
         if key.len() < 32 {
             return Err("the requestState key must contain at least 32 bytes".into());
         }
-        let codec = RequestStateCodec::try_new(key.to_vec()).map_err(|e| e.to_string())?;
-        Ok(Codec { codec, ttl, now })
+        Ok(Codec { codec: sdk_codec(key)?, ttl, now })
     }
 
     pub fn mint(&self, binding: &Binding, state: &ContinuationState) -> String {

@@ -293,8 +293,8 @@ impl Inner {
 }
 
 impl ServerHandler for Fixture {
-    fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+    fn get_info(&self) -> InitializeResult {
+        let mut info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
         info.protocol_version = ProtocolVersion::V_2026_07_28;
         info.server_info = Implementation::new(NAME, VERSION);
         info

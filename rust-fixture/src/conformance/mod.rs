@@ -547,10 +547,10 @@ impl Profile {
 }
 
 impl ServerHandler for Profile {
-    fn get_info(&self) -> ServerConfig {
+    fn get_info(&self) -> InitializeResult {
         let capabilities = listed(json!({"tools": {"listChanged": true}, "prompts": {"listChanged": true}, "resources": {},
             "completions": {}, "logging": {}}));
-        let mut info = ServerConfig::new(capabilities);
+        let mut info = InitializeResult::new(capabilities);
         info.protocol_version = ProtocolVersion::V_2026_07_28;
         info.server_info = Implementation::new(server::NAME, server::VERSION);
         info

@@ -93,10 +93,9 @@ where
     // 2026-07-28 is served statelessly whatever legacy_session_mode says; turning it off keeps every other version
     // off the session path too, and the metadata requirement refuses a request without MCP-Protocol-Version or
     // without the _meta version (400) where rmcp would otherwise take it for 2025-03-26.
-    let config = StreamableHttpServerConfig::default()
+    let config = require_protocol_metadata(StreamableHttpServerConfig::default())
         .with_legacy_session_mode(false)
         .with_json_response(!options.event_streams)
-        .with_stateless_protocol_metadata_required(true)
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(sdk_stop.clone());
     let sdk = StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(NeverSessionManager::default()), config);
@@ -186,4 +185,16 @@ where
             _ = connection.as_mut() => return,
         }
     }
+}
+
+/// Refuses a stateless request without the `_meta` version (400) instead of taking it for an older protocol.
+#[cfg(not(feature = "rmcp-before-3-2"))]
+fn require_protocol_metadata(config: StreamableHttpServerConfig) -> StreamableHttpServerConfig {
+    config.with_stateless_protocol_metadata_required(true)
+}
+
+/// Before 3.2.0 rmcp has no such switch, and its HTTP rows measure the SDK as it was (lab versions plays stdio only).
+#[cfg(feature = "rmcp-before-3-2")]
+fn require_protocol_metadata(config: StreamableHttpServerConfig) -> StreamableHttpServerConfig {
+    config
 }

@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
             "The twelve cases on each served release of an SDK: each release's fixture is built in a lab home of its own"
                     + " (target/versions/<sdk>-<release>/) from the lock committed in versions/<sdk>/<release>/, then"
                     + " `lab matrix --sdk <sdk>` plays it there. Java (mcp-core 2.0.0 to 2.2.0), TypeScript"
-                    + " (@modelcontextprotocol/server 2.0.0 to 2.4.0), Python (mcp 2.0.0 to 2.3.0) and Go (go-sdk 1.2.0 to"
-                    + " 1.8.0) so far; the Rust releases are not built yet.",
+                    + " (@modelcontextprotocol/server 2.0.0 to 2.4.0), Python (mcp 2.0.0 to 2.3.0), Go (go-sdk 1.2.0 to"
+                    + " 1.8.0) and Rust (rmcp, the newest patch of each minor from 3.0 to 3.11).",
             "Writes OUT/versions-run.json and per release OUT/<sdk>-<release>/ (build.json, build.log, the matrix's folder),"
                     + " then the checker's table: OUT/versions.json, OUT/VERSIONS.md, and the same table on stdout. Exit 0"
                     + " when every release has its row (played to its end, or not built with its reason) and every history"
@@ -31,8 +31,8 @@ final class VersionsCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--sdk", split = ",", paramLabel = "SDK",
-            description = "java, typescript, python, go, or a list of them (default: all four): whose releases play, each"
-                    + " SDK's oldest first.")
+            description = "java, typescript, python, go, rust, or a list of them (default: all five): whose releases play,"
+                    + " each SDK's oldest first.")
     List<String> sdks;
 
     @Option(names = "--releases", split = ",", paramLabel = "RELEASE",
@@ -44,12 +44,8 @@ final class VersionsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path home = LabHome.resolve();
         List<Sdk> chosen = new ArrayList<>();
-        for (String label : sdks == null ? Release.BUILT.stream().map(Sdk::label).toList() : sdks) {
+        for (String label : sdks == null ? Sdk.labels() : sdks) {
             Sdk sdk = Sdk.fromLabel(label);
-            if (!Release.BUILT.contains(sdk)) {
-                throw new IllegalArgumentException("--sdk " + label + ": lab versions builds "
-                        + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far");
-            }
             if (chosen.contains(sdk)) {
                 throw new IllegalArgumentException("--sdk names " + label + " twice");
             }

@@ -104,7 +104,8 @@ class LabVersionsIT {
     @Test
     void badInputIsOneLineAndMakesNoFolder() throws Exception {
         Map<List<String>, String> refusals = Map.of(
-                List.of("--sdk", "rust"), "lab versions: --sdk rust: lab versions builds java, typescript, python, go releases only so far",
+                List.of("--sdk", "rust", "--releases", "3.0.0"),
+                "lab versions: --releases 3.0.0: no lock in versions/rust/ (served: 3.0.1, 3.1.4, 3.2.0, 3.3.0, 3.4.1, 3.5.1,",
                 List.of("--sdk", "typescript", "--releases", "9.9.9"),
                 "lab versions: --releases 9.9.9: no lock in versions/typescript/ (served: 2.0.0, 2.1.0,",
                 List.of("--sdk", "go", "--releases", "1.5.0"),

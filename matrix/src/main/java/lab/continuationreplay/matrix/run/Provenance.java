@@ -31,6 +31,8 @@ public final class Provenance {
         String python = pythonDistribution(home.resolve("py-fixture/.venv"), "mcp");
         p.put("python_sdk", python.isEmpty() ? "unavailable" : python);
         p.put("go_sdk", goRequirement(home.resolve("go-fixture/go.mod"), "github.com/modelcontextprotocol/go-sdk"));
+        String rust = cargoLocked(home.resolve("rust-fixture/Cargo.lock"), "rmcp");
+        p.put("rust_sdk", rust.isEmpty() ? "unavailable" : rust);
         ObjectNode hashes = p.putObject("source_hashes");
         for (String artifact : List.of("java-server/target/java-server.jar", "bridge/target/bridge.jar",
                 LabHome.LAB_JAR, "ts-fixture/dist/server.js", "ts-fixture/package-lock.json")) {
@@ -100,5 +102,18 @@ public final class Provenance {
                 .map(l -> l.startsWith("require ") ? l.substring("require ".length()).strip() : l)
                 .filter(l -> l.startsWith(module + " v")).map(l -> l.substring(module.length() + 2).split("\\s")[0])
                 .findFirst().orElse("unavailable");
+    }
+
+    /**
+     * The version of crate {@code name} in {@code Cargo.lock}, which {@code cargo build --locked} holds a build to;
+     * empty when the lock or the crate is absent.
+     */
+    public static String cargoLocked(Path lock, String name) throws IOException {
+        if (!Files.isRegularFile(lock)) {
+            return "";
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("name = \"" + java.util.regex.Pattern.quote(name)
+                + "\"\\s*\\nversion = \"([^\"]+)\"").matcher(Files.readString(lock));
+        return m.find() ? m.group(1) : "";
     }
 }

@@ -21,17 +21,17 @@ import lab.continuationreplay.matrix.run.Provenance;
  * fixture's sources are linked, never copied, so a row differs from the default column only in what the lock
  * installs.
  */
-sealed interface FixtureRecipe permits FixtureRecipe.Java, FixtureRecipe.TypeScript, FixtureRecipe.Python, FixtureRecipe.Go {
+sealed interface FixtureRecipe
+        permits FixtureRecipe.Java, FixtureRecipe.TypeScript, FixtureRecipe.Python, FixtureRecipe.Go, FixtureRecipe.Rust {
 
-    /** The recipe of {@code sdk}; an SDK whose releases are not built yet is refused. */
+    /** The recipe of {@code sdk}. */
     static FixtureRecipe of(Sdk sdk) {
         return switch (sdk) {
             case JAVA -> new Java();
             case TYPESCRIPT -> new TypeScript();
             case PYTHON -> new Python();
             case GO -> new Go();
-            default -> throw new IllegalArgumentException("lab versions builds "
-                    + String.join(", ", Release.BUILT.stream().map(Sdk::label).toList()) + " releases only so far, not " + sdk.label());
+            case RUST -> new Rust();
         };
     }
 
@@ -432,6 +432,74 @@ sealed interface FixtureRecipe permits FixtureRecipe.Java, FixtureRecipe.TypeScr
                 Thread.currentThread().interrupt();
                 return "";
             }
+        }
+    }
+
+    /**
+     * {@code rmcp} on crates.io: {@code cargo build --release --locked} of the fixture's server against the release's
+     * {@code Cargo.toml} and {@code Cargo.lock}, in one cargo target folder that every release shares
+     * ({@code target/versions/rust-target}), so that the crates two releases have in common compile once. Releases
+     * before 3.2.0 build with the feature {@code rmcp-before-3-2}, the fixture's stand-in for two calls they lack.
+     */
+    record Rust() implements FixtureRecipe {
+        static final String ADAPTER_FEATURE = "rmcp-before-3-2";
+
+        @Override
+        public List<String> lockFiles() {
+            return List.of("Cargo.toml", "Cargo.lock");
+        }
+
+        @Override
+        public String lockScript() {
+            return "versions/lock-rust.sh";
+        }
+
+        @Override
+        public List<Path> sources(Path home) throws IOException {
+            List<Path> inputs = new ArrayList<>(List.of(home.resolve("rust-fixture/build.rs"), home.resolve("vectors/rules/tools.json")));
+            try (Stream<Path> files = Files.walk(home.resolve("rust-fixture/src"))) {
+                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
+            }
+            return inputs;
+        }
+
+        @Override
+        public void lay(Path home, Path lock, Path fixture) throws IOException {
+            Files.createSymbolicLink(fixture.resolve("src"), home.resolve("rust-fixture/src").toAbsolutePath());
+            Files.copy(home.resolve("rust-fixture/build.rs"), fixture.resolve("build.rs"));
+            for (String file : lockFiles()) {
+                Files.copy(lock.resolve(file), fixture.resolve(file));
+            }
+        }
+
+        @Override
+        public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
+            // relative to the release's folder (target/versions/rust-<release>/rust-fixture), so the record names no machine's path
+            String shared = "../../rust-target";
+            List<String> command = new ArrayList<>(List.of("cargo", "build", "--release", "--locked", "--quiet", "--bin", "rust-fixture",
+                    "--target-dir", shared));
+            if (Release.compareVersions(version, "3.2.0") < 0) {
+                command.addAll(List.of("--features", ADAPTER_FEATURE));
+            }
+            Exec.Result built = steps.run(fixture, String.join(" ", command), command);
+            if (!built.succeeded()) {
+                return Outcome.failed(built, l -> l.startsWith("error"));
+            }
+            Path binary = Files.createDirectories(fixture.resolve("target/release")).resolve("rust-fixture");
+            Files.copy(fixture.resolve(shared).resolve("release/rust-fixture"), binary, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            return Outcome.clean();
+        }
+
+        @Override
+        public boolean built(Path fixture) {
+            return Files.isRegularFile(fixture.resolve("target/release/rust-fixture"));
+        }
+
+        @Override
+        public String installed(Path fixture) throws IOException {
+            // the lock's rmcp, which cargo build --locked holds the build to (and its checksum the download)
+            return Provenance.cargoLocked(fixture.resolve("Cargo.lock"), "rmcp");
         }
     }
 }

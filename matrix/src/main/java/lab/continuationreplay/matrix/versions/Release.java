@@ -13,9 +13,6 @@ import lab.continuationreplay.history.Sdk;
 public record Release(Sdk sdk, String version) implements Comparable<Release> {
     private static final Pattern VERSION = Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){2}");
 
-    /** The SDKs whose releases {@code lab versions} can build so far. */
-    public static final List<Sdk> BUILT = List.of(Sdk.JAVA, Sdk.TYPESCRIPT, Sdk.PYTHON, Sdk.GO);
-
     public Release {
         if (!VERSION.matcher(version).matches()) {
             throw new IllegalArgumentException("'" + version + "' is not a release number such as 2.3.1");

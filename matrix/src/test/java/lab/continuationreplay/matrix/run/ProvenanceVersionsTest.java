@@ -35,4 +35,13 @@ class ProvenanceVersionsTest {
         assertEquals("", Provenance.pythonDistribution(venv, "pytest"), "not installed");
         assertEquals("", Provenance.pythonDistribution(dir.resolve("no-venv"), "mcp"));
     }
+
+    @Test
+    void aCratesVersionIsTheLocksEntryForThatName() throws Exception {
+        Path lock = Files.writeString(dir.resolve("Cargo.lock"), "version = 4\n\n[[package]]\nname = \"rmcp-macros\"\nversion = \"0.9.0\"\n\n"
+                + "[[package]]\nname = \"rmcp\"\nversion = \"3.4.1\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n");
+        assertEquals("3.4.1", Provenance.cargoLocked(lock, "rmcp"), "rmcp-macros is another crate");
+        assertEquals("", Provenance.cargoLocked(lock, "tokio"));
+        assertEquals("", Provenance.cargoLocked(dir.resolve("absent.lock"), "rmcp"));
+    }
 }

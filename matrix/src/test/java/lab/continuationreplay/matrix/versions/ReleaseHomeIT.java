@@ -107,14 +107,33 @@ class ReleaseHomeIT {
                 "the missing modern stack is named, from the release's folder: " + first);
     }
 
+    /**
+     * A Rust release whose lock does not fit its Cargo.toml: {@code cargo build --locked} refuses it before compiling
+     * anything, and cargo's error is the row's reason.
+     */
     @Test
-    void aMissingLockAndAnSdkWithoutARecipeAreRefusedBeforeAnythingIsMade() {
+    void aRustLockThatCargoMustNotUpdateLeavesTheRowNotBuilt() throws Exception {
+        Path real = LabHome.resolve();
+        Files.createSymbolicLink(home.resolve("rust-fixture"), real.resolve("rust-fixture").toAbsolutePath());
+        Files.createSymbolicLink(home.resolve("vectors"), real.resolve("vectors").toAbsolutePath());
+        Path lock = Files.createDirectories(home.resolve("versions/rust/3.5.1"));
+        Files.copy(real.resolve("versions/rust/3.5.1/Cargo.toml"), lock.resolve("Cargo.toml"));
+        // the lock of another release: Cargo.toml asks for rmcp =3.5.1, and --locked forbids moving the lock to it
+        Files.copy(real.resolve("versions/rust/3.4.1/Cargo.lock"), lock.resolve("Cargo.lock"));
+        ReleaseHome.Built failed = ReleaseHome.prepare(home, new Release(Sdk.RUST, "3.5.1"));
+        assertFalse(failed.playable(), failed.record().toString());
+        assertEquals("cargo build --release --locked --quiet --bin rust-fixture --target-dir ../../rust-target",
+                failed.record().path("steps").get(0).path("command").asText());
+        String first = failed.record().path("build_errors").get(0).asText();
+        assertTrue(first.startsWith("error") && first.contains("--locked"), "cargo names the lock it may not update: " + failed.log());
+        assertEquals("3.4.1", failed.record().path("installed").asText(), "the lock's rmcp: " + failed.record());
+    }
+
+    @Test
+    void aMissingLockIsRefusedBeforeAnythingIsMade() {
         IllegalArgumentException noLock = assertThrows(IllegalArgumentException.class,
                 () -> ReleaseHome.prepare(home, new Release(Sdk.PYTHON, "2.0.0")));
         assertEquals("no lock for python-2.0.0 in versions/python/2.0.0 (versions/lock-python.sh makes it)", noLock.getMessage());
-        IllegalArgumentException noRecipe = assertThrows(IllegalArgumentException.class,
-                () -> ReleaseHome.prepare(home, new Release(Sdk.RUST, "3.11.0")));
-        assertEquals("lab versions builds java, typescript, python, go releases only so far, not rust", noRecipe.getMessage());
         assertFalse(Files.exists(home.resolve("target")), "nothing is made for a refused release");
     }
 }
