@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes versions/python/<release>/requirements.lock for each release of the Python SDK (`mcp` on PyPI) that
 # `lab versions` plays: `mcp==<release>` and everything it needs, pinned with hashes by pip-compile (pip-tools, run
-# from a throwaway virtual environment). The default column's release gets the fixture's own lock, so that its row
-# and the matrix's column are one build. Needs python3 and PyPI; run it again only to add a release (the locks are
+# from a throwaway virtual environment). pip-compile starts from the fixture's own lock, so every other package stays
+# where the default column has it unless the release needs another (and pip's cache already holds it). The default
+# column's release gets the fixture's own lock, so that its row and the matrix's column are one build. Needs python3 and PyPI; run it again only to add a release (the locks are
 # committed, and py-fixture/requirements.lock is never written here).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,7 +21,7 @@ for release in "${releases[@]}"; do
     echo "python $release: the fixture's own lock" >&2
     continue
   fi
-  rm -f "$tool/requirements.lock"  # pip-compile would otherwise start from the previous release's pins
+  cp "$fixture/requirements.lock" "$tool/requirements.lock"  # its pins, not the previous release's
   printf 'mcp==%s\n' "$release" >"$tool/requirements.in"
   (cd "$tool" && venv/bin/pip-compile --quiet --generate-hashes --no-header --strip-extras --allow-unsafe \
     --output-file requirements.lock requirements.in)
