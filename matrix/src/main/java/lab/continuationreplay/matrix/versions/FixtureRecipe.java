@@ -71,6 +71,20 @@ sealed interface FixtureRecipe
     /** The SDK version the registry delivered, read from what was installed; empty when nothing was. */
     String installed(Path fixture) throws IOException;
 
+    /** Every regular file under {@code folder}, in name order: the build's inputs for its digest. */
+    private static List<Path> filesUnder(Path folder) throws IOException {
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    /** Copies the release's committed lock files into its fixture folder. */
+    default void copyLock(Path lock, Path fixture) throws IOException {
+        for (String file : lockFiles()) {
+            Files.copy(lock.resolve(file), fixture.resolve(file));
+        }
+    }
+
     /** Runs one build step and records it. */
     @FunctionalInterface
     interface Steps {
@@ -101,9 +115,7 @@ sealed interface FixtureRecipe
         @Override
         public List<Path> sources(Path home) throws IOException {
             List<Path> inputs = new ArrayList<>(List.of(home.resolve("vectors/rules/tools.json")));
-            try (Stream<Path> files = Files.walk(home.resolve("java-server/src/main"))) {
-                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
-            }
+            inputs.addAll(filesUnder(home.resolve("java-server/src/main")));
             // the lab's own jars the server runs with (the shared store among them) change with the lab
             try (Stream<Path> jars = Files.list(labLib(home))) {
                 jars.filter(j -> !sdkArtifact(j.getFileName().toString())).sorted().forEach(inputs::add);
@@ -251,9 +263,7 @@ sealed interface FixtureRecipe
         @Override
         public List<Path> sources(Path home) throws IOException {
             List<Path> inputs = new ArrayList<>(List.of(home.resolve("ts-fixture/tsconfig.json"), home.resolve("vectors/rules/tools.json")));
-            try (Stream<Path> files = Files.walk(home.resolve("ts-fixture/src"))) {
-                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
-            }
+            inputs.addAll(filesUnder(home.resolve("ts-fixture/src")));
             return inputs;
         }
 
@@ -261,9 +271,7 @@ sealed interface FixtureRecipe
         public void lay(Path home, Path lock, Path fixture) throws IOException {
             Files.createSymbolicLink(fixture.resolve("src"), home.resolve("ts-fixture/src").toAbsolutePath());
             Files.copy(home.resolve("ts-fixture/tsconfig.json"), fixture.resolve("tsconfig.json"));
-            for (String file : lockFiles()) {
-                Files.copy(lock.resolve(file), fixture.resolve(file));
-            }
+            copyLock(lock, fixture);
         }
 
         @Override
@@ -318,9 +326,7 @@ sealed interface FixtureRecipe
         @Override
         public List<Path> sources(Path home) throws IOException {
             List<Path> inputs = new ArrayList<>(List.of(home.resolve("py-fixture/build_venv.py")));
-            try (Stream<Path> files = Files.walk(home.resolve("py-fixture/src"))) {
-                files.filter(Files::isRegularFile).filter(f -> !f.toString().contains("__pycache__")).sorted().forEach(inputs::add);
-            }
+            filesUnder(home.resolve("py-fixture/src")).stream().filter(f -> !f.toString().contains("__pycache__")).forEach(inputs::add);
             return inputs;
         }
 
@@ -328,7 +334,7 @@ sealed interface FixtureRecipe
         public void lay(Path home, Path lock, Path fixture) throws IOException {
             Files.createSymbolicLink(fixture.resolve("src"), home.resolve("py-fixture/src").toAbsolutePath());
             Files.copy(home.resolve("py-fixture/build_venv.py"), fixture.resolve("build_venv.py"));
-            Files.copy(lock.resolve("requirements.lock"), fixture.resolve("requirements.lock"));
+            copyLock(lock, fixture);
         }
 
         @Override
@@ -373,9 +379,7 @@ sealed interface FixtureRecipe
         public List<Path> sources(Path home) throws IOException {
             List<Path> inputs = new ArrayList<>();
             for (String tree : List.of("cmd", "internal")) {
-                try (Stream<Path> files = Files.walk(home.resolve("go-fixture").resolve(tree))) {
-                    files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
-                }
+                inputs.addAll(filesUnder(home.resolve("go-fixture").resolve(tree)));
             }
             return inputs;
         }
@@ -395,9 +399,7 @@ sealed interface FixtureRecipe
                     }
                 }
             }
-            for (String file : lockFiles()) {
-                Files.copy(lock.resolve(file), fixture.resolve(file));
-            }
+            copyLock(lock, fixture);
         }
 
         @Override
@@ -457,9 +459,7 @@ sealed interface FixtureRecipe
         @Override
         public List<Path> sources(Path home) throws IOException {
             List<Path> inputs = new ArrayList<>(List.of(home.resolve("rust-fixture/build.rs"), home.resolve("vectors/rules/tools.json")));
-            try (Stream<Path> files = Files.walk(home.resolve("rust-fixture/src"))) {
-                files.filter(Files::isRegularFile).sorted().forEach(inputs::add);
-            }
+            inputs.addAll(filesUnder(home.resolve("rust-fixture/src")));
             return inputs;
         }
 
@@ -467,9 +467,7 @@ sealed interface FixtureRecipe
         public void lay(Path home, Path lock, Path fixture) throws IOException {
             Files.createSymbolicLink(fixture.resolve("src"), home.resolve("rust-fixture/src").toAbsolutePath());
             Files.copy(home.resolve("rust-fixture/build.rs"), fixture.resolve("build.rs"));
-            for (String file : lockFiles()) {
-                Files.copy(lock.resolve(file), fixture.resolve(file));
-            }
+            copyLock(lock, fixture);
         }
 
         @Override
