@@ -133,7 +133,7 @@ sealed interface FixtureRecipe
         @Override
         public Outcome build(Path home, Path fixture, String version, Steps steps) throws IOException, InterruptedException {
             Exec.Result resolved = steps.run(fixture, "mvn -f sdk-pom.xml dependency:copy-dependencies",
-                    List.of(mvn(), "-q", "-B", "-f", "sdk-pom.xml", "dependency:copy-dependencies", "-DincludeScope=runtime",
+                    List.of("mvn", "-q", "-B", "-f", "sdk-pom.xml", "dependency:copy-dependencies", "-DincludeScope=runtime",
                             "-DoutputDirectory=target/sdk-lib"));
             if (!resolved.succeeded()) {
                 return Outcome.failed(resolved, l -> l.contains("[ERROR]"));
@@ -236,10 +236,6 @@ sealed interface FixtureRecipe
                     Files.copy(file, target);
                 }
             }
-        }
-
-        private static String mvn() {
-            return "mvn";
         }
 
         /** The JDK that runs the lab compiles the server, as it builds the lab. */

@@ -51,7 +51,7 @@ class ReleaseHomeIT {
     @Test
     void aGoReleaseWithoutMrtrIsNotBuiltAndItsCompilerSaysWhy() throws Exception {
         Path real = LabHome.resolve();
-        Files.createSymbolicLink(home.resolve("go-fixture"), real.resolve("go-fixture").toAbsolutePath());
+        linkFromTheLab(real, "go-fixture");
         Path lock = Files.createDirectories(home.resolve("versions/go/1.6.1"));
         for (String file : new String[] {"go.mod", "go.sum"}) {
             Files.copy(real.resolve("versions/go/1.6.1").resolve(file), lock.resolve(file));
@@ -72,8 +72,7 @@ class ReleaseHomeIT {
     @Test
     void aJavaReleaseIsCheckedAgainstItsResolvedJarsAndWithoutMrtrIsNotBuilt() throws Exception {
         Path real = LabHome.resolve();
-        Files.createSymbolicLink(home.resolve("java-server"), real.resolve("java-server").toAbsolutePath());
-        Files.createSymbolicLink(home.resolve("vectors"), real.resolve("vectors").toAbsolutePath());
+        linkFromTheLab(real, "java-server", "vectors");
         Path lock = Files.createDirectories(home.resolve("versions/java/2.1.0"));
         Files.copy(real.resolve("versions/java/2.1.0/pom.xml"), lock.resolve("pom.xml"));
         Files.writeString(lock.resolve("resolved.txt"), Files.readString(real.resolve("versions/java/2.1.0/resolved.txt"))
@@ -104,8 +103,7 @@ class ReleaseHomeIT {
     @Test
     void aRustLockThatCargoMustNotUpdateLeavesTheRowNotBuiltAndIsKeptUntilTheLockChanges() throws Exception {
         Path real = LabHome.resolve();
-        Files.createSymbolicLink(home.resolve("rust-fixture"), real.resolve("rust-fixture").toAbsolutePath());
-        Files.createSymbolicLink(home.resolve("vectors"), real.resolve("vectors").toAbsolutePath());
+        linkFromTheLab(real, "rust-fixture", "vectors");
         Path lock = Files.createDirectories(home.resolve("versions/rust/3.5.1"));
         Files.copy(real.resolve("versions/rust/3.5.1/Cargo.toml"), lock.resolve("Cargo.toml"));
         // the lock of another release: Cargo.toml asks for rmcp =3.5.1, and --locked forbids moving the lock to it
@@ -137,5 +135,12 @@ class ReleaseHomeIT {
                 () -> ReleaseHome.prepare(home, new Release(Sdk.PYTHON, "2.0.0")));
         assertEquals("no lock for python-2.0.0 in versions/python/2.0.0 (versions/lock-python.sh makes it)", noLock.getMessage());
         assertFalse(Files.exists(home.resolve("target")), "nothing is made for a refused release");
+    }
+
+    /** The test's home takes these folders of the lab as links: the real sources a release is built from. */
+    private void linkFromTheLab(Path real, String... folders) throws java.io.IOException {
+        for (String folder : folders) {
+            Files.createSymbolicLink(home.resolve(folder), real.resolve(folder).toAbsolutePath());
+        }
     }
 }
